@@ -1,0 +1,48 @@
+package io.spool.perf;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The module order of DESIGN.md, checked on the compiled classes: a lower layer never imports a higher one.
+ * Maven already keeps higher modules off a lower module's classpath; this test also catches a class placed in
+ * the wrong module's package.
+ */
+class ModuleLayeringTest
+{
+    private static final JavaClasses SPOOL_CLASSES = new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .importPackages("io.spool");
+
+    @Test
+    void importsEveryModule()
+    {
+        assertThat(SPOOL_CLASSES.stream().map(c -> c.getPackageName().split("\\.")[2]).distinct())
+            .contains("log", "perf");
+    }
+
+    @Test
+    void lowerModulesNeverImportHigherOnes()
+    {
+        layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .withOptionalLayers(true)
+            .layer("log").definedBy("io.spool.log..")
+            .layer("stream").definedBy("io.spool.stream..")
+            .layer("queue").definedBy("io.spool.queue..", "io.spool")
+            .layer("wire").definedBy("io.spool.wire..")
+            .layer("model").definedBy("io.spool.model..")
+            .layer("perf").definedBy("io.spool.perf..")
+            .whereLayer("perf").mayNotBeAccessedByAnyLayer()
+            .whereLayer("model").mayNotBeAccessedByAnyLayer()
+            .whereLayer("wire").mayOnlyBeAccessedByLayers("perf", "model")
+            .whereLayer("queue").mayOnlyBeAccessedByLayers("wire", "perf", "model")
+            .whereLayer("stream").mayOnlyBeAccessedByLayers("queue", "wire", "perf", "model")
+            .check(SPOOL_CLASSES);
+    }
+}
