@@ -43,7 +43,7 @@ class LogProperties
     private static final String LOG = "p/0";
     private static final long RETENTION_MILLIS = 60_000;
 
-    @Property(tries = 60)
+    @Property
     void theLogAgreesWithItsModel(@ForAll("chains") final ActionChain<LogSystem> chain)
     {
         final LogSystem[] last = new LogSystem[1];
