@@ -421,6 +421,15 @@ public final class SubscriptionPartitionState
         this.stateLog = stateLog;
     }
 
+    void restoreCursor(final long readCursor)
+    {
+        if (readCursor > window.floor())
+        {
+            window.ensureCovers(readCursor - 1);
+        }
+        cursor = Math.max(cursor, readCursor);
+    }
+
     /** Replays a delivery from the journal or a snapshot: counts only, nobody holds it after a restart. */
     void restoreDelivery(final long offset, final int deliveryNumber)
     {
