@@ -1,14 +1,15 @@
 package io.spool.queue;
 
+import io.spool.log.SpoolException;
+
 /**
  * Base of every error the queue layer raises on a caller mistake or a damaged state file.
  * Immutable and thread-safe.
- * <p>
- * Design note: it stands in for the engine-wide base class of the log store until that one is available, so
- * every queue exception can later be re-parented in one place.
  */
-public class QueueException extends RuntimeException
+public class QueueException extends SpoolException
 {
+    private static final long serialVersionUID = 1L;
+
     public QueueException(final String message)
     {
         super(message);
