@@ -2,29 +2,22 @@ package io.spool.queue;
 
 import org.agrona.collections.Long2LongHashMap;
 
-import java.util.Arrays;
-
 /**
  * Per-offset state of one subscription partition from the ack floor upward, in a ring of primitive arrays indexed
  * by {@code offset & (capacity - 1)}. Not thread-safe: owned by the subscription partition's thread.
  * <p>
- * Per offset it keeps three bits (settled, dead, ready), a delivery count byte, and an in-flight record index in a
- * page that exists only while the page holds an in-flight or delayed message. So a window of ten million offsets
- * with every other one acked costs about 11 bits per offset, while the heavy per-delivery fields (consumer, lock
- * deadline, timer links) live in {@link InFlightTable} only for messages actually held.
+ * Per offset it keeps three bits (settled, dead, ready) and a delivery count byte: 11 bits. So a window of ten
+ * million offsets with every other one acked costs about 14 MB, while the per-delivery fields (holder, lock
+ * deadline, timer links) live in {@link InFlightTable} only for pages that hold a message.
  * <p>
  * Design note: delivery counts above 254 are rare (only with high or disabled delivery limits), so they spill into
  * a hash map keyed by offset instead of widening every slot.
  */
 final class OffsetWindow
 {
-    static final int NO_RECORD = -1;
     static final int MAX_CAPACITY = 1 << 30;
     private static final int MIN_CAPACITY = 1 << 10;
-    private static final int PAGE_SHIFT = 10;
-    private static final int PAGE_SIZE = 1 << PAGE_SHIFT;
     private static final int COUNT_SPILLED = 0xFF;
-    private static final int REFERENCE_BYTES = 8;
 
     private long floor;
     private int mask;
@@ -33,11 +26,6 @@ final class OffsetWindow
     private long[] ready;
     private byte[] counts;
     private final Long2LongHashMap spilledCounts = new Long2LongHashMap(0);
-    private int[][] recordPages;
-    private int[] recordsInPage;
-    private int[][] sparePages = new int[4][];
-    private int spareCount;
-    private int livePages;
     private int readyCount;
     private long lowestReadyHint = Long.MAX_VALUE;
 
@@ -166,47 +154,6 @@ final class OffsetWindow
         }
     }
 
-    int record(final long offset)
-    {
-        final int slot = (int)offset & mask;
-        final int[] page = recordPages[slot >>> PAGE_SHIFT];
-        return page == null ? NO_RECORD : page[slot & (PAGE_SIZE - 1)] - 1;
-    }
-
-    void record(final long offset, final int record)
-    {
-        final int slot = (int)offset & mask;
-        final int pageIndex = slot >>> PAGE_SHIFT;
-        int[] page = recordPages[pageIndex];
-        if (page == null)
-        {
-            page = takePage();
-            recordPages[pageIndex] = page;
-        }
-        if (page[slot & (PAGE_SIZE - 1)] == 0)
-        {
-            recordsInPage[pageIndex]++;
-        }
-        page[slot & (PAGE_SIZE - 1)] = record + 1;
-    }
-
-    void clearRecord(final long offset)
-    {
-        final int slot = (int)offset & mask;
-        final int pageIndex = slot >>> PAGE_SHIFT;
-        final int[] page = recordPages[pageIndex];
-        if (page != null && page[slot & (PAGE_SIZE - 1)] != 0)
-        {
-            page[slot & (PAGE_SIZE - 1)] = 0;
-            if (--recordsInPage[pageIndex] == 0)
-            {
-                recordPages[pageIndex] = null;
-                livePages--;
-                givePage(page);
-            }
-        }
-    }
-
     /**
      * Moves the floor up past contiguous settled offsets below {@code limit}, clearing their slots for reuse.
      *
@@ -243,10 +190,7 @@ final class OffsetWindow
     /** Bytes held by this window's arrays and maps, counted from their real capacities. */
     long footprintBytes()
     {
-        return 3L * settled.length * Long.BYTES + counts.length +
-            (long)recordPages.length * REFERENCE_BYTES + (long)recordsInPage.length * Integer.BYTES +
-            (long)sparePages.length * REFERENCE_BYTES + (long)(livePages + spareCount) * PAGE_SIZE * Integer.BYTES +
-            (long)spilledCounts.capacity() * 2 * Long.BYTES;
+        return 3L * settled.length * Long.BYTES + counts.length + (long)spilledCounts.capacity() * 2 * Long.BYTES;
     }
 
     private long bits64(final long[] bitmap, final long offset)
@@ -286,8 +230,6 @@ final class OffsetWindow
         dead = new long[capacity >>> 6];
         ready = new long[capacity >>> 6];
         counts = new byte[capacity];
-        recordPages = new int[capacity >>> PAGE_SHIFT][];
-        recordsInPage = new int[capacity >>> PAGE_SHIFT];
     }
 
     private void grow(final int needed)
@@ -297,14 +239,12 @@ final class OffsetWindow
         final long[] oldDead = dead;
         final long[] oldReady = ready;
         final byte[] oldCounts = counts;
-        final int[][] oldPages = recordPages;
         int capacity = capacity();
         while (capacity < needed)
         {
             capacity <<= 1;
         }
         allocate(capacity);
-        livePages = 0;
         for (long offset = floor, end = floor + oldMask + 1; offset < end; offset++)
         {
             final int oldSlot = (int)offset & oldMask;
@@ -322,40 +262,6 @@ final class OffsetWindow
                 setBit(ready, offset);
             }
             counts[(int)offset & mask] = oldCounts[oldSlot];
-            final int[] oldPage = oldPages[oldSlot >>> PAGE_SHIFT];
-            if (oldPage != null && oldPage[oldSlot & (PAGE_SIZE - 1)] != 0)
-            {
-                record(offset, oldPage[oldSlot & (PAGE_SIZE - 1)] - 1);
-            }
         }
-        for (final int[] oldPage : oldPages)
-        {
-            if (oldPage != null)
-            {
-                Arrays.fill(oldPage, 0);
-                givePage(oldPage);
-            }
-        }
-    }
-
-    private int[] takePage()
-    {
-        livePages++;
-        if (spareCount > 0)
-        {
-            final int[] page = sparePages[--spareCount];
-            sparePages[spareCount] = null;
-            return page;
-        }
-        return new int[PAGE_SIZE];
-    }
-
-    private void givePage(final int[] page)
-    {
-        if (spareCount == sparePages.length)
-        {
-            sparePages = Arrays.copyOf(sparePages, spareCount * 2);
-        }
-        sparePages[spareCount++] = page;
     }
 }

@@ -241,10 +241,15 @@ final class StateSnapshot
         final long floor = state.ackFloor();
         int position = start + Integer.BYTES;
         int delayed = 0;
-        for (int record = 0, end = records.highWater(); record < end; record++)
+        for (int slot = 0, slots = records.tableSlots(); slot < slots; slot++)
         {
-            if (records.consumer(record) == InFlightTable.DELAYED)
+            for (int i = 0, size = records.hasPage(slot) ? InFlightTable.pageSize() : 0; i < size; i++)
             {
+                final int record = records.recordInSlot(slot, i);
+                if (record == InFlightTable.NIL || records.consumer(record) != InFlightTable.DELAYED)
+                {
+                    continue;
+                }
                 buffer.putLong(position, records.offset(record, floor), ORDER);
                 buffer.putLong(position + Long.BYTES, records.deadline(record), ORDER);
                 position += DELAYED_LENGTH;

@@ -172,7 +172,7 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "ack");
         timers.unlink(record);
-        drop(offset, record);
+        records.free(record);
         inFlightCount--;
         window.settle(offset, false);
         stateLog.acked(offset);
@@ -209,7 +209,7 @@ public final class SubscriptionPartitionState
         final int deliveries = window.deliveryCount(offset);
         if (isOverLimit(deliveries))
         {
-            drop(offset, record);
+            records.free(record);
             inFlightCount--;
             die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
             return;
@@ -231,7 +231,7 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "reject");
         timers.unlink(record);
-        drop(offset, record);
+        records.free(record);
         inFlightCount--;
         die(offset, DeadReason.REJECTED, window.deliveryCount(offset));
     }
@@ -280,20 +280,24 @@ public final class SubscriptionPartitionState
 
     /**
      * Returns every delivery a consumer holds to available (marked redelivered), as when it closes or its
-     * connection is lost. Visits the held records, not the whole window.
+     * connection is lost. Visits the pages of held records, not the whole window.
      *
      * @return the number of deliveries released (including those that went dead on their delivery limit).
      */
     public int releaseConsumer(final int consumerId)
     {
         int released = 0;
-        for (int record = 0, end = records.highWater(); record < end; record++)
+        for (int slot = 0, slots = records.tableSlots(); slot < slots; slot++)
         {
-            if (records.consumer(record) == consumerId)
+            for (int i = 0, size = InFlightTable.pageSize(); i < size && records.hasPage(slot); i++)
             {
-                timers.unlink(record);
-                returnHeld(records.offset(record, window.floor()), record);
-                released++;
+                final int record = records.recordInSlot(slot, i);
+                if (record != InFlightTable.NIL && records.consumer(record) == consumerId)
+                {
+                    timers.unlink(record);
+                    returnHeld(records.offset(record, window.floor()), record);
+                    released++;
+                }
             }
         }
         return released;
@@ -331,7 +335,7 @@ public final class SubscriptionPartitionState
         {
             return window.isDead(offset) ? MessageState.DEAD : MessageState.ACKED;
         }
-        return records.consumer(window.record(offset)) == InFlightTable.DELAYED ?
+        return records.consumer(records.recordAt(offset)) == InFlightTable.DELAYED ?
             MessageState.DELAYED : MessageState.ACQUIRED;
     }
 
@@ -344,17 +348,17 @@ public final class SubscriptionPartitionState
     /** The lock deadline of an acquired message or the due time of a delayed one, else -1. */
     public long deadline(final long offset)
     {
-        final int record = offset < window.floor() || offset >= cursor ? OffsetWindow.NO_RECORD :
-            window.record(offset);
-        return record == OffsetWindow.NO_RECORD ? -1 : records.deadline(record);
+        final int record = offset < window.floor() || offset >= cursor ? InFlightTable.NIL :
+            records.recordAt(offset);
+        return record == InFlightTable.NIL ? -1 : records.deadline(record);
     }
 
     /** The consumer holding an acquired message, else -1. */
     public int holder(final long offset)
     {
-        final int record = offset < window.floor() || offset >= cursor ? OffsetWindow.NO_RECORD :
-            window.record(offset);
-        return record == OffsetWindow.NO_RECORD ? -1 : Math.max(-1, records.consumer(record));
+        final int record = offset < window.floor() || offset >= cursor ? InFlightTable.NIL :
+            records.recordAt(offset);
+        return record == InFlightTable.NIL ? -1 : Math.max(-1, records.consumer(record));
     }
 
     /** Messages that an acquire could hand out now: released ones plus those not yet delivered. */
@@ -468,9 +472,7 @@ public final class SubscriptionPartitionState
             final long until = delayUntilByOffset.get(offset);
             if (until != delayUntilByOffset.missingValue())
             {
-                final int record = records.allocate(offset, InFlightTable.DELAYED);
-                window.record(offset, record);
-                timers.schedule(record, until);
+                timers.schedule(records.allocate(offset, InFlightTable.DELAYED), until);
                 delayedCount++;
             }
             else if (isOverLimit(window.deliveryCount(offset)))
@@ -525,8 +527,8 @@ public final class SubscriptionPartitionState
             throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
                 " the message was redelivered since as delivery " + current);
         }
-        final int record = window.record(offset);
-        if (record == OffsetWindow.NO_RECORD)
+        final int record = records.recordAt(offset);
+        if (record == InFlightTable.NIL)
         {
             throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
                 " the delivery was released or its lock expired; the message is available for redelivery");
@@ -558,22 +560,14 @@ public final class SubscriptionPartitionState
 
     private void hold(final long offset, final int consumerId, final long deadline)
     {
-        final int record = records.allocate(offset, consumerId);
-        window.record(offset, record);
-        timers.schedule(record, deadline);
+        timers.schedule(records.allocate(offset, consumerId), deadline);
         inFlightCount++;
-    }
-
-    private void drop(final long offset, final int record)
-    {
-        records.free(record);
-        window.clearRecord(offset);
     }
 
     /** An unlinked acquired record comes back: available again, or dead past the delivery limit. */
     private void returnHeld(final long offset, final int record)
     {
-        drop(offset, record);
+        records.free(record);
         inFlightCount--;
         final int deliveries = window.deliveryCount(offset);
         if (isOverLimit(deliveries))
@@ -591,7 +585,7 @@ public final class SubscriptionPartitionState
         final long offset = records.offset(record, window.floor());
         if (records.consumer(record) == InFlightTable.DELAYED)
         {
-            drop(offset, record);
+            records.free(record);
             delayedCount--;
             window.markReady(offset);
         }
