@@ -1,0 +1,241 @@
+package io.spool.wire.client;
+
+import io.netty.buffer.ByteBuf;
+import io.spool.log.HeadersCodec;
+import io.spool.log.RecordDescriptor;
+import io.spool.log.RecordView;
+import io.spool.stream.ConsumerRecord;
+import io.spool.stream.StreamRecordHandler;
+import io.spool.stream.TopicDescription;
+import io.spool.stream.TopicPartition;
+import io.spool.wire.FetchDescriptor;
+import io.spool.wire.FrameDescriptor;
+import io.spool.wire.OpCode;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Reads assigned partitions from a server by offset, like the embedded stream consumer: {@link #seek} anywhere,
+ * {@link #poll} with long poll. Records reach the handler as the same {@link RecordView}s the embedded consumer
+ * hands out, over the frames the server sent as they lie in its segment. A partition starts at offset 0.
+ * <p>
+ * Not thread-safe: one consumer per consuming thread.
+ */
+public final class RemoteStreamConsumer implements AutoCloseable
+{
+    private final ClientConnection connection;
+    private final SpoolAdmin admin;
+    private final Map<TopicPartition, Long> positions = new LinkedHashMap<>();
+    private final Map<String, byte[]> topicNames = new LinkedHashMap<>();
+    private final RecordView view = new RecordView();
+    private final UnsafeBuffer records = new UnsafeBuffer(0, 0);
+
+    RemoteStreamConsumer(final ClientConnection connection, final SpoolAdmin admin)
+    {
+        this.connection = connection;
+        this.admin = admin;
+    }
+
+    /** Reads exactly these partitions from now on; a partition kept from before keeps its position. */
+    public void assign(final Collection<TopicPartition> partitions)
+    {
+        positions.keySet().retainAll(partitions);
+        for (final TopicPartition partition : partitions)
+        {
+            positions.putIfAbsent(partition, 0L);
+            topicNames.computeIfAbsent(partition.topic(), name -> name.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    public Set<TopicPartition> assignment()
+    {
+        return Set.copyOf(positions.keySet());
+    }
+
+    /** The next offset {@link #poll} reads from {@code partition}. */
+    public long position(final TopicPartition partition)
+    {
+        return positions.get(assigned(partition));
+    }
+
+    /** Moves to {@code offset}; a position outside the log fails at the next poll with the log's range. */
+    public void seek(final TopicPartition partition, final long offset)
+    {
+        positions.put(assigned(partition), offset);
+    }
+
+    public void seekToBeginning(final Collection<TopicPartition> partitions)
+    {
+        for (final TopicPartition partition : partitions)
+        {
+            seek(partition, describe(partition).startOffset());
+        }
+    }
+
+    public void seekToEnd(final Collection<TopicPartition> partitions)
+    {
+        for (final TopicPartition partition : partitions)
+        {
+            seek(partition, describe(partition).endOffset());
+        }
+    }
+
+    /**
+     * Fetches from every assigned partition at once and hands the records over in offset order per partition.
+     * Partitions with nothing new wait on the server up to {@code timeout}.
+     *
+     * @return how many records were handed over; 0 when the timeout passed first.
+     * @throws io.spool.log.OffsetOutOfRangeException when a position is outside its log (it carries the range).
+     */
+    public int poll(final StreamRecordHandler handler, final int maxRecords, final int maxBytes,
+        final Duration timeout)
+    {
+        if (maxRecords <= 0 || maxBytes <= 0)
+        {
+            throw new IllegalArgumentException("maxRecords and maxBytes must be positive, were " + maxRecords +
+                " and " + maxBytes);
+        }
+        final int waitMillis = (int)Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        final List<TopicPartition> asked = new ArrayList<>(positions.keySet());
+        final List<FutureResponse<ByteBuf>> answers = new ArrayList<>(asked.size());
+        final int share = Math.max(1, maxRecords / Math.max(1, asked.size()));
+        for (final TopicPartition partition : asked)
+        {
+            final ByteBuf out = connection.alloc().ioBuffer(64);
+            FetchDescriptor.encodeRequest(out, 0, topicNames.get(partition.topic()), partition.partition(),
+                positions.get(partition), share, maxBytes, waitMillis);
+            final FutureResponse<ByteBuf> answer = new FutureResponse<>(ByteBuf::retainedSlice);
+            connection.send(out, answer);
+            answers.add(answer);
+        }
+        int handed = 0;
+        RuntimeException failure = null;
+        for (int i = 0; i < asked.size(); i++)
+        {
+            final ByteBuf body;
+            try
+            {
+                body = await(answers.get(i), waitMillis);
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = failure == null ? ex : failure;
+                continue;
+            }
+            try
+            {
+                handed += deliver(asked.get(i), body, handler);
+            }
+            finally
+            {
+                body.release();
+            }
+        }
+        if (failure != null)
+        {
+            throw failure;
+        }
+        return handed;
+    }
+
+    /** Convenience: {@link #poll(StreamRecordHandler, int, int, Duration)} into copied records. Allocates. */
+    public List<ConsumerRecord> poll(final int maxRecords, final int maxBytes, final Duration timeout)
+    {
+        final List<ConsumerRecord> copies = new ArrayList<>();
+        poll((topic, partition, record) -> copies.add(new ConsumerRecord(topic, partition, record.offset(),
+            record.timestamp(), record.keyBytes(),
+            HeadersCodec.decode(record.buffer(), record.headersOffset(), record.headersLength()),
+            record.valueBytes())), maxRecords, maxBytes, timeout);
+        return copies;
+    }
+
+    private int deliver(final TopicPartition partition, final ByteBuf body, final StreamRecordHandler handler)
+    {
+        final int count = body.getIntLE(body.readerIndex() + FetchDescriptor.RESPONSE_COUNT_OFFSET);
+        final int length = body.getIntLE(body.readerIndex() + FetchDescriptor.RESPONSE_RECORDS_LENGTH_OFFSET);
+        if (count == 0)
+        {
+            return 0;
+        }
+        final int start = body.readerIndex() + FetchDescriptor.RESPONSE_FIXED_LENGTH;
+        final ByteBuf copy = body.hasMemoryAddress() || body.hasArray() ? null : body.copy(start, length);
+        if (copy != null)
+        {
+            records.wrap(copy.array(), copy.arrayOffset(), length);
+        }
+        else if (body.hasMemoryAddress())
+        {
+            records.wrap(body.memoryAddress() + start, length);
+        }
+        else
+        {
+            records.wrap(body.array(), body.arrayOffset() + start, length);
+        }
+        int position = 0;
+        long last = -1;
+        for (int i = 0; i < count; i++)
+        {
+            view.wrap(records, position);
+            last = view.offset();
+            handler.onRecord(partition.topic(), partition.partition(), view);
+            position += RecordDescriptor.align(view.frameLength());
+        }
+        positions.put(partition, last + 1);
+        return count;
+    }
+
+    private ByteBuf await(final FutureResponse<ByteBuf> answer, final int waitMillis)
+    {
+        final long limit = connection.requestTimeoutMillis() + (long)waitMillis;
+        try
+        {
+            return answer.get(limit, TimeUnit.MILLISECONDS);
+        }
+        catch (final ExecutionException ex)
+        {
+            throw ClientConnection.rethrowable(ex.getCause());
+        }
+        catch (final TimeoutException ex)
+        {
+            answer.thenAccept(ByteBuf::release);
+            throw new io.spool.wire.ConnectionLostException("no fetch answer from the server within " + limit + " ms");
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            answer.thenAccept(ByteBuf::release);
+            throw new io.spool.wire.ConnectionLostException("interrupted while waiting for a fetch");
+        }
+    }
+
+    private TopicDescription.PartitionDescription describe(final TopicPartition partition)
+    {
+        return admin.describeTopic(partition.topic()).partitions().get(partition.partition());
+    }
+
+    private TopicPartition assigned(final TopicPartition partition)
+    {
+        if (!positions.containsKey(partition))
+        {
+            throw new IllegalStateException(partition + " is not assigned to this consumer");
+        }
+        return partition;
+    }
+
+    @Override
+    public void close()
+    {
+        positions.clear();
+    }
+}

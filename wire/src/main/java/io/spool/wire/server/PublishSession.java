@@ -1,0 +1,304 @@
+package io.spool.wire.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.spool.log.ConfirmListener;
+import io.spool.log.LogProducer;
+import io.spool.log.PartitionLog;
+import io.spool.log.RecordDescriptor;
+import io.spool.log.RecordTooLargeException;
+import io.spool.log.SpoolException;
+import io.spool.stream.Topic;
+import io.spool.wire.ErrorCode;
+import io.spool.wire.ErrorDescriptor;
+import io.spool.wire.OpCode;
+import io.spool.wire.ProtocolException;
+import io.spool.wire.PublishDescriptor;
+import org.agrona.BitUtil;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static io.spool.wire.PublishDescriptor.*;
+
+/**
+ * The PUBLISH operation of one connection: hands each record straight from the frame to the log's ingest pipeline
+ * and answers once all records of the frame are confirmed.
+ * <p>
+ * Design note: confirms arrive on the pipeline's publish thread. They are written into a many-to-one ring buffer
+ * (no allocation, no lock) and the connection's event loop drains it, so responses are written by the channel's
+ * own thread, many per flush. Record {@code i} of the {@code n}-th frame is published with correlation
+ * {@code n << INDEX_BITS | i}. Counting unconfirmed records here is what lets the connection stop reading
+ * ({@code autoRead} off) when the client outruns the log.
+ * <p>
+ * Not thread-safe: used on the connection's event loop, except {@link #onConfirmed} and {@link #onFailed}, which
+ * any pipeline thread may call.
+ */
+final class PublishSession implements ConfirmListener
+{
+    static final int INDEX_BITS = 28;
+    private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
+    private static final int CONFIRM_MESSAGE = 1;
+    private static final int CONFIRM_LENGTH = 2 * Long.BYTES;
+    /** A ring message is its 8-byte header and payload, aligned to 8. */
+    private static final int RING_BYTES_PER_CONFIRM = 8 + CONFIRM_LENGTH;
+
+    private final Channel channel;
+    private final LogProducer producer;
+    private final TopicCache topics;
+    private final int maxUnconfirmed;
+    private final ManyToOneRingBuffer confirms;
+    private final ConcurrentLinkedQueue<long[]> overflowConfirms = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
+    private final MessageHandler confirmHandler = this::onConfirmMessage;
+    private final Long2ObjectHashMap<PendingPublish> pending = new Long2ObjectHashMap<>();
+    private final ArrayDeque<PendingPublish> spare = new ArrayDeque<>();
+    private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer headers = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer value = new UnsafeBuffer(0, 0);
+    private long nextFrameNumber;
+    private int unconfirmed;
+    private boolean wroteResponse;
+
+    PublishSession(final Channel channel, final LogProducer producer, final TopicCache topics,
+        final int maxUnconfirmed)
+    {
+        this.channel = channel;
+        this.producer = producer;
+        this.topics = topics;
+        this.maxUnconfirmed = maxUnconfirmed;
+        final int capacity = BitUtil.findNextPositivePowerOfTwo(Math.max(1024, maxUnconfirmed * RING_BYTES_PER_CONFIRM));
+        this.confirms = new ManyToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+    }
+
+    /** Records published and not yet confirmed or failed. */
+    int unconfirmed()
+    {
+        return unconfirmed;
+    }
+
+    /**
+     * Publishes the records of a PUBLISH body (reader index after the frame header). Nothing is published unless
+     * the whole body is well formed and every record fits the log.
+     */
+    void publish(final long correlationId, final ByteBuf body)
+    {
+        final Topic topic = topics.read(body);
+        final int partition = body.readIntLE();
+        final int count = body.readIntLE();
+        if (count < 1 || count > INDEX_MASK)
+        {
+            throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "record count must be at least 1, was " + count);
+        }
+        final PartitionLog log = topic.partition(partition);
+        validate(body, count, log);
+
+        final long frameNumber = nextFrameNumber++;
+        final PendingPublish publish = spare.isEmpty() ? new PendingPublish() : spare.pop();
+        publish.reset(correlationId, count);
+        pending.put(frameNumber, publish);
+        int index = body.readerIndex();
+        for (int i = 0; i < count; i++)
+        {
+            final long timestamp = body.getLongLE(index + RECORD_TIMESTAMP_OFFSET);
+            final int attributes = body.getIntLE(index + RECORD_ATTRIBUTES_OFFSET);
+            final int keyLength = body.getIntLE(index + RECORD_KEY_LENGTH_OFFSET);
+            final int headersLength = body.getIntLE(index + RECORD_HEADERS_LENGTH_OFFSET);
+            final int valueLength = body.getIntLE(index + RECORD_VALUE_LENGTH_OFFSET);
+            final int keyIndex = index + RECORD_HEADER_LENGTH;
+            final int headersIndex = keyIndex + Math.max(0, keyLength);
+            final int valueIndex = headersIndex + headersLength;
+            FrameBytes.wrap(key, body, keyIndex, Math.max(0, keyLength));
+            FrameBytes.wrap(headers, body, headersIndex, headersLength);
+            FrameBytes.wrap(value, body, valueIndex, Math.max(0, valueLength));
+            try
+            {
+                producer.publish(log, timestamp, attributes, key, 0, keyLength, headers, 0, headersLength,
+                    value, 0, valueLength, this, frameNumber << INDEX_BITS | i);
+            }
+            catch (final RuntimeException ex)
+            {
+                publish.error = ex;
+                publish.expected = i;
+                if (i == 0)
+                {
+                    pending.remove(frameNumber);
+                    spare.push(publish);
+                    throw ex;
+                }
+                break;
+            }
+            index = valueIndex + Math.max(0, valueLength);
+        }
+        unconfirmed += publish.expected;
+        if (unconfirmed >= maxUnconfirmed && channel.config().isAutoRead())
+        {
+            channel.config().setAutoRead(false);
+        }
+    }
+
+    private static void validate(final ByteBuf body, final int count, final PartitionLog log)
+    {
+        final int maxRecordBytes = log.config().maxRecordBytes();
+        int index = body.readerIndex();
+        final int end = body.writerIndex();
+        for (int i = 0; i < count; i++)
+        {
+            if (end - index < RECORD_HEADER_LENGTH)
+            {
+                throw new IndexOutOfBoundsException("record " + i + " of " + count + " runs past the frame");
+            }
+            final int keyLength = body.getIntLE(index + RECORD_KEY_LENGTH_OFFSET);
+            final int headersLength = body.getIntLE(index + RECORD_HEADERS_LENGTH_OFFSET);
+            final int valueLength = body.getIntLE(index + RECORD_VALUE_LENGTH_OFFSET);
+            if (keyLength < -1 || headersLength < 0 || valueLength < -1)
+            {
+                throw new IndexOutOfBoundsException("record " + i + " has negative lengths: key " + keyLength +
+                    ", headers " + headersLength + ", value " + valueLength);
+            }
+            final long bodyLength = (long)Math.max(0, keyLength) + headersLength + Math.max(0, valueLength);
+            if (bodyLength > end - index - RECORD_HEADER_LENGTH)
+            {
+                throw new IndexOutOfBoundsException("record " + i + " of " + count + " runs past the frame");
+            }
+            final long frameLength = RecordDescriptor.frameLengthExact(keyLength, headersLength, valueLength);
+            if (frameLength > maxRecordBytes)
+            {
+                throw new RecordTooLargeException(log.name(), (int)frameLength, maxRecordBytes);
+            }
+            index += RECORD_HEADER_LENGTH + (int)bodyLength;
+        }
+        if (index != end)
+        {
+            throw new IndexOutOfBoundsException((end - index) + " bytes left after " + count + " records");
+        }
+    }
+
+    @Override
+    public void onConfirmed(final long correlation, final long offset)
+    {
+        final int index = confirms.tryClaim(CONFIRM_MESSAGE, CONFIRM_LENGTH);
+        if (index > 0)
+        {
+            final var buffer = confirms.buffer();
+            buffer.putLong(index, correlation);
+            buffer.putLong(index + Long.BYTES, offset);
+            confirms.commit(index);
+        }
+        else
+        {
+            overflowConfirms.add(new long[]{correlation, offset});
+        }
+        scheduleDrain();
+    }
+
+    @Override
+    public void onFailed(final long correlation, final SpoolException error)
+    {
+        failures.add(new Failure(correlation, error));
+        scheduleDrain();
+    }
+
+    private void scheduleDrain()
+    {
+        if (drainScheduled.compareAndSet(false, true))
+        {
+            channel.eventLoop().execute(drainTask);
+        }
+    }
+
+    /** Event loop: applies every confirm and failure that arrived, then writes the completed responses at once. */
+    private void drain()
+    {
+        drainScheduled.set(false);
+        confirms.read(confirmHandler, Integer.MAX_VALUE);
+        long[] overflow;
+        while ((overflow = overflowConfirms.poll()) != null)
+        {
+            confirmed(overflow[0], overflow[1], null);
+        }
+        Failure failure;
+        while ((failure = failures.poll()) != null)
+        {
+            confirmed(failure.correlation, -1, failure.error);
+        }
+        if (wroteResponse)
+        {
+            wroteResponse = false;
+            channel.flush();
+        }
+        if (!channel.config().isAutoRead() && unconfirmed <= maxUnconfirmed / 2)
+        {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    private void onConfirmMessage(final int msgTypeId, final org.agrona.MutableDirectBuffer buffer, final int index,
+        final int length)
+    {
+        confirmed(buffer.getLong(index), buffer.getLong(index + Long.BYTES), null);
+    }
+
+    private void confirmed(final long correlation, final long offset, final SpoolException error)
+    {
+        final long frameNumber = correlation >>> INDEX_BITS;
+        final PendingPublish publish = pending.get(frameNumber);
+        if (publish == null)
+        {
+            return;
+        }
+        unconfirmed--;
+        if (error != null)
+        {
+            publish.fail(error);
+        }
+        else
+        {
+            publish.offsets[(int)(correlation & INDEX_MASK)] = offset;
+        }
+        publish.confirmed++;
+        if (publish.isComplete())
+        {
+            pending.remove(frameNumber);
+            respond(publish);
+            spare.push(publish);
+        }
+    }
+
+    private void respond(final PendingPublish publish)
+    {
+        final ByteBuf out;
+        if (publish.error != null)
+        {
+            out = channel.alloc().ioBuffer(256);
+            ErrorDescriptor.encode(out, OpCode.PUBLISH, publish.correlationId, publish.error);
+        }
+        else
+        {
+            out = channel.alloc().ioBuffer(PublishDescriptor.responseLength(publish.expected));
+            final int start = PublishDescriptor.beginResponse(out, publish.correlationId, publish.expected);
+            for (int i = 0; i < publish.expected; i++)
+            {
+                out.writeLongLE(publish.offsets[i]);
+            }
+            io.spool.wire.FrameDescriptor.finish(out, start);
+        }
+        channel.write(out, channel.voidPromise());
+        wroteResponse = true;
+    }
+
+    /** A failed record, carried from the pipeline thread to the event loop; failures are rare, so it allocates. */
+    private record Failure(long correlation, SpoolException error)
+    {
+    }
+}

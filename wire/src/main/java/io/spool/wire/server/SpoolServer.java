@@ -1,0 +1,144 @@
+package io.spool.wire.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.spool.stream.StreamEngine;
+import io.spool.wire.Transport;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.System.Logger.Level.INFO;
+
+/**
+ * Serves a Spool engine over TCP with the Spool protocol ({@code PROTOCOL.md}): native epoll where the platform
+ * has it, NIO otherwise; bound to 127.0.0.1 unless told otherwise. Thread-safe.
+ */
+public final class SpoolServer implements AutoCloseable
+{
+    private static final System.Logger LOGGER = System.getLogger(SpoolServer.class.getName());
+
+    private final StreamEngine engine;
+    private final boolean ownsEngine;
+    private final Transport transport;
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final ExecutorService adminExecutor;
+    private final ServerChannelInitializer initializer;
+    private final Channel serverChannel;
+
+    private SpoolServer(final StreamEngine engine, final boolean ownsEngine, final ServerConfig config)
+    {
+        this.engine = engine;
+        this.ownsEngine = ownsEngine;
+        this.transport = Transport.select(config.preferNativeTransport());
+        this.bossGroup = transport.newEventLoopGroup(1, "spool-accept");
+        this.workerGroup = transport.newEventLoopGroup(config.ioThreads(), "spool-io");
+        this.adminExecutor = Executors.newSingleThreadExecutor(runnable ->
+        {
+            final Thread thread = new Thread(runnable, "spool-admin");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.initializer = new ServerChannelInitializer(
+            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor)));
+        try
+        {
+            this.serverChannel = new ServerBootstrap()
+                .group(bossGroup, workerGroup)
+                .channel(transport.serverChannelType())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(initializer)
+                .bind(config.host(), config.port())
+                .syncUninterruptibly()
+                .channel();
+        }
+        catch (final RuntimeException ex)
+        {
+            shutdownThreads();
+            throw ex;
+        }
+        LOGGER.log(INFO, "Spool server listening on " + serverChannel.localAddress() + " (" + transport + ")");
+    }
+
+    /** Serves {@code engine}, which stays the caller's to close after the server. */
+    public static SpoolServer start(final StreamEngine engine, final ServerConfig config)
+    {
+        return new SpoolServer(engine, false, config);
+    }
+
+    /** Opens the engine on {@code dataDir} and serves it; {@link #close()} closes both. */
+    public static SpoolServer open(final Path dataDir, final ServerConfig config)
+    {
+        final StreamEngine engine = StreamEngine.open(dataDir);
+        try
+        {
+            return new SpoolServer(engine, true, config);
+        }
+        catch (final RuntimeException ex)
+        {
+            engine.close();
+            throw ex;
+        }
+    }
+
+    /** The port the server listens on (the one picked when the configured port was 0). */
+    public int port()
+    {
+        return ((InetSocketAddress)serverChannel.localAddress()).getPort();
+    }
+
+    public String host()
+    {
+        return ((InetSocketAddress)serverChannel.localAddress()).getHostString();
+    }
+
+    public Transport transport()
+    {
+        return transport;
+    }
+
+    public StreamEngine engine()
+    {
+        return engine;
+    }
+
+    /** Connections open now, refused ones included until they are closed. */
+    public int connectionCount()
+    {
+        return initializer.connectionCount();
+    }
+
+    /** Stops accepting, closes every connection, and closes the engine if the server opened it. */
+    @Override
+    public void close()
+    {
+        serverChannel.close().syncUninterruptibly();
+        shutdownThreads();
+        if (ownsEngine)
+        {
+            engine.close();
+        }
+    }
+
+    private void shutdownThreads()
+    {
+        bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        adminExecutor.shutdown();
+        try
+        {
+            adminExecutor.awaitTermination(2, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
