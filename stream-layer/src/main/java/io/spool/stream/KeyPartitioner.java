@@ -21,6 +21,12 @@ public final class KeyPartitioner
         return Murmur2.toPositive(Murmur2.hash(key, offset, length)) % partitions;
     }
 
+    /** The partition the next {@link #nextSpreadPartition} call will return, without taking the turn. */
+    public int peekSpreadPartition(final int partitions)
+    {
+        return Integer.remainderUnsigned(nextSpread, partitions);
+    }
+
     /** The partition for a record without a key: each call takes the next one, wrapping around. */
     public int nextSpreadPartition(final int partitions)
     {

@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -184,7 +183,7 @@ public final class TopicRegistry
                 final String partition = partitionDirectory.getFileName().toString();
                 if (!isPartitionNumberBelow(partition, claimed))
                 {
-                    deleteRecursively(partitionDirectory);
+                    logStore.deleteLog(TOPICS_DIRECTORY + "/" + name + "/" + partition);
                 }
             }
         }
@@ -200,17 +199,6 @@ public final class TopicRegistry
         catch (final NumberFormatException ex)
         {
             return false;
-        }
-    }
-
-    private static void deleteRecursively(final Path path) throws IOException
-    {
-        try (Stream<Path> walk = Files.walk(path))
-        {
-            for (final Path doomed : walk.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.delete(doomed);
-            }
         }
     }
 
