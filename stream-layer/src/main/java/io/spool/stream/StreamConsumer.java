@@ -255,6 +255,10 @@ public final class StreamConsumer implements AutoCloseable
     public void commitSync(final Map<TopicPartition, Long> offsets)
     {
         ensureOpen();
+        if (groupId() == null)
+        {
+            throw new InvalidGroupException("consumer has no group id, so it has nowhere to commit offsets");
+        }
         if (offsets.isEmpty())
         {
             return;
@@ -263,13 +267,9 @@ public final class StreamConsumer implements AutoCloseable
         {
             membership.commit(offsets);
         }
-        else if (config.groupId() != null)
-        {
-            coordinator.commitStandalone(config.groupId(), offsets);
-        }
         else
         {
-            throw new InvalidGroupException("consumer has no group id, so it has nowhere to commit offsets");
+            coordinator.commitStandalone(config.groupId(), offsets);
         }
         offsets.forEach((partition, offset) ->
         {
