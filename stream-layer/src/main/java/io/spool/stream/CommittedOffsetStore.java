@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.log.EngineClosedException;
 import org.agrona.collections.Object2LongHashMap;
 
 import java.io.IOException;
@@ -121,7 +122,7 @@ public final class CommittedOffsetStore implements AutoCloseable
         {
             if (entry.getValue() < 0)
             {
-                throw new IllegalArgumentException(
+                throw new InvalidRequestException(
                     "offset to commit for " + entry.getKey() + " must be >= 0, was " + entry.getValue());
             }
         }
@@ -425,7 +426,7 @@ public final class CommittedOffsetStore implements AutoCloseable
     {
         if (closed)
         {
-            throw new IllegalStateException("committed offsets store " + file.getFileName() + " is closed");
+            throw new EngineClosedException("committed offsets store " + file.getFileName());
         }
     }
 

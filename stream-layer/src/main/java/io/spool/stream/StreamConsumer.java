@@ -195,7 +195,7 @@ public final class StreamConsumer implements AutoCloseable
         ensureOpen();
         if (maxRecords <= 0 || maxBytes <= 0)
         {
-            throw new IllegalArgumentException("maxRecords and maxBytes must be positive, were " + maxRecords +
+            throw new InvalidRequestException("maxRecords and maxBytes must be positive, were " + maxRecords +
                 " and " + maxBytes);
         }
         final long deadline = System.nanoTime() + timeout.toNanos();

@@ -9,7 +9,7 @@ public record TopicPartition(String topic, int partition) implements Comparable<
     {
         if (topic == null)
         {
-            throw new IllegalArgumentException("topic must not be null");
+            throw new InvalidTopicException("a topic partition needs a topic name, got null");
         }
     }
 

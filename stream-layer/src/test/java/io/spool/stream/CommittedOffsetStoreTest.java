@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.log.EngineClosedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -148,7 +149,7 @@ class CommittedOffsetStoreTest
         try (CommittedOffsetStore store = CommittedOffsetStore.open(file(), false))
         {
             assertThatThrownBy(() -> store.commit("g", ORDERS_0, -5L))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("orders-0 must be >= 0, was -5");
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("orders-0 must be >= 0, was -5");
         }
     }
 
@@ -167,6 +168,22 @@ class CommittedOffsetStoreTest
         final CommittedOffsetStore store = CommittedOffsetStore.open(file(), false);
         store.close();
         assertThatThrownBy(() -> store.commit("g", ORDERS_0, 1L))
-            .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+            .isInstanceOf(EngineClosedException.class).hasMessageContaining("is closed");
+    }
+
+    @Test
+    void fileOfAnotherVersionIsReportedAsCorrupt() throws IOException
+    {
+        try (CommittedOffsetStore store = CommittedOffsetStore.open(file(), false))
+        {
+            store.commit("g", ORDERS_0, 1L);
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(file().toFile(), "rw"))
+        {
+            raf.seek(4);
+            raf.write(9);
+        }
+        assertThatThrownBy(() -> CommittedOffsetStore.open(file(), false))
+            .isInstanceOf(CorruptFileException.class).hasMessageContaining("has version 9");
     }
 }

@@ -271,4 +271,50 @@ class StreamConsumerTest
             assertThat(consumer.assignment()).containsExactly(P1);
         }
     }
+
+    @Test
+    void groupMisuseAndBadPollLimitsGetSpecificErrors()
+    {
+        try (StreamConsumer subscribed = engine.newConsumer(ConsumerConfig.group("g"));
+            StreamConsumer standalone = engine.newConsumer(ConsumerConfig.standalone()))
+        {
+            subscribed.subscribe("events", "g");
+            assertThatThrownBy(() -> subscribed.assign(List.of(P0)))
+                .isInstanceOf(IllegalClientStateException.class).hasMessageContaining("subscribed to group \"g\"");
+            assertThatThrownBy(() -> subscribed.subscribe("events", "g"))
+                .isInstanceOf(IllegalClientStateException.class);
+            assertThatThrownBy(() -> engine.newConsumer(ConsumerConfig.group("g")).subscribe("events", "other"))
+                .isInstanceOf(InvalidGroupException.class).hasMessageContaining("configured for group \"g\"");
+            assertThatThrownBy(() -> standalone.committed(P0))
+                .isInstanceOf(InvalidGroupException.class).hasMessageContaining("no group id");
+            assertThatThrownBy(() -> standalone.poll(0, 100, NO_WAIT))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("must be positive");
+        }
+    }
+
+    @Test
+    void badConsumerSettingsAreRejected()
+    {
+        assertThatThrownBy(() -> ConsumerConfig.standalone().withAutoCommit(true, 100))
+            .isInstanceOf(InvalidGroupException.class).hasMessageContaining("auto-commit needs a group id");
+        assertThatThrownBy(() -> ConsumerConfig.group("g").withAutoCommit(true, -1))
+            .isInstanceOf(InvalidGroupException.class).hasMessageContaining("must be >= 0");
+        assertThatThrownBy(() -> ConsumerConfig.group("g").withResetPolicy(null))
+            .isInstanceOf(InvalidGroupException.class).hasMessageContaining("reset policy");
+        assertThatThrownBy(() -> ConsumerConfig.group("g").withAssignor("best"))
+            .isInstanceOf(InvalidGroupException.class).hasMessageContaining("unknown assignor");
+    }
+
+    @Test
+    void readingATopicDeletedUnderneathSaysSo()
+    {
+        publish(0, 2);
+        try (StreamConsumer consumer = consumer(ConsumerConfig.standalone(), P0))
+        {
+            consumer.poll(1, 1 << 20, NO_WAIT);
+            engine.deleteTopic("events");
+            assertThatThrownBy(() -> consumer.poll(1, 1 << 20, NO_WAIT))
+                .isInstanceOf(UnknownTopicException.class).hasMessageContaining("was deleted");
+        }
+    }
 }

@@ -1,13 +1,16 @@
 package io.spool.stream;
 
+import io.spool.log.LogConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -79,5 +82,35 @@ class TopicMetadataStoreTest
 
         assertThatThrownBy(() -> new TopicMetadataStore(dir).load())
             .isInstanceOf(CorruptFileException.class).hasMessageContaining("shorter than its header");
+    }
+
+    @Test
+    void fileOfAnotherVersionIsReportedAsCorrupt() throws IOException
+    {
+        final byte[] content = ByteBuffer.allocate(16)
+            .putInt(TopicMetadataDescriptor.MAGIC).putInt(2).putInt(0).array();
+        final CRC32C crc = new CRC32C();
+        crc.update(content, 0, 12);
+        ByteBuffer.wrap(content).putInt(12, (int)crc.getValue());
+        Files.write(dir.resolve(TopicMetadataDescriptor.FILE_NAME), content);
+
+        assertThatThrownBy(() -> new TopicMetadataStore(dir).load())
+            .isInstanceOf(CorruptFileException.class).hasMessageContaining("has version 2");
+    }
+
+    @Test
+    void unknownDurabilityInStoredSettingsIsReportedAsCorrupt()
+    {
+        assertThatThrownBy(() -> TopicConfig.fromSettings(1, Map.of(TopicConfig.DURABILITY, "sometimes")))
+            .isInstanceOf(CorruptFileException.class).hasMessageContaining("unknown durability \"sometimes\"");
+    }
+
+    @Test
+    void settingsMissingFromAnOlderFileKeepTheirDefaults()
+    {
+        final TopicConfig config = TopicConfig.fromSettings(3, Map.of(TopicConfig.RETENTION_MS, "5000"));
+        assertThat(config.partitions()).isEqualTo(3);
+        assertThat(config.log().retentionMillis()).isEqualTo(5000);
+        assertThat(config.log().segmentBytes()).isEqualTo(LogConfig.DEFAULT.segmentBytes());
     }
 }

@@ -91,6 +91,11 @@ class TopicsTest
                 .isInstanceOf(UnknownPartitionException.class).hasMessageContaining("there is no partition 2");
             assertThatThrownBy(() -> TopicConfig.of(0))
                 .isInstanceOf(InvalidTopicException.class).hasMessageContaining("was 0");
+            assertThatThrownBy(() -> TopicConfig.of(TopicConfig.MAX_PARTITIONS + 1))
+                .isInstanceOf(InvalidTopicException.class).hasMessageContaining("between 1 and");
+            assertThatThrownBy(() -> new TopicConfig(1, null))
+                .isInstanceOf(InvalidTopicException.class).hasMessageContaining("log settings");
+            assertThatThrownBy(() -> new TopicPartition(null, 0)).isInstanceOf(InvalidTopicException.class);
             assertThat(engine.listTopics()).containsExactly("orders");
         }
     }
