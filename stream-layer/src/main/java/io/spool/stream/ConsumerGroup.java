@@ -14,7 +14,8 @@ import java.util.function.ToIntFunction;
  * Membership and partition ownership of one group. The assignor computes a target assignment; a partition
  * changes hands only after its current owner releases it (or its session expires), in the manner of Kafka's
  * cooperative rebalancing, so two members never read one partition at once and the leaver's last commit is the
- * joiner's start. Not thread-safe: {@link GroupCoordinator} locks the group around every call.
+ * joiner's start. A member whose view has not changed gets no new assignment object, so steady polling allocates
+ * nothing. Not thread-safe: {@link GroupCoordinator} locks the group around every call.
  */
 final class ConsumerGroup
 {
@@ -24,6 +25,8 @@ final class ConsumerGroup
     private final Map<TopicPartition, String> owners = new HashMap<>();
     private Map<String, List<TopicPartition>> target = new HashMap<>();
     private int generation;
+    /** Bumped whenever a member's readable partitions may have changed: rebalances and releases. */
+    private long version;
 
     ConsumerGroup(final String id, final PartitionAssignor assignor)
     {
@@ -60,30 +63,44 @@ final class ConsumerGroup
         rebalance(partitionCount);
     }
 
-    /** Removes members whose last heartbeat is older than their session timeout; returns their ids. */
-    List<String> expire(final long now, final ToIntFunction<String> partitionCount)
+    /** Removes members whose last heartbeat is older than their session timeout; returns how many. */
+    int expire(final long now, final ToIntFunction<String> partitionCount)
     {
-        final List<String> expired = new ArrayList<>();
+        List<String> expired = null;
         for (final Map.Entry<String, Member> entry : members.entrySet())
         {
             if (now - entry.getValue().lastHeartbeat > entry.getValue().sessionTimeoutMillis)
             {
+                if (expired == null)
+                {
+                    expired = new ArrayList<>();
+                }
                 expired.add(entry.getKey());
             }
         }
-        if (!expired.isEmpty())
+        if (expired == null)
         {
-            members.keySet().removeAll(expired);
-            owners.values().removeIf(expired::contains);
-            rebalance(partitionCount);
+            return 0;
         }
-        return expired;
+        members.keySet().removeAll(expired);
+        owners.values().removeIf(expired::contains);
+        rebalance(partitionCount);
+        return expired.size();
     }
 
-    /** Refreshes the session and hands the member every target partition nobody else still holds. */
-    MemberAssignment heartbeat(final String memberId, final long now)
+    /**
+     * Refreshes the session and hands the member every target partition nobody else still holds.
+     *
+     * @param knownVersion the {@link MemberAssignment#version()} the member last saw
+     * @return null when nothing changed since {@code knownVersion}, so a steady member's poll allocates nothing
+     */
+    MemberAssignment heartbeat(final String memberId, final long now, final long knownVersion)
     {
         members.get(memberId).lastHeartbeat = now;
+        if (knownVersion == version)
+        {
+            return null;
+        }
         final Set<TopicPartition> readable = new HashSet<>();
         for (final TopicPartition partition : target.getOrDefault(memberId, List.of()))
         {
@@ -93,14 +110,17 @@ final class ConsumerGroup
                 readable.add(partition);
             }
         }
-        return new MemberAssignment(generation, readable);
+        return new MemberAssignment(generation, version, readable);
     }
 
     void release(final String memberId, final Iterable<TopicPartition> partitions)
     {
         for (final TopicPartition partition : partitions)
         {
-            owners.remove(partition, memberId);
+            if (owners.remove(partition, memberId))
+            {
+                version++;
+            }
         }
     }
 
@@ -129,6 +149,7 @@ final class ConsumerGroup
         target = assignor.assign(partitionsPerTopic, subscriptions);
         dropOwnersOfVanishedPartitions(partitionsPerTopic);
         generation++;
+        version++;
     }
 
     GroupDescription describe()

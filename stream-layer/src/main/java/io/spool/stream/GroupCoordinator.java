@@ -22,6 +22,8 @@ import java.util.function.ToIntFunction;
 public final class GroupCoordinator
 {
     public static final long DEFAULT_SESSION_TIMEOUT_MILLIS = 45_000;
+    /** Passed as the known version by a member that has seen no assignment yet. */
+    public static final long NO_VERSION = -1;
 
     private final EpochClock clock;
     private final CommittedOffsetStore offsets;
@@ -107,6 +109,15 @@ public final class GroupCoordinator
      */
     public MemberAssignment heartbeat(final String groupId, final String memberId)
     {
+        return heartbeat(groupId, memberId, NO_VERSION);
+    }
+
+    /**
+     * Like {@link #heartbeat(String, String)} but returns null when the member's view is still the one of
+     * {@code knownVersion}.
+     */
+    public MemberAssignment heartbeat(final String groupId, final String memberId, final long knownVersion)
+    {
         final ConsumerGroup group = existingGroup(groupId, memberId);
         synchronized (group)
         {
@@ -117,7 +128,7 @@ public final class GroupCoordinator
                 dropIfEmpty(group);
                 throw unknownMember(groupId, memberId);
             }
-            return group.heartbeat(memberId, now);
+            return group.heartbeat(memberId, now, knownVersion);
         }
     }
 
@@ -207,7 +218,7 @@ public final class GroupCoordinator
         {
             synchronized (group)
             {
-                expired += group.expire(clock.time(), partitionCount).size();
+                expired += group.expire(clock.time(), partitionCount);
                 dropIfEmpty(group);
             }
         }

@@ -33,6 +33,7 @@ final class GroupMembership
     private final ConsumerConfig config;
     private final RebalanceListener listener;
     private String memberId;
+    private long knownVersion = GroupCoordinator.NO_VERSION;
 
     GroupMembership(final GroupCoordinator coordinator, final ConsumerConfig config, final Set<String> topics,
         final RebalanceListener listener)
@@ -69,7 +70,7 @@ final class GroupMembership
         MemberAssignment assignment;
         try
         {
-            assignment = coordinator.heartbeat(groupId, memberId);
+            assignment = coordinator.heartbeat(groupId, memberId, knownVersion);
         }
         catch (final UnknownMemberException ex)
         {
@@ -82,6 +83,11 @@ final class GroupMembership
             memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis());
             assignment = coordinator.heartbeat(groupId, memberId);
         }
+        if (assignment == null)
+        {
+            return;
+        }
+        knownVersion = assignment.version();
         final Set<TopicPartition> revoked = new HashSet<>(owner.ownedPartitions());
         revoked.removeAll(assignment.partitions());
         if (!revoked.isEmpty())
@@ -123,6 +129,7 @@ final class GroupMembership
         }
         coordinator.leave(groupId, memberId);
         memberId = null;
+        knownVersion = GroupCoordinator.NO_VERSION;
     }
 
     private static List<TopicPartition> sorted(final Collection<TopicPartition> partitions)

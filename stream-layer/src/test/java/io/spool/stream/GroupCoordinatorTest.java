@@ -248,4 +248,24 @@ class GroupCoordinatorTest
         }
         assertThat(seen).hasSize(6);
     }
+
+    @Test
+    void heartbeatWithTheKnownVersionReturnsNothingUntilTheViewChanges()
+    {
+        final String first = join("range");
+        final MemberAssignment initial = coordinator.heartbeat("g", first);
+
+        assertThat(coordinator.heartbeat("g", first, initial.version())).isNull();
+        final String second = join("range");
+        final MemberAssignment shrunk = coordinator.heartbeat("g", first, initial.version());
+        assertThat(shrunk.partitions()).hasSize(3);
+
+        final Set<TopicPartition> revoked = new HashSet<>(initial.partitions());
+        revoked.removeAll(shrunk.partitions());
+        final MemberAssignment waiting = coordinator.heartbeat("g", second);
+        assertThat(waiting.partitions()).isEmpty();
+        coordinator.release("g", first, revoked);
+        assertThat(coordinator.heartbeat("g", second, waiting.version()).partitions())
+            .containsExactlyInAnyOrderElementsOf(revoked);
+    }
 }
