@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,11 +33,9 @@ public final class StreamConsumer implements AutoCloseable
     private final GroupCoordinator coordinator;
     private final EpochClock clock;
     private final ConsumerConfig config;
-    private final Map<TopicPartition, PartitionCursor> cursors = new LinkedHashMap<>();
-    private final ConsumerWakeup wakeup = new ConsumerWakeup();
+    private final PartitionCursors cursors = new PartitionCursors();
     private final Dispatch dispatch = new Dispatch();
     private final Owner owner = new Owner();
-    private PartitionCursor[] order = new PartitionCursor[0];
     private int nextStart;
     private GroupMembership membership;
     private long lastAutoCommit;
@@ -76,14 +73,14 @@ public final class StreamConsumer implements AutoCloseable
             topic.partition(partition.partition());
             resolved.put(partition, topic);
         }
-        final List<TopicPartition> dropped = new ArrayList<>(cursors.keySet());
+        final List<TopicPartition> dropped = new ArrayList<>(cursors.partitions());
         dropped.removeAll(resolved.keySet());
         owner.dropPartitions(dropped);
         for (final TopicPartition partition : new TreeSet<>(resolved.keySet()))
         {
-            if (!cursors.containsKey(partition))
+            if (!cursors.contains(partition))
             {
-                addCursor(partition, resolved.get(partition));
+                cursors.add(partition, resolved.get(partition));
             }
         }
     }
@@ -126,7 +123,7 @@ public final class StreamConsumer implements AutoCloseable
     /** The partitions this consumer reads now. */
     public Set<TopicPartition> assignment()
     {
-        return Set.copyOf(cursors.keySet());
+        return Set.copyOf(cursors.partitions());
     }
 
     /** The member id in the group, or null when not subscribed. */
@@ -212,7 +209,7 @@ public final class StreamConsumer implements AutoCloseable
                 {
                     return read;
                 }
-                awaitData(membership == null ? remaining : Math.min(remaining, GROUP_WAIT_SLICE_NANOS));
+                cursors.awaitData(membership == null ? remaining : Math.min(remaining, GROUP_WAIT_SLICE_NANOS));
             }
         }
         finally
@@ -235,7 +232,7 @@ public final class StreamConsumer implements AutoCloseable
     {
         ensureOpen();
         final Map<TopicPartition, Long> offsets = new HashMap<>();
-        for (final PartitionCursor cursor : order)
+        for (final PartitionCursor cursor : cursors.inOrder())
         {
             final long position = cursor.positionToCommit();
             if (position != PartitionCursor.UNSET)
@@ -308,13 +305,13 @@ public final class StreamConsumer implements AutoCloseable
             }
             else if (config.autoCommit())
             {
-                owner.autoCommitBeforeRevoke(cursors.keySet());
+                owner.autoCommitBeforeRevoke(cursors.partitions());
             }
         }
         finally
         {
             closed = true;
-            owner.dropPartitions(new ArrayList<>(cursors.keySet()));
+            cursors.drop(cursors.partitions());
         }
     }
 
@@ -335,14 +332,14 @@ public final class StreamConsumer implements AutoCloseable
     {
         if (config.autoCommit() && clock.time() - lastAutoCommit >= config.autoCommitIntervalMillis())
         {
-            owner.autoCommitBeforeRevoke(cursors.keySet());
+            owner.autoCommitBeforeRevoke(cursors.partitions());
             lastAutoCommit = clock.time();
         }
     }
 
     private int readOnce(final int maxRecords, final int maxBytes)
     {
-        final PartitionCursor[] current = order;
+        final PartitionCursor[] current = cursors.inOrder();
         int read = 0;
         dispatch.bytes = 0;
         for (int i = 0; i < current.length && read < maxRecords && dispatch.bytes < maxBytes; i++)
@@ -355,27 +352,6 @@ public final class StreamConsumer implements AutoCloseable
         }
         nextStart = current.length == 0 ? 0 : (nextStart + 1) % current.length;
         return read;
-    }
-
-    /** Parks until an assigned partition commits new records or the time passes. */
-    private void awaitData(final long nanos)
-    {
-        wakeup.arm();
-        try
-        {
-            for (final PartitionCursor cursor : order)
-            {
-                if (cursor.hasDataAvailable())
-                {
-                    return;
-                }
-            }
-            wakeup.await(nanos);
-        }
-        finally
-        {
-            wakeup.disarm();
-        }
     }
 
     private void ensurePosition(final PartitionCursor cursor)
@@ -410,17 +386,9 @@ public final class StreamConsumer implements AutoCloseable
         if (cursor == null)
         {
             throw new PartitionNotAssignedException(partition + " is not assigned to this consumer; assigned: " +
-                new TreeSet<>(cursors.keySet()));
+                new TreeSet<>(cursors.partitions()));
         }
         return cursor;
-    }
-
-    private void addCursor(final TopicPartition partition, final Topic topic)
-    {
-        final PartitionCursor cursor = new PartitionCursor(partition, topic.partition(partition.partition()));
-        cursor.log.addCommitListener(wakeup);
-        cursors.put(partition, cursor);
-        order = cursors.values().toArray(new PartitionCursor[0]);
     }
 
     private void ensureOpen()
@@ -453,7 +421,7 @@ public final class StreamConsumer implements AutoCloseable
         @Override
         public Set<TopicPartition> ownedPartitions()
         {
-            return cursors.keySet();
+            return cursors.partitions();
         }
 
         @Override
@@ -486,16 +454,7 @@ public final class StreamConsumer implements AutoCloseable
         @Override
         public void dropPartitions(final Collection<TopicPartition> partitions)
         {
-            for (final TopicPartition partition : List.copyOf(partitions))
-            {
-                final PartitionCursor cursor = cursors.remove(partition);
-                if (cursor != null)
-                {
-                    cursor.log.removeCommitListener(wakeup);
-                    cursor.close();
-                }
-            }
-            order = cursors.values().toArray(new PartitionCursor[0]);
+            cursors.drop(partitions);
         }
 
         @Override
@@ -506,8 +465,7 @@ public final class StreamConsumer implements AutoCloseable
                 final Topic topic = topics.topicOrNull(partition.topic());
                 if (topic != null && partition.partition() < topic.partitionCount())
                 {
-                    addCursor(partition, topic);
-                    ensurePositionQuietly(cursors.get(partition));
+                    ensurePositionQuietly(cursors.add(partition, topic));
                 }
             }
         }
