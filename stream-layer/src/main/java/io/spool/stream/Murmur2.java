@@ -2,6 +2,8 @@ package io.spool.stream;
 
 import org.agrona.DirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * Kafka's murmur2 hash (the one its default partitioner uses), so a key lands on the partition a Kafka producer
  * would choose for the same partition count. Stateless, thread-safe.
@@ -51,10 +53,7 @@ public final class Murmur2
         final int whole = length & ~3;
         for (int i = 0; i < whole; i += 4)
         {
-            final int at = offset + i;
-            final int k = (buffer.getByte(at) & 0xff) | ((buffer.getByte(at + 1) & 0xff) << 8) |
-                ((buffer.getByte(at + 2) & 0xff) << 16) | ((buffer.getByte(at + 3) & 0xff) << 24);
-            h = mixWord(h, k);
+            h = mixWord(h, buffer.getInt(offset + i, ByteOrder.LITTLE_ENDIAN));
         }
         final int tail = offset + whole;
         switch (length & 3)

@@ -50,9 +50,10 @@ public final class StickyAssignor implements PartitionAssignor
             final String target = leastLoadedEligible(orphan, subscriptions, assignment, Integer.MAX_VALUE);
             assignment.get(target).add(orphan);
         }
-        while (moveOne(subscriptions, assignment))
+        boolean moved = true;
+        while (moved)
         {
-            // every call moves one partition towards balance; see the class comment for why this ends
+            moved = moveOne(subscriptions, assignment);
         }
         return new HashMap<>(assignment);
     }

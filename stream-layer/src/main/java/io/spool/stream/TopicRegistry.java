@@ -5,6 +5,7 @@ import io.spool.log.PartitionLog;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -204,6 +205,10 @@ public final class TopicRegistry
 
     private static void deleteIfEmpty(final Path directory)
     {
+        if (!Files.isDirectory(directory))
+        {
+            return;
+        }
         try (Stream<Path> entries = Files.list(directory))
         {
             if (entries.findAny().isEmpty())
@@ -211,9 +216,13 @@ public final class TopicRegistry
                 Files.delete(directory);
             }
         }
+        catch (final DirectoryNotEmptyException ex)
+        {
+            // a file appeared between the listing and the delete; the directory is in use, so it stays
+        }
         catch (final IOException ex)
         {
-            // a directory that is already gone or still holds files is left as it is; the next open sweeps it
+            throw new UncheckedIOException("cannot remove empty topic directory " + directory, ex);
         }
     }
 }
