@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * A topic's partition count and the log settings every one of its partitions uses (segment size, retention by
- * age and size, durability). Immutable, thread-safe.
+ * age and size, durability, dedup window). Immutable, thread-safe.
  */
 public record TopicConfig(int partitions, LogConfig log)
 {
@@ -19,6 +19,7 @@ public record TopicConfig(int partitions, LogConfig log)
     static final String RETENTION_MS = "retention.ms";
     static final String RETENTION_BYTES = "retention.bytes";
     static final String DURABILITY = "durability";
+    static final String DEDUP_WINDOW_MS = "dedup.window.ms";
     static final int MAX_PARTITIONS = 10_000;
 
     public TopicConfig
@@ -55,6 +56,7 @@ public record TopicConfig(int partitions, LogConfig log)
         settings.put(RETENTION_MS, Long.toString(log.retentionMillis()));
         settings.put(RETENTION_BYTES, Long.toString(log.retentionBytes()));
         settings.put(DURABILITY, encode(log.durability()));
+        settings.put(DEDUP_WINDOW_MS, Long.toString(log.dedupWindowMillis()));
         return settings;
     }
 
@@ -96,6 +98,11 @@ public record TopicConfig(int partitions, LogConfig log)
         if (durability != null)
         {
             builder.durability(decode(durability));
+        }
+        final String dedupWindow = settings.get(DEDUP_WINDOW_MS);
+        if (dedupWindow != null)
+        {
+            builder.dedupWindowMillis(Long.parseLong(dedupWindow));
         }
         return new TopicConfig(partitions, builder.build());
     }

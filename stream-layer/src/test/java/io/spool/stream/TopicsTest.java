@@ -47,6 +47,7 @@ class TopicsTest
             .retentionMillis(60_000)
             .retentionBytes(1 << 20)
             .durability(Durability.interval(25))
+            .dedupWindowMillis(90_000)
             .build();
         try (StreamEngine engine = fixture.open())
         {
@@ -63,6 +64,10 @@ class TopicsTest
             assertThat(config.log().retentionMillis()).isEqualTo(60_000);
             assertThat(config.log().retentionBytes()).isEqualTo(1 << 20);
             assertThat(config.log().durability()).isEqualTo(Durability.interval(25));
+            assertThat(config.log().dedupWindowMillis()).isEqualTo(90_000);
+            assertThat(config.log().segmentBytes()).isEqualTo(custom.segmentBytes());
+            assertThat(config.log().maxRecordBytes()).isEqualTo(custom.maxRecordBytes());
+            assertThat(config.log().indexIntervalBytes()).isEqualTo(custom.indexIntervalBytes());
             assertThat(engine.describeTopic("durable").config().log().durability()).isEqualTo(Durability.EVERY_BATCH);
             assertThat(engine.describeTopic("orders").partitions().get(2).endOffset()).isEqualTo(1);
         }
