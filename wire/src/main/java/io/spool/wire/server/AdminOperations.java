@@ -2,7 +2,7 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.spool.stream.StreamEngine;
+import io.spool.Spool;
 import io.spool.stream.TopicConfig;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
@@ -19,10 +19,10 @@ import java.util.function.Consumer;
  */
 final class AdminOperations
 {
-    private final StreamEngine engine;
+    private final Spool engine;
     private final Executor executor;
 
-    AdminOperations(final StreamEngine engine, final Executor executor)
+    AdminOperations(final Spool engine, final Executor executor)
     {
         this.engine = engine;
         this.executor = executor;
@@ -51,7 +51,7 @@ final class AdminOperations
             {
                 final String name = Fields.readString(body);
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> engine.deleteTopic(name));
+                answer(channel, opCode, correlationId, out -> engine.streams().deleteTopic(name));
                 break;
             }
             case OpCode.DESCRIBE_TOPIC:
@@ -59,13 +59,13 @@ final class AdminOperations
                 final String name = Fields.readString(body);
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId,
-                    out -> TopicDescriptor.encodeDescription(out, engine.describeTopic(name)));
+                    out -> TopicDescriptor.encodeDescription(out, engine.streams().describeTopic(name)));
                 break;
             }
             default:
             {
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> TopicDescriptor.encodeNames(out, engine.listTopics()));
+                answer(channel, opCode, correlationId, out -> TopicDescriptor.encodeNames(out, engine.streams().listTopics()));
                 break;
             }
         }

@@ -48,8 +48,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelActive(final ChannelHandlerContext ctx) throws Exception
     {
-        final TopicCache topics = new TopicCache(server.engine().topics());
-        publish = new PublishSession(ctx.channel(), server.engine().logStore().newProducer(), topics,
+        final TopicCache topics = new TopicCache(server.engine().streams().topics());
+        publish = new PublishSession(ctx.channel(), server.engine().streams().logStore().newProducer(), topics,
             server.config().maxUnconfirmedPublishes());
         fetch = new FetchSession(ctx.channel(), topics);
         super.channelActive(ctx);

@@ -130,11 +130,29 @@ final class FetchSession implements CommitListener
             count++;
             expected++;
         }
+        final ByteBuf records;
+        try
+        {
+            records = wrap(segment, first.frameOffset, bytes);
+        }
+        catch (final RuntimeException ex)
+        {
+            giveBack(log, reader);
+            throw ex;
+        }
         writeHeader(correlationId, partition, log, count, bytes, false);
-        final ByteBuf records = segment.byteArray() != null ?
-            Unpooled.wrappedBuffer(segment.byteArray(), first.frameOffset, bytes) :
-            Unpooled.wrappedBuffer(segment.addressOffset() + first.frameOffset, bytes, false);
         channel.writeAndFlush(records).addListener(lease(log, reader));
+    }
+
+    /** A Netty buffer over the segment's own memory: no copy, and freeing it frees nothing. */
+    private static ByteBuf wrap(final DirectBuffer segment, final int index, final int length)
+    {
+        final java.nio.ByteBuffer mapped = segment.byteBuffer();
+        if (mapped != null)
+        {
+            return Unpooled.wrappedBuffer(mapped.slice(segment.wrapAdjustment() + index, length));
+        }
+        return Unpooled.wrappedBuffer(segment.byteArray(), segment.wrapAdjustment() + index, length);
     }
 
     private void writeHeader(final long correlationId, final int partition, final PartitionLog log, final int count,

@@ -1,11 +1,11 @@
 package io.spool.wire.server;
 
-import io.spool.stream.StreamEngine;
+import io.spool.Spool;
 
 /**
  * What every connection of a server shares: its settings, the engine and the admin operations. Immutable,
  * thread-safe.
  */
-record ServerContext(ServerConfig config, StreamEngine engine, AdminOperations admin)
+record ServerContext(ServerConfig config, Spool engine, AdminOperations admin)
 {
 }

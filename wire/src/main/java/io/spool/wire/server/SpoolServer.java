@@ -4,7 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.spool.stream.StreamEngine;
+import io.spool.Spool;
 import io.spool.wire.Transport;
 
 import java.net.InetSocketAddress;
@@ -23,7 +23,7 @@ public final class SpoolServer implements AutoCloseable
 {
     private static final System.Logger LOGGER = System.getLogger(SpoolServer.class.getName());
 
-    private final StreamEngine engine;
+    private final Spool engine;
     private final boolean ownsEngine;
     private final Transport transport;
     private final EventLoopGroup bossGroup;
@@ -32,7 +32,7 @@ public final class SpoolServer implements AutoCloseable
     private final ServerChannelInitializer initializer;
     private final Channel serverChannel;
 
-    private SpoolServer(final StreamEngine engine, final boolean ownsEngine, final ServerConfig config)
+    private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config)
     {
         this.engine = engine;
         this.ownsEngine = ownsEngine;
@@ -68,7 +68,7 @@ public final class SpoolServer implements AutoCloseable
     }
 
     /** Serves {@code engine}, which stays the caller's to close after the server. */
-    public static SpoolServer start(final StreamEngine engine, final ServerConfig config)
+    public static SpoolServer start(final Spool engine, final ServerConfig config)
     {
         return new SpoolServer(engine, false, config);
     }
@@ -76,7 +76,7 @@ public final class SpoolServer implements AutoCloseable
     /** Opens the engine on {@code dataDir} and serves it; {@link #close()} closes both. */
     public static SpoolServer open(final Path dataDir, final ServerConfig config)
     {
-        final StreamEngine engine = StreamEngine.open(dataDir);
+        final Spool engine = Spool.open(dataDir);
         try
         {
             return new SpoolServer(engine, true, config);
@@ -104,7 +104,7 @@ public final class SpoolServer implements AutoCloseable
         return transport;
     }
 
-    public StreamEngine engine()
+    public Spool engine()
     {
         return engine;
     }
