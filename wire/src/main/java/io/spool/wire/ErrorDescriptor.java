@@ -37,13 +37,28 @@ public final class ErrorDescriptor
     {
         final int start = FrameDescriptor.begin(out, opCode,
             FrameDescriptor.FLAG_RESPONSE | FrameDescriptor.FLAG_ERROR, correlationId);
+        encodeBody(out, code, detail0, detail1, detail2, subject, message);
+        FrameDescriptor.finish(out, start);
+    }
+
+    private static void encodeBody(final ByteBuf out, final ErrorCode code, final long detail0, final long detail1,
+        final long detail2, final String subject, final String message)
+    {
         out.writeShortLE(code.code());
         out.writeLongLE(detail0);
         out.writeLongLE(detail1);
         out.writeLongLE(detail2);
         Fields.writeString(out, subject);
         Fields.writeString(out, message);
-        FrameDescriptor.finish(out, start);
+    }
+
+    /** Writes just the body for {@code error}, for responses that carry errors inside (per receipt). */
+    public static void encodeBody(final ByteBuf out, final Throwable error)
+    {
+        final ErrorCode code = ErrorCode.of(error);
+        final long[] details = code.details(error);
+        encodeBody(out, code, details[0], details[1], details[2], code.subject(error),
+            String.valueOf(error.getMessage()));
     }
 
     /** Writes the error reply that tells the client about {@code error}. */

@@ -25,6 +25,27 @@ public final class OpCode
     /** Records of one partition from an offset, with long poll ({@link FetchDescriptor}). */
     public static final int FETCH = 0x30;
 
+    /** Creates a subscription on a topic ({@link QueueDescriptor#encodeSettings}). */
+    public static final int CREATE_SUBSCRIPTION = 0x40;
+    /** Deletes a subscription by name. */
+    public static final int DELETE_SUBSCRIPTION = 0x41;
+    /** The names of every subscription. */
+    public static final int LIST_SUBSCRIPTIONS = 0x42;
+    /** Pull: up to N deliveries, locked for the lock timeout, with long poll ({@link QueueDescriptor}). */
+    public static final int RECEIVE = 0x50;
+    /** Settles pulled deliveries by receipt: ack, nack, nack with delay, reject, extend; answers per receipt. */
+    public static final int SETTLE = 0x51;
+    /** Push: starts a consumer with a prefetch; its deliveries arrive as {@link #DELIVERY} frames. */
+    public static final int CONSUME = 0x60;
+    /** Settles a push consumer's deliveries (ack, nack, reject); answered only when refused as a whole. */
+    public static final int CONSUMER_SETTLE = 0x61;
+    /** Server to client: one pushed delivery; the correlation id is the consumer tag. */
+    public static final int DELIVERY = 0x62;
+    /** Server to client: a push settlement was refused (stale receipt, already settled). */
+    public static final int SETTLEMENT_REFUSED = 0x63;
+    /** Stops a push consumer; every delivery it held goes back to ready, redelivered. */
+    public static final int CANCEL = 0x64;
+
     private static final String[] NAMES = new String[0x100];
 
     static
@@ -37,6 +58,16 @@ public final class OpCode
         NAMES[LIST_TOPICS] = "LIST_TOPICS";
         NAMES[PUBLISH] = "PUBLISH";
         NAMES[FETCH] = "FETCH";
+        NAMES[CREATE_SUBSCRIPTION] = "CREATE_SUBSCRIPTION";
+        NAMES[DELETE_SUBSCRIPTION] = "DELETE_SUBSCRIPTION";
+        NAMES[LIST_SUBSCRIPTIONS] = "LIST_SUBSCRIPTIONS";
+        NAMES[RECEIVE] = "RECEIVE";
+        NAMES[SETTLE] = "SETTLE";
+        NAMES[CONSUME] = "CONSUME";
+        NAMES[CONSUMER_SETTLE] = "CONSUMER_SETTLE";
+        NAMES[DELIVERY] = "DELIVERY";
+        NAMES[SETTLEMENT_REFUSED] = "SETTLEMENT_REFUSED";
+        NAMES[CANCEL] = "CANCEL";
     }
 
     private OpCode()

@@ -26,6 +26,9 @@ final class ClientConnection
     private final int requestTimeoutMillis;
     private final Map<Long, ResponseHandler> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextCorrelationId = new AtomicLong(1);
+    private final Map<Integer, PushHandler> pushHandlers = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger nextConsumerTag =
+        new java.util.concurrent.atomic.AtomicInteger(1);
     private volatile boolean closed;
     private volatile String closeReason = "the connection closed";
 
@@ -81,6 +84,17 @@ final class ClientConnection
         channel.writeAndFlush(frame, channel.voidPromise());
     }
 
+    /** Writes a frame that expects no response (correlation id 0). */
+    void sendOneWay(final ByteBuf frame)
+    {
+        if (closed)
+        {
+            frame.release();
+            throw new ConnectionLostException(closeReason);
+        }
+        channel.writeAndFlush(frame, channel.voidPromise());
+    }
+
     /** Sends {@code frame} and waits for its response, decoded by {@code decoder}; rethrows the server's error. */
     <T> T call(final ByteBuf frame, final Function<ByteBuf, T> decoder, final long extraWaitMillis)
     {
@@ -111,6 +125,25 @@ final class ClientConnection
         final Throwable cause = error instanceof CompletionException && error.getCause() != null ?
             error.getCause() : error;
         return cause instanceof RuntimeException ? (RuntimeException)cause : new CompletionException(cause);
+    }
+
+    /** Registers the receiver of a new consumer's pushed frames and returns its tag. */
+    int registerConsumer(final PushHandler handler)
+    {
+        final int tag = nextConsumerTag.getAndIncrement();
+        pushHandlers.put(tag, handler);
+        return tag;
+    }
+
+    void unregisterConsumer(final int tag)
+    {
+        pushHandlers.remove(tag);
+    }
+
+    /** Event loop: the receiver of frames pushed for {@code tag}, or null. */
+    PushHandler pushHandler(final int tag)
+    {
+        return pushHandlers.get(tag);
     }
 
     /** Event loop: the handler for a response, which no longer waits. */

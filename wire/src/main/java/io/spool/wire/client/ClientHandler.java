@@ -35,26 +35,41 @@ final class ClientHandler extends ChannelInboundHandlerAdapter
         try
         {
             final int flags = FrameDescriptor.flags(frame);
+            final int opCode = FrameDescriptor.opCode(frame);
             final long correlationId = FrameDescriptor.correlationId(frame);
             frame.skipBytes(FrameDescriptor.HEADER_LENGTH);
-            final ResponseHandler handler = connection.take(correlationId);
-            if (handler == null)
+            if (!FrameDescriptor.isResponse(flags))
             {
-                if (FrameDescriptor.isError(flags))
+                final PushHandler push = connection.pushHandler((int)correlationId);
+                if (push != null)
                 {
-                    final String reason = ErrorDescriptor.decode(frame).getMessage();
-                    LOGGER.log(DEBUG, "the server reports: " + reason);
-                    connection.closingBecause("the server closed the connection: " + reason);
+                    push.onPush(opCode, frame);
                 }
                 return;
             }
-            if (FrameDescriptor.isError(flags))
+            final ResponseHandler handler = connection.take(correlationId);
+            if (handler != null)
             {
-                handler.onError(ErrorDescriptor.decode(frame));
+                if (FrameDescriptor.isError(flags))
+                {
+                    handler.onError(ErrorDescriptor.decode(frame));
+                }
+                else
+                {
+                    handler.onResponse(frame);
+                }
             }
-            else
+            else if (FrameDescriptor.isError(flags))
             {
-                handler.onResponse(frame);
+                final String reason = ErrorDescriptor.decode(frame).getMessage();
+                if (opCode == OpCode.CONSUMER_SETTLE)
+                {
+                    LOGGER.log(DEBUG, "a push settlement was refused: " + reason);
+                }
+                else
+                {
+                    connection.closingBecause("the server closed the connection: " + reason);
+                }
             }
         }
         finally

@@ -1,7 +1,9 @@
 package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.TopicConfig;
+import io.spool.wire.QueueDescriptor;
 import io.spool.stream.TopicDescription;
 import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
@@ -11,8 +13,8 @@ import io.spool.wire.TopicDescriptor;
 import java.util.List;
 
 /**
- * Topic administration over the connection; every call waits for the server and throws the exception the
- * embedded engine would (for example {@code TopicExistsException}, {@code UnknownTopicException}). Thread-safe.
+ * Topic and subscription administration over the connection; every call waits for the server and throws the exception the
+ * embedded engine would (for example {@code TopicExistsException}, {@code UnknownSubscriptionException}). Thread-safe.
  */
 public final class SpoolAdmin
 {
@@ -48,6 +50,27 @@ public final class SpoolAdmin
     public List<String> listTopics()
     {
         return call(begin(OpCode.LIST_TOPICS), TopicDescriptor::decodeNames);
+    }
+
+    public void createSubscription(final String name, final String topic, final SubscriptionSettings settings)
+    {
+        final ByteBuf out = begin(OpCode.CREATE_SUBSCRIPTION);
+        Fields.writeString(out, name);
+        Fields.writeString(out, topic);
+        QueueDescriptor.encodeSettings(out, settings);
+        call(out, body -> null);
+    }
+
+    public void deleteSubscription(final String name)
+    {
+        final ByteBuf out = begin(OpCode.DELETE_SUBSCRIPTION);
+        Fields.writeString(out, name);
+        call(out, body -> null);
+    }
+
+    public List<String> listSubscriptions()
+    {
+        return call(begin(OpCode.LIST_SUBSCRIPTIONS), TopicDescriptor::decodeNames);
     }
 
     private ByteBuf begin(final int opCode)

@@ -29,6 +29,7 @@ public final class SpoolClient implements AutoCloseable
     private final ClientConnection connection;
     private final ServerLimits limits;
     private final SpoolAdmin admin;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private SpoolClient(final ClientConfig config, final EventLoopGroup group, final ClientConnection connection,
         final ServerLimits limits)
@@ -108,6 +109,12 @@ public final class SpoolClient implements AutoCloseable
         return new RemoteProducer(connection, admin, limits, producerConfig, listener);
     }
 
+    /** A subscription on the server, read as a queue (pull or push). */
+    public RemoteSubscription subscription(final String name)
+    {
+        return new RemoteSubscription(connection, name);
+    }
+
     public RemoteStreamConsumer newStreamConsumer()
     {
         return new RemoteStreamConsumer(connection, admin);
@@ -129,9 +136,14 @@ public final class SpoolClient implements AutoCloseable
         return config;
     }
 
+    /** Closes the connection; requests still waiting fail with {@code ConnectionLostException}. Idempotent. */
     @Override
     public void close()
     {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
         connection.close();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -3,7 +3,9 @@ package io.spool.wire.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.Spool;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.TopicConfig;
+import io.spool.wire.QueueDescriptor;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
@@ -14,7 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * The topic admin operations. Requests are decoded on the event loop; the work (which creates and deletes files)
+ * The topic and subscription admin operations. Requests are decoded on the event loop; the work (which creates and deletes files)
  * runs on the server's admin executor so no connection's I/O waits on it. Thread-safe.
  */
 final class AdminOperations
@@ -31,7 +33,9 @@ final class AdminOperations
     static boolean handles(final int opCode)
     {
         return opCode == OpCode.CREATE_TOPIC || opCode == OpCode.DELETE_TOPIC ||
-            opCode == OpCode.DESCRIBE_TOPIC || opCode == OpCode.LIST_TOPICS;
+            opCode == OpCode.DESCRIBE_TOPIC || opCode == OpCode.LIST_TOPICS ||
+            opCode == OpCode.CREATE_SUBSCRIPTION || opCode == OpCode.DELETE_SUBSCRIPTION ||
+            opCode == OpCode.LIST_SUBSCRIPTIONS;
     }
 
     /** Decodes the request body now and answers from the admin executor. */
@@ -62,10 +66,34 @@ final class AdminOperations
                     out -> TopicDescriptor.encodeDescription(out, engine.streams().describeTopic(name)));
                 break;
             }
+            case OpCode.LIST_TOPICS:
+            {
+                Fields.expectEnd(body);
+                answer(channel, opCode, correlationId,
+                    out -> TopicDescriptor.encodeNames(out, engine.streams().listTopics()));
+                break;
+            }
+            case OpCode.CREATE_SUBSCRIPTION:
+            {
+                final String name = Fields.readString(body);
+                final String topic = Fields.readString(body);
+                final SubscriptionSettings settings = QueueDescriptor.decodeSettings(body);
+                Fields.expectEnd(body);
+                answer(channel, opCode, correlationId, out -> engine.createSubscription(name, topic, settings));
+                break;
+            }
+            case OpCode.DELETE_SUBSCRIPTION:
+            {
+                final String name = Fields.readString(body);
+                Fields.expectEnd(body);
+                answer(channel, opCode, correlationId, out -> engine.deleteSubscription(name));
+                break;
+            }
             default:
             {
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> TopicDescriptor.encodeNames(out, engine.streams().listTopics()));
+                answer(channel, opCode, correlationId,
+                    out -> TopicDescriptor.encodeNames(out, engine.subscriptions()));
                 break;
             }
         }

@@ -17,7 +17,10 @@ import io.spool.wire.HelloDescriptor;
 import io.spool.wire.OpCode;
 import io.spool.wire.ProtocolException;
 
+import io.spool.log.BackPressureException;
+
 import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
@@ -38,6 +41,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private final ServerContext server;
     private PublishSession publish;
     private FetchSession fetch;
+    private QueueSession queue;
     private boolean authenticated;
 
     ConnectionHandler(final ServerContext server)
@@ -52,6 +56,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         publish = new PublishSession(ctx.channel(), server.engine().streams().logStore().newProducer(), topics,
             server.config().maxUnconfirmedPublishes());
         fetch = new FetchSession(ctx.channel(), topics);
+        queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
         super.channelActive(ctx);
     }
 
@@ -61,6 +66,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         if (fetch != null)
         {
             fetch.close();
+            queue.close();
         }
         super.channelInactive(ctx);
     }
@@ -120,6 +126,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         {
             dispatch(ctx, opCode, correlationId, frame);
         }
+        catch (final RejectedExecutionException ex)
+        {
+            reply(ctx, opCode, correlationId, new BackPressureException("the server runs " +
+                "as many waiting queue calls as it allows; retry later"));
+        }
         catch (final IndexOutOfBoundsException ex)
         {
             reply(ctx, opCode, correlationId, new ProtocolException(ErrorCode.MALFORMED_FRAME,
@@ -158,7 +169,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 fetch.fetch(correlationId, body);
                 break;
             default:
-                if (AdminOperations.handles(opCode))
+                if (QueueSession.handles(opCode))
+                {
+                    queue.handle(opCode, correlationId, body);
+                }
+                else if (AdminOperations.handles(opCode))
                 {
                     server.admin().handle(ctx.channel(), opCode, correlationId, body);
                 }

@@ -81,12 +81,6 @@ final class PublishSession implements ConfirmListener
             ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
     }
 
-    /** Records published and not yet confirmed or failed. */
-    int unconfirmed()
-    {
-        return unconfirmed;
-    }
-
     /**
      * Publishes the records of a PUBLISH body (reader index after the frame header). Nothing is published unless
      * the whole body is well formed and every record fits the log.

@@ -11,7 +11,11 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.lang.System.Logger.Level.INFO;
 
@@ -22,6 +26,8 @@ import static java.lang.System.Logger.Level.INFO;
 public final class SpoolServer implements AutoCloseable
 {
     private static final System.Logger LOGGER = System.getLogger(SpoolServer.class.getName());
+    /** Queue calls that wait (long-poll receives, consumer starts) at once; more are refused as back-pressure. */
+    private static final int MAX_QUEUE_THREADS = 256;
 
     private final Spool engine;
     private final boolean ownsEngine;
@@ -29,6 +35,7 @@ public final class SpoolServer implements AutoCloseable
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup workerGroup;
     private final ExecutorService adminExecutor;
+    private final ExecutorService queueExecutor;
     private final ServerChannelInitializer initializer;
     private final Channel serverChannel;
 
@@ -39,14 +46,11 @@ public final class SpoolServer implements AutoCloseable
         this.transport = Transport.select(config.preferNativeTransport());
         this.bossGroup = transport.newEventLoopGroup(1, "spool-accept");
         this.workerGroup = transport.newEventLoopGroup(config.ioThreads(), "spool-io");
-        this.adminExecutor = Executors.newSingleThreadExecutor(runnable ->
-        {
-            final Thread thread = new Thread(runnable, "spool-admin");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("spool-admin"));
+        this.queueExecutor = new ThreadPoolExecutor(0, MAX_QUEUE_THREADS, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), daemonThreads("spool-queue"));
         this.initializer = new ServerChannelInitializer(
-            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor)));
+            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor), queueExecutor));
         try
         {
             this.serverChannel = new ServerBootstrap()
@@ -65,6 +69,17 @@ public final class SpoolServer implements AutoCloseable
             throw ex;
         }
         LOGGER.log(INFO, "Spool server listening on " + serverChannel.localAddress() + " (" + transport + ")");
+    }
+
+    private static ThreadFactory daemonThreads(final String name)
+    {
+        final AtomicInteger count = new AtomicInteger();
+        return runnable ->
+        {
+            final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
     }
 
     /** Serves {@code engine}, which stays the caller's to close after the server. */
@@ -132,9 +147,11 @@ public final class SpoolServer implements AutoCloseable
         bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         adminExecutor.shutdown();
+        queueExecutor.shutdown();
         try
         {
             adminExecutor.awaitTermination(2, TimeUnit.SECONDS);
+            queueExecutor.awaitTermination(12, TimeUnit.SECONDS);
         }
         catch (final InterruptedException ex)
         {
