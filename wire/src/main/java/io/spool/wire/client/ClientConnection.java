@@ -31,6 +31,7 @@ final class ClientConnection
         new java.util.concurrent.atomic.AtomicInteger(1);
     private volatile boolean closed;
     private volatile String closeReason = "the connection closed";
+    private boolean closeReasonGiven;
 
     ClientConnection(final Channel channel, final int requestTimeoutMillis)
     {
@@ -152,10 +153,17 @@ final class ClientConnection
         return pending.remove(correlationId);
     }
 
-    /** Event loop: remembers why the server is about to close the connection (an error reply it sent with it). */
+    /**
+     * Event loop: remembers why the connection is about to close; the first reason stays (the server's error reply
+     * comes before the reset that may follow it).
+     */
     void closingBecause(final String reason)
     {
-        closeReason = reason;
+        if (!closeReasonGiven)
+        {
+            closeReasonGiven = true;
+            closeReason = reason;
+        }
     }
 
     /** Event loop: the channel closed; fails every waiting request. */

@@ -2,7 +2,6 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CorruptedFrameException;
@@ -43,6 +42,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private FetchSession fetch;
     private QueueSession queue;
     private boolean authenticated;
+    /** The last error reply went out; whatever the client still sends is read and dropped until the close. */
+    private boolean closing;
 
     ConnectionHandler(final ServerContext server)
     {
@@ -77,6 +78,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         ByteBuf frame = (ByteBuf)msg;
         try
         {
+            if (closing)
+            {
+                return;
+            }
             if (!FrameBytes.isWrappable(frame))
             {
                 final ByteBuf copy = Unpooled.copiedBuffer(frame);
@@ -214,14 +219,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         ctx.writeAndFlush(out, ctx.voidPromise());
     }
 
-    private static void closeWithError(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
+    private void closeWithError(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
         final ErrorCode code, final String reason)
     {
         LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": " + code + ", " + reason);
         final ByteBuf out = ctx.alloc().ioBuffer(256);
         ErrorDescriptor.encode(out, opCode, correlationId, code, 0, 0, 0, "", reason);
-        ctx.channel().config().setAutoRead(false);
-        ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+        closing = true;
+        LastWord.sendAndClose(ctx, out);
     }
 
     @Override
@@ -242,7 +247,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     {
         final Throwable error = cause instanceof DecoderException && cause.getCause() != null ?
             cause.getCause() : cause;
-        if (error instanceof TooLongFrameException)
+        if (closing)
+        {
+            LOGGER.log(DEBUG, "ignoring an error on a closing connection: " + error);
+        }
+        else if (error instanceof TooLongFrameException)
         {
             closeWithError(ctx, 0, 0, ErrorCode.FRAME_TOO_LARGE, error.getMessage() + " (limit " +
                 server.config().maxFrameLength() + " bytes)");

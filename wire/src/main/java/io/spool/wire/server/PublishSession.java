@@ -215,7 +215,10 @@ final class PublishSession implements ConfirmListener
     private void drain()
     {
         drainScheduled.set(false);
-        confirms.read(confirmHandler, Integer.MAX_VALUE);
+        while (confirms.read(confirmHandler, Integer.MAX_VALUE) > 0)
+        {
+            // a read stops at the end of the ring's buffer; the loop takes what wrapped around
+        }
         long[] overflow;
         while ((overflow = overflowConfirms.poll()) != null)
         {

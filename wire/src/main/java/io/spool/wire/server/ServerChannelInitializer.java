@@ -1,7 +1,6 @@
 package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
@@ -69,12 +68,18 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
         }
 
         @Override
+        public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+        {
+            io.netty.util.ReferenceCountUtil.release(msg);
+        }
+
+        @Override
         public void channelActive(final ChannelHandlerContext ctx)
         {
             final ByteBuf out = ctx.alloc().ioBuffer(256);
             ErrorDescriptor.encode(out, 0, 0, ErrorCode.TOO_MANY_CONNECTIONS, 0, 0, 0, "",
                 "the server holds its limit of " + limit + " connections");
-            ctx.writeAndFlush(out).addListener(ChannelFutureListener.CLOSE);
+            LastWord.sendAndClose(ctx, out);
         }
     }
 }
