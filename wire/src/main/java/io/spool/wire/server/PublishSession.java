@@ -215,10 +215,10 @@ final class PublishSession implements ConfirmListener
     private void drain()
     {
         drainScheduled.set(false);
-        while (confirms.read(confirmHandler, Integer.MAX_VALUE) > 0)
-        {
-            // a read stops at the end of the ring's buffer; the loop takes what wrapped around
-        }
+        // One read stops at the end of the ring's buffer, having maybe consumed only padding there; the second
+        // takes what wrapped around to the start.
+        confirms.read(confirmHandler, Integer.MAX_VALUE);
+        confirms.read(confirmHandler, Integer.MAX_VALUE);
         long[] overflow;
         while ((overflow = overflowConfirms.poll()) != null)
         {
