@@ -18,6 +18,7 @@ import io.spool.wire.OpCode;
 import io.spool.wire.QueueDescriptor;
 import io.spool.wire.QueueDescriptor.SettleKind;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,8 +50,6 @@ final class QueueSession
     private final Executor executor;
     private final Int2ObjectHashMap<QueueConsumer> consumers = new Int2ObjectHashMap<>();
     private final Map<Subscription, Set<Receipt>> pulled = new ConcurrentHashMap<>();
-    private final AtomicBoolean flushScheduled = new AtomicBoolean();
-    private final Runnable flushTask = this::flush;
     private final org.agrona.collections.IntHashSet reservedTags = new org.agrona.collections.IntHashSet();
     private volatile boolean closed;
 
@@ -273,12 +272,6 @@ final class QueueSession
             delivery.headersOffset(), delivery.headersLength(), delivery.valueOffset(), delivery.valueLength());
     }
 
-    private void flush()
-    {
-        flushScheduled.set(false);
-        channel.flush();
-    }
-
     /**
      * Event loop, when the connection closed: every consumer is closed and every unsettled pulled delivery nacked,
      * on the queue executor.
@@ -308,10 +301,19 @@ final class QueueSession
         }
     }
 
-    /** Writes a consumer's deliveries to the channel, on the consumer's own thread. */
+    /**
+     * Encodes a consumer's deliveries on the consumer's own thread and hands them to the event loop through a
+     * one-to-one queue; the event loop writes all that are queued and flushes once. A full queue or an unwritable
+     * channel makes the consumer thread wait: a slow reader holds back only its own consumer.
+     */
     private final class Pusher implements DeliveryListener
     {
+        private static final int QUEUE_CAPACITY = 1024;
+
         private final int tag;
+        private final OneToOneConcurrentArrayQueue<ByteBuf> outbox = new OneToOneConcurrentArrayQueue<>(QUEUE_CAPACITY);
+        private final AtomicBoolean drainScheduled = new AtomicBoolean();
+        private final Runnable drainTask = this::drain;
 
         Pusher(final int tag)
         {
@@ -321,20 +323,12 @@ final class QueueSession
         @Override
         public void onDelivery(final Delivery delivery, final QueueConsumer consumer)
         {
-            while (!channel.isWritable() && channel.isActive())
-            {
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
-            }
             final ByteBuf out = channel.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH +
                 QueueDescriptor.DELIVERY_FIXED_LENGTH + delivery.valueOffset() + Math.max(0, delivery.valueLength()));
             final int start = FrameDescriptor.begin(out, OpCode.DELIVERY, 0, tag);
             encode(out, delivery);
             FrameDescriptor.finish(out, start);
-            channel.write(out, channel.voidPromise());
-            if (flushScheduled.compareAndSet(false, true))
-            {
-                channel.eventLoop().execute(flushTask);
-            }
+            hand(out);
         }
 
         @Override
@@ -345,7 +339,50 @@ final class QueueSession
             QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
             ErrorDescriptor.encodeBody(out, error);
             FrameDescriptor.finish(out, start);
-            channel.writeAndFlush(out, channel.voidPromise());
+            hand(out);
+        }
+
+        private void hand(final ByteBuf frame)
+        {
+            while (!channel.isWritable() && channel.isActive())
+            {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+            while (!outbox.offer(frame))
+            {
+                if (!channel.isActive())
+                {
+                    frame.release();
+                    return;
+                }
+                scheduleDrain();
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+            scheduleDrain();
+        }
+
+        private void scheduleDrain()
+        {
+            if (drainScheduled.compareAndSet(false, true))
+            {
+                channel.eventLoop().execute(drainTask);
+            }
+        }
+
+        private void drain()
+        {
+            drainScheduled.set(false);
+            ByteBuf frame;
+            boolean wrote = false;
+            while ((frame = outbox.poll()) != null)
+            {
+                channel.write(frame, channel.voidPromise());
+                wrote = true;
+            }
+            if (wrote)
+            {
+                channel.flush();
+            }
         }
     }
 }
