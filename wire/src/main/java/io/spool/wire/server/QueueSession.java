@@ -51,6 +51,8 @@ final class QueueSession
     private final Int2ObjectHashMap<QueueConsumer> consumers = new Int2ObjectHashMap<>();
     private final Map<Subscription, Set<Receipt>> pulled = new ConcurrentHashMap<>();
     private final org.agrona.collections.IntHashSet reservedTags = new org.agrona.collections.IntHashSet();
+    /** Settlements for consumers whose start is still in progress: their deliveries can come before it ends. */
+    private final Int2ObjectHashMap<List<EarlySettlement>> early = new Int2ObjectHashMap<>();
     private volatile boolean closed;
 
     QueueSession(final Channel channel, final Spool spool, final Executor executor)
@@ -177,7 +179,11 @@ final class QueueSession
             }
             catch (final RuntimeException ex)
             {
-                channel.eventLoop().execute(() -> reservedTags.remove(tag));
+                channel.eventLoop().execute(() ->
+                {
+                    reservedTags.remove(tag);
+                    early.remove(tag);
+                });
                 throw ex;
             }
         });
@@ -192,6 +198,11 @@ final class QueueSession
             return;
         }
         consumers.put(tag, consumer);
+        final List<EarlySettlement> settlements = early.remove(tag);
+        if (settlements != null)
+        {
+            settlements.forEach(settlement -> settle(consumer, settlement.kind(), settlement.receipt()));
+        }
     }
 
     private void consumerSettle(final ByteBuf body)
@@ -203,31 +214,43 @@ final class QueueSession
         {
             throw new IndexOutOfBoundsException("receipt count " + count + " disagrees with the frame length");
         }
-        final QueueConsumer consumer = consumers.get(tag);
-        if (consumer == null)
-        {
-            throw new io.spool.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
-        }
         if (kind != SettleKind.ACK && kind != SettleKind.NACK && kind != SettleKind.REJECT)
         {
             throw new IllegalArgumentException("a push consumer settles with ACK, NACK or REJECT, not " + kind +
                 "; settle by receipt with SETTLE for delays and extensions");
         }
+        final QueueConsumer consumer = consumers.get(tag);
+        if (consumer == null && !reservedTags.contains(tag))
+        {
+            throw new io.spool.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
+        }
         for (int i = 0; i < count; i++)
         {
             final Receipt receipt = QueueDescriptor.decodeReceipt(body);
-            switch (kind)
+            if (consumer == null)
             {
-                case ACK:
-                    consumer.ack(receipt);
-                    break;
-                case NACK:
-                    consumer.nack(receipt);
-                    break;
-                default:
-                    consumer.reject(receipt);
-                    break;
+                early.computeIfAbsent(tag, ignored -> new ArrayList<>()).add(new EarlySettlement(kind, receipt));
             }
+            else
+            {
+                settle(consumer, kind, receipt);
+            }
+        }
+    }
+
+    private static void settle(final QueueConsumer consumer, final SettleKind kind, final Receipt receipt)
+    {
+        switch (kind)
+        {
+            case ACK:
+                consumer.ack(receipt);
+                break;
+            case NACK:
+                consumer.nack(receipt);
+                break;
+            default:
+                consumer.reject(receipt);
+                break;
         }
     }
 
@@ -299,6 +322,11 @@ final class QueueSession
                 entry.getKey().nack(receipts);
             }
         }
+    }
+
+    /** A push settlement that came before its consumer's start finished. */
+    private record EarlySettlement(SettleKind kind, Receipt receipt)
+    {
     }
 
     /**
