@@ -25,6 +25,17 @@ public final class OpCode
     /** Records of one partition from an offset, with long poll ({@link FetchDescriptor}). */
     public static final int FETCH = 0x30;
 
+    /** Joins a consumer group ({@link GroupDescriptor}); the answer is the member id. */
+    public static final int GROUP_JOIN = 0x70;
+    /** Keeps a member alive and tells it its partitions (or that they did not change). */
+    public static final int GROUP_HEARTBEAT = 0x71;
+    /** Leaves a group at once; its partitions go to the other members. */
+    public static final int GROUP_LEAVE = 0x72;
+    /** Commits offsets for a group, as a member (owned partitions only) or standalone (empty member id). */
+    public static final int COMMIT_OFFSETS = 0x73;
+    /** The offsets a group committed. */
+    public static final int FETCH_COMMITTED = 0x74;
+
     /** Creates a subscription on a topic ({@link QueueDescriptor#encodeSettings}). */
     public static final int CREATE_SUBSCRIPTION = 0x40;
     /** Deletes a subscription by name. */
@@ -58,6 +69,11 @@ public final class OpCode
         NAMES[LIST_TOPICS] = "LIST_TOPICS";
         NAMES[PUBLISH] = "PUBLISH";
         NAMES[FETCH] = "FETCH";
+        NAMES[GROUP_JOIN] = "GROUP_JOIN";
+        NAMES[GROUP_HEARTBEAT] = "GROUP_HEARTBEAT";
+        NAMES[GROUP_LEAVE] = "GROUP_LEAVE";
+        NAMES[COMMIT_OFFSETS] = "COMMIT_OFFSETS";
+        NAMES[FETCH_COMMITTED] = "FETCH_COMMITTED";
         NAMES[CREATE_SUBSCRIPTION] = "CREATE_SUBSCRIPTION";
         NAMES[DELETE_SUBSCRIPTION] = "DELETE_SUBSCRIPTION";
         NAMES[LIST_SUBSCRIPTIONS] = "LIST_SUBSCRIPTIONS";

@@ -109,6 +109,12 @@ public final class SpoolClient implements AutoCloseable
         return new RemoteProducer(connection, admin, limits, producerConfig, listener);
     }
 
+    /** Consumer groups: membership, assignments and committed offsets. */
+    public RemoteGroups groups()
+    {
+        return new RemoteGroups(connection);
+    }
+
     /** A subscription on the server, read as a queue (pull or push). */
     public RemoteSubscription subscription(final String name)
     {

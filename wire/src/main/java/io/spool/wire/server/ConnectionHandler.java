@@ -41,6 +41,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private PublishSession publish;
     private FetchSession fetch;
     private QueueSession queue;
+    private GroupSession groups;
     private boolean authenticated;
     /** The last error reply went out; whatever the client still sends is read and dropped until the close. */
     private boolean closing;
@@ -58,6 +59,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
             server.config().maxUnconfirmedPublishes());
         fetch = new FetchSession(ctx.channel(), topics);
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
+        groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
         super.channelActive(ctx);
     }
 
@@ -68,6 +70,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         {
             fetch.close();
             queue.close();
+            groups.close();
         }
         super.channelInactive(ctx);
     }
@@ -174,7 +177,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 fetch.fetch(correlationId, body);
                 break;
             default:
-                if (QueueSession.handles(opCode))
+                if (GroupSession.handles(opCode))
+                {
+                    groups.handle(opCode, correlationId, body);
+                }
+                else if (QueueSession.handles(opCode))
                 {
                     queue.handle(opCode, correlationId, body);
                 }
