@@ -5,6 +5,7 @@ import io.netty.channel.Channel;
 import io.spool.log.ConfirmListener;
 import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;
+import io.spool.log.RecordBatch;
 import io.spool.log.RecordDescriptor;
 import io.spool.log.RecordTooLargeException;
 import io.spool.log.SpoolException;
@@ -29,8 +30,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import static io.spool.wire.PublishDescriptor.*;
 
 /**
- * The PUBLISH operation of one connection: hands each record straight from the frame to the log's ingest pipeline
+ * The PUBLISH operation of one connection: hands the records of each frame to the log's ingest pipeline
  * and answers once all records of the frame are confirmed.
+ * <p>
+ * The records of a frame go to the pipeline as one batch: one claim of ring slots, and either all are published or
+ * none (the batch is checked whole first).
  * <p>
  * Design note: confirms arrive on the pipeline's publish thread. They are written into a many-to-one ring buffer
  * (no allocation, no lock) and the connection's event loop drains it, so responses are written by the channel's
@@ -65,6 +69,7 @@ final class PublishSession implements ConfirmListener
     private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer headers = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer value = new UnsafeBuffer(0, 0);
+    private final RecordBatch batch = new RecordBatch();
     private long nextFrameNumber;
     private int unconfirmed;
     private boolean wroteResponse;
@@ -97,15 +102,10 @@ final class PublishSession implements ConfirmListener
         final PartitionLog log = topic.partition(partition);
         validate(body, count, log);
 
-        final long frameNumber = nextFrameNumber++;
-        final PendingPublish publish = spare.isEmpty() ? new PendingPublish() : spare.pop();
-        publish.reset(correlationId, count);
-        pending.put(frameNumber, publish);
+        batch.clear();
         int index = body.readerIndex();
         for (int i = 0; i < count; i++)
         {
-            final long timestamp = body.getLongLE(index + RECORD_TIMESTAMP_OFFSET);
-            final int attributes = body.getIntLE(index + RECORD_ATTRIBUTES_OFFSET);
             final int keyLength = body.getIntLE(index + RECORD_KEY_LENGTH_OFFSET);
             final int headersLength = body.getIntLE(index + RECORD_HEADERS_LENGTH_OFFSET);
             final int valueLength = body.getIntLE(index + RECORD_VALUE_LENGTH_OFFSET);
@@ -115,25 +115,16 @@ final class PublishSession implements ConfirmListener
             FrameBytes.wrap(key, body, keyIndex, Math.max(0, keyLength));
             FrameBytes.wrap(headers, body, headersIndex, headersLength);
             FrameBytes.wrap(value, body, valueIndex, Math.max(0, valueLength));
-            try
-            {
-                producer.publish(log, timestamp, attributes, key, 0, keyLength, headers, 0, headersLength,
-                    value, 0, valueLength, this, frameNumber << INDEX_BITS | i);
-            }
-            catch (final RuntimeException ex)
-            {
-                publish.error = ex;
-                publish.expected = i;
-                if (i == 0)
-                {
-                    pending.remove(frameNumber);
-                    spare.push(publish);
-                    throw ex;
-                }
-                break;
-            }
+            batch.add(body.getLongLE(index + RECORD_TIMESTAMP_OFFSET), body.getIntLE(index + RECORD_ATTRIBUTES_OFFSET),
+                key, 0, keyLength, headers, 0, headersLength, value, 0, valueLength);
             index = valueIndex + Math.max(0, valueLength);
         }
+        final long frameNumber = nextFrameNumber;
+        producer.publishBatch(log, batch, this, frameNumber << INDEX_BITS);
+        nextFrameNumber++;
+        final PendingPublish publish = spare.isEmpty() ? new PendingPublish() : spare.pop();
+        publish.reset(correlationId, count);
+        pending.put(frameNumber, publish);
         unconfirmed += publish.expected;
         if (unconfirmed >= maxUnconfirmed && channel.config().isAutoRead())
         {
