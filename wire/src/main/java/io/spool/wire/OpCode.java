@@ -57,6 +57,19 @@ public final class OpCode
     /** Stops a push consumer; every delivery it held goes back to ready, redelivered. */
     public static final int CANCEL = 0x64;
 
+    /** Declares an exchange ({@link ExchangeDescriptor}); the same declaration again is a no-op. */
+    public static final int DECLARE_EXCHANGE = 0x80;
+    /** Deletes an exchange; answers whether it existed. */
+    public static final int DELETE_EXCHANGE = 0x81;
+    /** Binds a subscription to an exchange. */
+    public static final int BIND = 0x82;
+    /** Removes a binding; answers whether it existed. */
+    public static final int UNBIND = 0x83;
+    /** Every exchange with its bindings. */
+    public static final int LIST_EXCHANGES = 0x84;
+    /** Where a message with this routing key and these headers would go. */
+    public static final int ROUTE = 0x85;
+
     private static final String[] NAMES = new String[0x100];
 
     static
@@ -74,6 +87,12 @@ public final class OpCode
         NAMES[GROUP_LEAVE] = "GROUP_LEAVE";
         NAMES[COMMIT_OFFSETS] = "COMMIT_OFFSETS";
         NAMES[FETCH_COMMITTED] = "FETCH_COMMITTED";
+        NAMES[DECLARE_EXCHANGE] = "DECLARE_EXCHANGE";
+        NAMES[DELETE_EXCHANGE] = "DELETE_EXCHANGE";
+        NAMES[BIND] = "BIND";
+        NAMES[UNBIND] = "UNBIND";
+        NAMES[LIST_EXCHANGES] = "LIST_EXCHANGES";
+        NAMES[ROUTE] = "ROUTE";
         NAMES[CREATE_SUBSCRIPTION] = "CREATE_SUBSCRIPTION";
         NAMES[DELETE_SUBSCRIPTION] = "DELETE_SUBSCRIPTION";
         NAMES[LIST_SUBSCRIPTIONS] = "LIST_SUBSCRIPTIONS";

@@ -109,6 +109,12 @@ public final class SpoolClient implements AutoCloseable
         return new RemoteProducer(connection, admin, limits, producerConfig, listener);
     }
 
+    /** Exchanges: declare, bind and route. */
+    public RemoteExchanges exchanges()
+    {
+        return new RemoteExchanges(connection);
+    }
+
     /** Consumer groups: membership, assignments and committed offsets. */
     public RemoteGroups groups()
     {

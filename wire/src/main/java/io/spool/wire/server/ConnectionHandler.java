@@ -177,7 +177,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 fetch.fetch(correlationId, body);
                 break;
             default:
-                if (GroupSession.handles(opCode))
+                if (ExchangeOperations.handles(opCode))
+                {
+                    server.exchanges().handle(ctx.channel(), opCode, correlationId, body);
+                }
+                else if (GroupSession.handles(opCode))
                 {
                     groups.handle(opCode, correlationId, body);
                 }

@@ -50,8 +50,8 @@ public final class SpoolServer implements AutoCloseable
         this.queueExecutor = new ThreadPoolExecutor(0, MAX_QUEUE_THREADS, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), daemonThreads("spool-queue"));
         this.initializer = new ServerChannelInitializer(
-            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor), adminExecutor,
-                queueExecutor));
+            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor),
+                new ExchangeOperations(engine.exchanges(), adminExecutor), adminExecutor, queueExecutor));
         try
         {
             this.serverChannel = new ServerBootstrap()
