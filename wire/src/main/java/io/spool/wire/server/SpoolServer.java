@@ -131,6 +131,12 @@ public final class SpoolServer implements AutoCloseable
         return initializer.connectionCount();
     }
 
+    /** Blocks until the server is closed (by {@link #close()} from another thread); for a command that serves. */
+    public void awaitClose() throws InterruptedException
+    {
+        serverChannel.closeFuture().await();
+    }
+
     /** Stops accepting, closes every connection, and closes the engine if the server opened it. */
     @Override
     public void close()
