@@ -19,6 +19,8 @@ import io.netty.buffer.ByteBuf;
  *  |  Message Length (uint16)      |  Message (UTF-8) ...         ...
  *  +-------------------------------+-------------------------------+
  * </pre>
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class ErrorDescriptor
 {

@@ -25,6 +25,8 @@ import java.util.Map;
  *                                                 ROUTE: Exchange, Routing Key (string), Headers; response:
  *                                                   Via Alternate (int8), Count (int32), Subscriptions
  * </pre>
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class ExchangeDescriptor
 {

@@ -26,6 +26,8 @@ import io.netty.buffer.ByteBuf;
  * next one starts at the frame length rounded up to 8. All records of one response come from one segment, so a
  * response may hold fewer records than asked even when more are committed. The first record always goes, even
  * when it is larger than Max Bytes.
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class FetchDescriptor
 {

@@ -22,6 +22,8 @@ import io.netty.buffer.ByteBuf;
  * A response carries the op code and correlation id of its request with {@link #FLAG_RESPONSE}; an error reply adds
  * {@link #FLAG_ERROR} and an {@link ErrorDescriptor} body. A frame the server sends on its own (a heartbeat) has
  * neither flag.
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class FrameDescriptor
 {
@@ -64,11 +66,6 @@ public final class FrameDescriptor
     public static void finish(final ByteBuf out, final int start)
     {
         out.setIntLE(start + FRAME_LENGTH_OFFSET, out.writerIndex() - start);
-    }
-
-    public static int frameLength(final ByteBuf frame)
-    {
-        return frame.getIntLE(frame.readerIndex() + FRAME_LENGTH_OFFSET);
     }
 
     public static int version(final ByteBuf frame)

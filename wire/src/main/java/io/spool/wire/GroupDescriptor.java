@@ -26,6 +26,8 @@ import java.util.Set;
  * </pre>
  * A member that joined through a connection leaves when that connection closes, so its partitions move at once
  * instead of after its session timeout.
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class GroupDescriptor
 {

@@ -18,6 +18,8 @@ import io.netty.buffer.ByteBuf;
  * </pre>
  * The client sends a heartbeat when it has written nothing for the interval; the server closes a connection it has
  * read nothing from for {@link #IDLE_INTERVALS} intervals.
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class HelloDescriptor
 {

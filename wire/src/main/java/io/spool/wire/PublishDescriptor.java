@@ -32,6 +32,8 @@ import io.netty.buffer.ByteBuf;
  * </pre>
  * If any record fails the response is an error reply; records before it may be stored (at-least-once: a client
  * that retries may store them twice unless it sets a dedup id).
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class PublishDescriptor
 {

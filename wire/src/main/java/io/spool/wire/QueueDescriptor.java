@@ -39,6 +39,8 @@ import org.agrona.DirectBuffer;
  *  SETTLEMENT_REFUSED (server to client, correlation id = consumer tag): Receipt, error body
  *  CANCEL: Consumer Tag (int32); response: empty
  * </pre>
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class QueueDescriptor
 {

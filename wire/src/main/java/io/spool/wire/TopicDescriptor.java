@@ -28,6 +28,8 @@ import java.util.List;
  *  | Dedup Window Millis (int64)          | 49
  *  +--------------------------------------+ 57
  * </pre>
+ * <p>
+ * Stateless, thread-safe.
  */
 public final class TopicDescriptor
 {

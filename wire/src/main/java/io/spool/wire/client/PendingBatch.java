@@ -51,11 +51,6 @@ final class PendingBatch implements ResponseHandler
         return frame.writerIndex();
     }
 
-    int count()
-    {
-        return count;
-    }
-
     /** Producing thread, in APPENDING state. */
     @SuppressWarnings("unchecked")
     void append(final long timestamp, final byte[] key, final byte[] headers, final byte[] value,

@@ -6,6 +6,7 @@ import io.spool.queue.Receipt;
 /**
  * Receives a remote push consumer's deliveries, on the connection's thread, one at a time. It must not block: it
  * holds up every other answer on the connection; hand slow work to another thread and settle from there.
+ * Called on that one thread only, so implementations need not be thread-safe.
  */
 public interface RemoteDeliveryListener
 {

@@ -8,9 +8,8 @@ import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamRecordHandler;
 import io.spool.stream.TopicDescription;
 import io.spool.stream.TopicPartition;
+import io.spool.wire.ConnectionLostException;
 import io.spool.wire.FetchDescriptor;
-import io.spool.wire.FrameDescriptor;
-import io.spool.wire.OpCode;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -209,13 +208,13 @@ public final class RemoteStreamConsumer implements AutoCloseable
         catch (final TimeoutException ex)
         {
             answer.thenAccept(ByteBuf::release);
-            throw new io.spool.wire.ConnectionLostException("no fetch answer from the server within " + limit + " ms");
+            throw new ConnectionLostException("no fetch answer from the server within " + limit + " ms");
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
             answer.thenAccept(ByteBuf::release);
-            throw new io.spool.wire.ConnectionLostException("interrupted while waiting for a fetch");
+            throw new ConnectionLostException("interrupted while waiting for a fetch");
         }
     }
 
