@@ -43,7 +43,8 @@ public final class LoopbackBenchmark
         final Path dir = Files.createTempDirectory("spool-bench");
         final TopicConfig topic = TopicConfig.of(1).withLog(LogConfig.builder().segmentBytes(256 << 20).build());
         try (Spool spool = Spool.builder(dir).backgroundMaintenance(false).open();
-             SpoolServer server = SpoolServer.start(spool, ServerConfig.builder().port(0).ioThreads(1).build());
+             SpoolServer server = SpoolServer.start(spool, ServerConfig.builder().port(0).ioThreads(1)
+                 .maxUnconfirmedPublishes(Integer.getInteger("bench.maxUnconfirmed", 65_536)).build());
              SpoolClient client = SpoolClient.connect(ClientConfig.builder().port(server.port()).build()))
         {
             spool.createTopic("embedded", topic);
@@ -83,7 +84,7 @@ public final class LoopbackBenchmark
     private static double remotePublish(final SpoolClient client, final int records, final byte[] value)
     {
         final AtomicLong confirmed = new AtomicLong();
-        final RemoteProducer producer = client.newProducer(ProducerConfig.builder().batchBytes(256 * 1024)
+        final RemoteProducer producer = client.newProducer(ProducerConfig.builder().batchBytes(Integer.getInteger("bench.batchBytes", 256 * 1024))
             .lingerMillis(2).build(), counting(confirmed));
         final long start = System.nanoTime();
         for (int i = 0; i < records; i++)
