@@ -202,6 +202,44 @@ class BadInputTest
     }
 
     @Test
+    void aClientThatDoesNotReadItsAnswersIsStoppedAndClosedWhileOthersGoOn() throws Exception
+    {
+        startServer(ServerConfig.builder().heartbeatIntervalMillis(200));
+        final SpoolClient good = fixture.connect();
+        good.admin().createTopic("big", WireFixture.topic(1));
+        final RemoteProducer producer = good.newProducer(ProducerConfig.defaults(), ignoringListener());
+        for (int i = 0; i < 200; i++)
+        {
+            producer.send("big", null, null, new byte[8 * 1024], i);
+        }
+        assertThat(producer.awaitConfirms()).isTrue();
+        try (RawConnection slow = new RawConnection(fixture.server().port()).hello(""))
+        {
+            final java.util.concurrent.CompletableFuture<Integer> sending =
+                java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                {
+                    int sent = 0;
+                    while (sent < 100_000)
+                    {
+                        final ByteBuf fetch = Unpooled.buffer();
+                        FetchDescriptor.encodeRequest(fetch, sent, "big".getBytes(StandardCharsets.UTF_8), 0, 0,
+                            1000, 1 << 20, 0);
+                        if (!slow.send(fetch))
+                        {
+                            return sent;
+                        }
+                        sent++;
+                    }
+                    return sent;
+                });
+            assertThat(sending.get(20, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the server stopped reading, then closed the connection").isLessThan(100_000);
+            assertThat(good.admin().describeTopic("big").partitions().get(0).endOffset()).isEqualTo(200);
+        }
+        assertThat(WireFixture.await(() -> fixture.server().connectionCount() == 1, Duration.ofSeconds(10))).isTrue();
+    }
+
+    @Test
     void aProducerKeepsToTheServersBoundOnUnconfirmedPublishes()
     {
         startServer(ServerConfig.builder().maxUnconfirmedPublishes(8));

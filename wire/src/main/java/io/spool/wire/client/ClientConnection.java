@@ -22,7 +22,7 @@ import java.util.function.Function;
  */
 final class ClientConnection
 {
-    private final Channel channel;
+    private volatile Channel channel;
     private final int requestTimeoutMillis;
     private final Map<Long, ResponseHandler> pending = new ConcurrentHashMap<>();
     private final AtomicLong nextCorrelationId = new AtomicLong(1);
@@ -33,10 +33,15 @@ final class ClientConnection
     private volatile String closeReason = "the connection closed";
     private boolean closeReasonGiven;
 
-    ClientConnection(final Channel channel, final int requestTimeoutMillis)
+    ClientConnection(final int requestTimeoutMillis)
+    {
+        this.requestTimeoutMillis = requestTimeoutMillis;
+    }
+
+    /** Event loop, while the channel is being set up: the connection's channel from now on. */
+    void attach(final Channel channel)
     {
         this.channel = channel;
-        this.requestTimeoutMillis = requestTimeoutMillis;
     }
 
     ByteBufAllocator alloc()

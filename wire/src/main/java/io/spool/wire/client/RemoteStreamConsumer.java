@@ -168,18 +168,17 @@ public final class RemoteStreamConsumer implements AutoCloseable
             return 0;
         }
         final int start = body.readerIndex() + FetchDescriptor.RESPONSE_FIXED_LENGTH;
-        final ByteBuf copy = body.hasMemoryAddress() || body.hasArray() ? null : body.copy(start, length);
-        if (copy != null)
-        {
-            records.wrap(copy.array(), copy.arrayOffset(), length);
-        }
-        else if (body.hasMemoryAddress())
+        if (body.hasMemoryAddress())
         {
             records.wrap(body.memoryAddress() + start, length);
         }
-        else
+        else if (body.hasArray())
         {
             records.wrap(body.array(), body.arrayOffset() + start, length);
+        }
+        else
+        {
+            records.wrap(io.netty.buffer.ByteBufUtil.getBytes(body, start, length));
         }
         int position = 0;
         long last = -1;

@@ -3,6 +3,7 @@ package io.spool.wire.client;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -53,7 +54,8 @@ public final class SpoolClient implements AutoCloseable
         final EventLoopGroup group = transport.newEventLoopGroup(1, "spool-client");
         try
         {
-            final Channel channel = new Bootstrap()
+            final ClientConnection connection = new ClientConnection(config.requestTimeoutMillis());
+            final ChannelFuture connected = new Bootstrap()
                 .group(group)
                 .channel(transport.channelType())
                 .option(ChannelOption.TCP_NODELAY, true)
@@ -63,18 +65,19 @@ public final class SpoolClient implements AutoCloseable
                     @Override
                     protected void initChannel(final SocketChannel ch)
                     {
-                        ch.pipeline().addLast(FrameDecoderFactory.newDecoder(config.maxFrameLength()));
+                        connection.attach(ch);
+                        ch.pipeline().addLast(FrameDecoderFactory.newDecoder(config.maxFrameLength()))
+                            .addLast(HANDLER, new ClientHandler(connection));
                     }
                 })
                 .connect(config.host(), config.port())
-                .awaitUninterruptibly()
-                .channel();
-            if (!channel.isActive())
+                .awaitUninterruptibly();
+            if (!connected.isSuccess())
             {
-                throw new ConnectionLostException("cannot connect to " + config.host() + ":" + config.port());
+                throw new ConnectionLostException("cannot connect to " + config.host() + ":" + config.port() + ": " +
+                    connected.cause());
             }
-            final ClientConnection connection = new ClientConnection(channel, config.requestTimeoutMillis());
-            channel.pipeline().addLast(HANDLER, new ClientHandler(connection));
+            final Channel channel = connected.channel();
             final ServerLimits limits = handshake(config, connection);
             channel.pipeline().addBefore(HANDLER, "idle", new IdleStateHandler(
                 (long)limits.heartbeatIntervalMillis() * HelloDescriptor.IDLE_INTERVALS,

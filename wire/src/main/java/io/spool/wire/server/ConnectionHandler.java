@@ -38,6 +38,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private static final System.Logger LOGGER = System.getLogger(ConnectionHandler.class.getName());
 
     private final ServerContext server;
+    private ReadGate gate;
     private PublishSession publish;
     private FetchSession fetch;
     private QueueSession queue;
@@ -55,7 +56,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     public void channelActive(final ChannelHandlerContext ctx) throws Exception
     {
         final TopicCache topics = new TopicCache(server.engine().streams().topics());
-        publish = new PublishSession(ctx.channel(), server.engine().streams().logStore().newProducer(), topics,
+        gate = new ReadGate(ctx.channel());
+        publish = new PublishSession(ctx.channel(), gate, server.engine().streams().logStore().newProducer(), topics,
             server.config().maxUnconfirmedPublishes());
         fetch = new FetchSession(ctx.channel(), topics);
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
@@ -241,12 +243,22 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     }
 
     @Override
+    public void channelWritabilityChanged(final ChannelHandlerContext ctx) throws Exception
+    {
+        if (!closing)
+        {
+            gate.answersUnread(!ctx.channel().isWritable());
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
     public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
     {
         if (event instanceof IdleStateEvent)
         {
-            LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": no frame (not even a " +
-                "heartbeat) for " + HelloDescriptor.IDLE_INTERVALS + " heartbeat intervals");
+            LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": nothing read for " +
+                HelloDescriptor.IDLE_INTERVALS + " heartbeat intervals (no heartbeat, or its answers went unread)");
             ctx.close();
             return;
         }

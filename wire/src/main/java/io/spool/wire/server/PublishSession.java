@@ -55,6 +55,7 @@ final class PublishSession implements ConfirmListener
     private static final int RING_BYTES_PER_CONFIRM = 8 + CONFIRM_LENGTH;
 
     private final Channel channel;
+    private final ReadGate gate;
     private final LogProducer producer;
     private final TopicCache topics;
     private final int maxUnconfirmed;
@@ -74,10 +75,11 @@ final class PublishSession implements ConfirmListener
     private int unconfirmed;
     private boolean wroteResponse;
 
-    PublishSession(final Channel channel, final LogProducer producer, final TopicCache topics,
+    PublishSession(final Channel channel, final ReadGate gate, final LogProducer producer, final TopicCache topics,
         final int maxUnconfirmed)
     {
         this.channel = channel;
+        this.gate = gate;
         this.producer = producer;
         this.topics = topics;
         this.maxUnconfirmed = maxUnconfirmed;
@@ -126,9 +128,9 @@ final class PublishSession implements ConfirmListener
         publish.reset(correlationId, count);
         pending.put(frameNumber, publish);
         unconfirmed += publish.expected;
-        if (unconfirmed >= maxUnconfirmed && channel.config().isAutoRead())
+        if (unconfirmed >= maxUnconfirmed && !gate.isConfirmsBehind())
         {
-            channel.config().setAutoRead(false);
+            gate.confirmsBehind(true);
         }
     }
 
@@ -225,9 +227,9 @@ final class PublishSession implements ConfirmListener
             wroteResponse = false;
             channel.flush();
         }
-        if (!channel.config().isAutoRead() && unconfirmed <= maxUnconfirmed / 2)
+        if (gate.isConfirmsBehind() && unconfirmed <= maxUnconfirmed / 2)
         {
-            channel.config().setAutoRead(true);
+            gate.confirmsBehind(false);
         }
     }
 
