@@ -211,6 +211,35 @@ class RoundTripTest
     }
 
     @Test
+    void aRepeatedDedupIdIsStoredOnceAndConfirmedWithTheFirstOffset()
+    {
+        client.admin().createTopic("payments", WireFixture.topic(1));
+        final Map<Long, Long> offsets = new ConcurrentHashMap<>();
+        final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), new PublishListener()
+        {
+            @Override
+            public void onPublished(final long correlation, final String topic, final int partition, final long offset)
+            {
+                offsets.put(correlation, offset);
+            }
+
+            @Override
+            public void onFailed(final long correlation, final String topic, final int partition,
+                final SpoolException error)
+            {
+                offsets.put(correlation, -1L);
+            }
+        });
+        producer.sendOnce("payments", null, "pay-1", bytes("100 EUR"), 1);
+        producer.sendOnce("payments", null, "pay-2", bytes("5 EUR"), 2);
+        producer.sendOnce("payments", null, "pay-1", bytes("100 EUR"), 3);
+        assertThat(producer.awaitConfirms()).isTrue();
+
+        assertThat(offsets).containsEntry(1L, 0L).containsEntry(2L, 1L).containsEntry(3L, 0L);
+        assertThat(client.admin().describeTopic("payments").partitions().get(0).endOffset()).isEqualTo(2);
+    }
+
+    @Test
     void aFetchAnswersFromOneSegmentAndTheNextFetchGoesOn()
     {
         client.admin().createTopic("rolling", TopicConfig.of(1).withLog(LogConfig.builder().segmentBytes(64 * 1024).maxRecordBytes(4096)

@@ -53,10 +53,10 @@ final class PendingBatch implements ResponseHandler
 
     /** Producing thread, in APPENDING state. */
     @SuppressWarnings("unchecked")
-    void append(final long timestamp, final byte[] key, final byte[] headers, final byte[] value,
+    void append(final long timestamp, final int attributes, final byte[] key, final byte[] headers, final byte[] value,
         final long correlation, final CompletableFuture<PublishResult> future)
     {
-        PublishDescriptor.appendRecord(frame, timestamp, 0, key, headers, value);
+        PublishDescriptor.appendRecord(frame, timestamp, attributes, key, headers, value);
         if (count == correlations.length)
         {
             correlations = java.util.Arrays.copyOf(correlations, count * 2);

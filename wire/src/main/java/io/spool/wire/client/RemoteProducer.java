@@ -1,6 +1,9 @@
 package io.spool.wire.client;
 
 import io.spool.log.BackPressureException;
+import io.spool.log.DedupKey;
+import io.spool.log.HeadersCodec;
+import io.spool.log.RecordDescriptor;
 import io.spool.stream.KeyPartitioner;
 import io.spool.stream.PublishListener;
 import io.spool.stream.PublishResult;
@@ -63,7 +66,22 @@ public final class RemoteProducer implements AutoCloseable
         final TopicState state = topic(topic);
         final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
             KeyPartitioner.partitionForKey(key, state.partitions);
-        append(state, partition, key, headers, value, correlation, null);
+        append(state, partition, 0, key, headers, value, correlation, null);
+        return partition;
+    }
+
+    /**
+     * Publishes a record by key that the log stores only once per dedup window for {@code dedupId}: a repeat inside
+     * the window is confirmed with the first one's offset (a safe retry after a lost connection).
+     */
+    public int sendOnce(final String topic, final byte[] key, final String dedupId, final byte[] value,
+        final long correlation)
+    {
+        final TopicState state = topic(topic);
+        final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
+            KeyPartitioner.partitionForKey(key, state.partitions);
+        final byte[] headers = HeadersCodec.encode(Map.of(DedupKey.HEADER, dedupId.getBytes(StandardCharsets.UTF_8)));
+        append(state, partition, RecordDescriptor.ATTRIBUTE_DEDUP, key, headers, value, correlation, null);
         return partition;
     }
 
@@ -77,7 +95,7 @@ public final class RemoteProducer implements AutoCloseable
             throw new UnknownPartitionException("topic \"" + topic + "\" has partitions 0.." + (state.partitions - 1) +
                 ", there is no partition " + partition);
         }
-        append(state, partition, key, headers, value, correlation, null);
+        append(state, partition, 0, key, headers, value, correlation, null);
         return partition;
     }
 
@@ -88,7 +106,7 @@ public final class RemoteProducer implements AutoCloseable
         final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
             KeyPartitioner.partitionForKey(key, state.partitions);
         final CompletableFuture<PublishResult> future = new CompletableFuture<>();
-        append(state, partition, key, null, value, 0, future);
+        append(state, partition, 0, key, null, value, 0, future);
         return future;
     }
 
@@ -146,8 +164,8 @@ public final class RemoteProducer implements AutoCloseable
         awaitConfirms();
     }
 
-    private void append(final TopicState state, final int partition, final byte[] key, final byte[] headers,
-        final byte[] value, final long correlation, final CompletableFuture<PublishResult> future)
+    private void append(final TopicState state, final int partition, final int attributes, final byte[] key,
+        final byte[] headers, final byte[] value, final long correlation, final CompletableFuture<PublishResult> future)
     {
         final int recordBytes = PublishDescriptor.RECORD_HEADER_LENGTH + length(key) + length(headers) + length(value);
         if (FrameDescriptor.HEADER_LENGTH + 2 + state.utf8.length + 8 + recordBytes > maxFrameLength)
@@ -162,7 +180,7 @@ public final class RemoteProducer implements AutoCloseable
         {
             if (batch.sizeInBytes() + recordBytes <= maxFrameLength)
             {
-                batch.append(timestamp, key, headers, value, correlation, future);
+                batch.append(timestamp, attributes, key, headers, value, correlation, future);
                 sent++;
                 if (batch.sizeInBytes() >= config.batchBytes())
                 {
@@ -181,7 +199,7 @@ public final class RemoteProducer implements AutoCloseable
         }
         batch = new PendingBatch(this, listener, connection.alloc().ioBuffer(
             Math.min(maxFrameLength, Math.max(config.batchBytes(), recordBytes) + 256)), state.utf8, state.name, partition);
-        batch.append(timestamp, key, headers, value, correlation, future);
+        batch.append(timestamp, attributes, key, headers, value, correlation, future);
         sent++;
         if (config.lingerMillis() == 0 || batch.sizeInBytes() >= config.batchBytes())
         {
