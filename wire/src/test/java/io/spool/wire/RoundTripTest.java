@@ -211,6 +211,28 @@ class RoundTripTest
     }
 
     @Test
+    void aTimestampSetInThePublishFrameIsTheRecordsTimestamp() throws Exception
+    {
+        client.admin().createTopic("timed", WireFixture.topic(1));
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            final io.netty.buffer.ByteBuf frame = io.netty.buffer.Unpooled.buffer();
+            final int count = PublishDescriptor.beginRequest(frame, 5, bytes("timed"), 0);
+            PublishDescriptor.appendRecord(frame, 1_234_567L, 0, null, null, bytes("then"));
+            PublishDescriptor.finishRequest(frame, count, 1);
+            raw.send(frame);
+            final java.nio.ByteBuffer response = raw.readFrame();
+            assertThat(response.getShort(FrameDescriptor.OP_CODE_OFFSET)).isEqualTo((short)OpCode.PUBLISH);
+            assertThat(response.getInt(FrameDescriptor.HEADER_LENGTH)).isEqualTo(1);
+            assertThat(response.getLong(FrameDescriptor.HEADER_LENGTH + 4)).isZero();
+        }
+        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        consumer.assign(List.of(new TopicPartition("timed", 0)));
+        final List<ConsumerRecord> records = consumer.poll(1, 1024, Duration.ofSeconds(5));
+        assertThat(records).extracting(ConsumerRecord::timestamp).containsExactly(1_234_567L);
+    }
+
+    @Test
     void aRepeatedDedupIdIsStoredOnceAndConfirmedWithTheFirstOffset()
     {
         client.admin().createTopic("payments", WireFixture.topic(1));
