@@ -292,6 +292,35 @@ class RoundTripTest
         assertThat(last.get()).isEqualTo(2000);
     }
 
+    @Test
+    void retentionRemovesSegmentsAnIdleConnectionReadAndItsNextFetchSaysWhereTheLogStarts() throws Exception
+    {
+        client.admin().createTopic("short", TopicConfig.of(1).withLog(LogConfig.builder().segmentBytes(64 * 1024)
+            .maxRecordBytes(4096).retentionBytes(128 * 1024).build()));
+        final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
+        for (int i = 0; i < 3000; i++)
+        {
+            producer.sendToPartition("short", 0, null, null, new byte[100], i);
+        }
+        assertThat(producer.awaitConfirms()).isTrue();
+        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final TopicPartition partition = new TopicPartition("short", 0);
+        consumer.assign(List.of(partition));
+        assertThat(consumer.poll(10, 1024, Duration.ofSeconds(1))).isNotEmpty();
+        final Path firstSegment = dir.resolve("topics/short/0/00000000000000000000.log");
+        assertThat(firstSegment).exists();
+
+        fixture.spool().runMaintenance();
+
+        assertThat(WireFixture.await(() -> !java.nio.file.Files.exists(firstSegment), Duration.ofSeconds(5)))
+            .as("no idle reader of the connection holds the segment").isTrue();
+        final long earliest = client.admin().describeTopic("short").partitions().get(0).startOffset();
+        assertThat(earliest).isPositive();
+        assertThatThrownBy(() -> consumer.poll(10, 1024, Duration.ZERO))
+            .isInstanceOfSatisfying(OffsetOutOfRangeException.class,
+                ex -> assertThat(ex.earliestOffset()).isEqualTo(earliest));
+    }
+
     static PublishListener ignoringListener()
     {
         return new PublishListener()

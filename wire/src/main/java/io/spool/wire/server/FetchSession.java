@@ -178,14 +178,17 @@ final class FetchSession implements CommitListener
         return idle == null || idle.isEmpty() ? log.newReader() : idle.pop();
     }
 
+    /**
+     * Releases the reader's segment (an idle connection must not keep old segments mapped or hold back their
+     * deletion) and keeps the reader for the next fetch of that log.
+     */
     private void giveBack(final PartitionLog log, final LogReader reader)
     {
-        if (closed || log.isClosed())
+        reader.close();
+        if (!closed && !log.isClosed())
         {
-            reader.close();
-            return;
+            idleReaders.computeIfAbsent(log, ignored -> new ArrayDeque<>()).push(reader);
         }
-        idleReaders.computeIfAbsent(log, ignored -> new ArrayDeque<>()).push(reader);
     }
 
     private Lease lease(final PartitionLog log, final LogReader reader)
@@ -268,7 +271,7 @@ final class FetchSession implements CommitListener
         }
     }
 
-    /** Releases every reader and listener; readers still leased to a write are closed when the write ends. */
+    /** Drops every reader and listener; readers still leased to a write release their segment when it ends. */
     void close()
     {
         closed = true;
@@ -282,10 +285,6 @@ final class FetchSession implements CommitListener
             log.removeCommitListener(this);
         }
         watchedLogs.clear();
-        for (final ArrayDeque<LogReader> readers : idleReaders.values())
-        {
-            readers.forEach(LogReader::close);
-        }
         idleReaders.clear();
     }
 
