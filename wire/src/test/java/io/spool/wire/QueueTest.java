@@ -178,6 +178,40 @@ class QueueTest
     }
 
     @Test
+    void aPushConsumerNacksAndRejects()
+    {
+        client.admin().createSubscription("picky", "jobs", SubscriptionSettings.DEFAULT);
+        publish(2);
+        final List<RemoteDelivery> seen = new CopyOnWriteArrayList<>();
+        client.subscription("picky").consume(ConsumerOptions.prefetch(5), (delivery, self) ->
+        {
+            seen.add(delivery);
+            if (delivery.valueAsString().equals("job-0") && !delivery.redelivered())
+            {
+                self.nack(delivery.receipt());
+            }
+            else if (delivery.valueAsString().equals("job-1"))
+            {
+                self.reject(delivery.receipt());
+            }
+            else
+            {
+                self.ack(delivery.receipt());
+            }
+        });
+
+        assertThat(WireFixture.await(() -> seen.size() == 3, BOUND)).isTrue();
+        assertThat(seen).filteredOn(d -> d.valueAsString().equals("job-0")).extracting(RemoteDelivery::redelivered)
+            .containsExactly(false, true);
+        final Subscription embedded = fixture.spool().subscription("picky");
+        assertThat(WireFixture.await(() ->
+        {
+            embedded.sync();
+            return embedded.metrics().dead() == 1 && embedded.metrics().inFlight() == 0;
+        }, BOUND)).isTrue();
+    }
+
+    @Test
     void aSecondAckOfAPushDeliveryIsRefusedToTheListener()
     {
         client.admin().createSubscription("twice", "jobs", SubscriptionSettings.DEFAULT);
