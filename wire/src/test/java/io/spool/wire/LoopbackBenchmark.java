@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Records per second over loopback beside the embedded engine in the same run: publish with confirms (100-byte
  * values, one connection, batching) and consume by fetch. Not a test: run its main with the test classpath.
- * Arguments: record count (default 2,000,000). Not thread-safe.
+ * Arguments: record count (default 2,000,000); system properties {@code bench.maxUnconfirmed} (the server's bound
+ * per connection, default 65,536) and {@code bench.batchBytes} (the producer's batch, default 256 KiB). Not
+ * thread-safe.
  */
 public final class LoopbackBenchmark
 {
