@@ -1,0 +1,79 @@
+package io.spool.perf.bench;
+
+import io.spool.perf.baseline.RawMappedAppendBaseline;
+import io.spool.perf.baseline.RawMappedScanBaseline;
+import io.spool.perf.report.Throughput;
+
+import java.nio.file.Path;
+
+/**
+ * Measures the raw baselines inside a {@code spool bench} run, so every Spool figure has its yardstick from the
+ * same process and the same moment of a noisy machine. Not thread-safe.
+ */
+public final class RawBaselineRun implements AutoCloseable
+{
+    public static final String RAW_APPEND = "raw mapped append";
+    public static final String RAW_SCAN = "raw mapped scan";
+
+    private final long records;
+    private final int valueLength;
+    private final int batchSize;
+    private final RawMappedAppendBaseline append;
+
+    /**
+     * Pre-allocates room for {@code records} records in {@code directory}; nothing is measured yet.
+     *
+     * @param batchSize records stamped with one clock read, as the pipeline stamps a batch.
+     */
+    public RawBaselineRun(
+        final Path directory, final long records, final byte[] value, final int segmentBytes, final int batchSize)
+    {
+        this.records = records;
+        this.valueLength = value.length;
+        this.batchSize = batchSize;
+        this.append = new RawMappedAppendBaseline(
+            directory, segmentBytes, RawMappedAppendBaseline.segmentsFor(records, value.length, segmentBytes), value);
+    }
+
+    /** Appends all the records once, timed. */
+    public Throughput measureAppend()
+    {
+        final long start = System.nanoTime();
+        long remaining = records;
+        while (remaining > 0)
+        {
+            final int count = (int)Math.min(batchSize, remaining);
+            append.append(count, System.currentTimeMillis());
+            remaining -= count;
+        }
+        final long elapsed = System.nanoTime() - start;
+        return new Throughput(RAW_APPEND, records, valueLength, Math.max(1, elapsed));
+    }
+
+    /**
+     * Scans the appended records twice and times the second pass, so that the figure is a warm loop over data in
+     * the page cache, as a replay is timed.
+     */
+    public Throughput measureScan()
+    {
+        append.close();
+        try (RawMappedScanBaseline scan = new RawMappedScanBaseline(append.segmentFiles()))
+        {
+            scan.scan();
+            final long start = System.nanoTime();
+            final long scanned = scan.scan();
+            final long elapsed = System.nanoTime() - start;
+            if (scanned != records)
+            {
+                throw new IllegalStateException("raw scan read " + scanned + " records, " + records + " were appended");
+            }
+            return new Throughput(RAW_SCAN, scanned, valueLength, Math.max(1, elapsed));
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        append.close();
+    }
+}
