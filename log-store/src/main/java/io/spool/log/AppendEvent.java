@@ -1,0 +1,78 @@
+package io.spool.log;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One slot of the ingest ring: a record copied in by a producer, and what the pipeline did with it. Pre-allocated
+ * and reused; its payload buffer grows to the largest record it has carried and never shrinks, so steady-state
+ * publishing allocates nothing. Owned by whichever pipeline stage the ring's sequences say holds it.
+ */
+final class AppendEvent
+{
+    private static final int INITIAL_PAYLOAD_BYTES = 512;
+
+    PartitionLog log;
+    long timestamp;
+    int attributes;
+    int keyLength;
+    int headersLength;
+    int valueLength;
+    final UnsafeBuffer payload = new UnsafeBuffer(new byte[INITIAL_PAYLOAD_BYTES]);
+    ConfirmListener listener;
+    long correlation;
+
+    long offset;
+    Segment segment;
+    int endPosition;
+    SpoolException error;
+
+    /**
+     * Copies a record in. Key, headers and value go back to back into the payload.
+     */
+    void set(final PartitionLog log, final long timestamp, final DirectBuffer key, final int keyOffset,
+        final int keyLength, final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength, final ConfirmListener listener,
+        final long correlation)
+    {
+        final int bodyLength = Math.max(0, keyLength) + headersLength + Math.max(0, valueLength);
+        if (payload.capacity() < bodyLength)
+        {
+            payload.wrap(new byte[Integer.highestOneBit(bodyLength - 1) << 1]);
+        }
+        int at = 0;
+        if (keyLength > 0)
+        {
+            payload.putBytes(at, key, keyOffset, keyLength);
+            at += keyLength;
+        }
+        if (headersLength > 0)
+        {
+            payload.putBytes(at, headers, headersOffset, headersLength);
+            at += headersLength;
+        }
+        if (valueLength > 0)
+        {
+            payload.putBytes(at, value, valueOffset, valueLength);
+        }
+        this.log = log;
+        this.timestamp = timestamp;
+        this.attributes = 0;
+        this.keyLength = keyLength;
+        this.headersLength = headersLength;
+        this.valueLength = valueLength;
+        this.listener = listener;
+        this.correlation = correlation;
+        this.offset = -1;
+        this.segment = null;
+        this.error = null;
+    }
+
+    void clearReferences()
+    {
+        log = null;
+        listener = null;
+        segment = null;
+        error = null;
+    }
+}

@@ -1,0 +1,119 @@
+package io.spool.log;
+
+import com.lmax.disruptor.LiteTimeoutBlockingWaitStrategy;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import org.agrona.concurrent.EpochClock;
+
+import java.util.Arrays;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One ingest pipeline: a Disruptor ring of pre-allocated {@link AppendEvent}s shared by many producers and by the
+ * logs attached to it, processed by three stages on their own threads: append, flush (group commit), publish
+ * (confirms). The ring's size bounds the unconfirmed publishes: a full ring pushes back on producers.
+ * Thread-safe.
+ */
+final class IngestPipeline implements AutoCloseable
+{
+    private static final PartitionLog[] NO_LOGS = new PartitionLog[0];
+
+    private final int id;
+    private final Disruptor<AppendEvent> disruptor;
+    private final RingBuffer<AppendEvent> ring;
+    private final FlushHandler flushHandler;
+    private final PublishHandler publishHandler;
+    private volatile PartitionLog[] logs = NO_LOGS;
+    private volatile boolean closed;
+
+    IngestPipeline(final int id, final int ringSize, final long idleFlushCheckMillis, final EpochClock clock)
+    {
+        this.id = id;
+        this.disruptor = new Disruptor<>(AppendEvent::new, ringSize, threadFactory(id), ProducerType.MULTI,
+            new LiteTimeoutBlockingWaitStrategy(idleFlushCheckMillis, TimeUnit.MILLISECONDS));
+        final AppendHandler appendHandler = new AppendHandler(clock);
+        this.flushHandler = new FlushHandler(clock, this);
+        this.publishHandler = new PublishHandler();
+        disruptor.handleEventsWith(appendHandler).then(flushHandler).then(publishHandler);
+        this.ring = disruptor.start();
+    }
+
+    private static ThreadFactory threadFactory(final int id)
+    {
+        final String[] stages = {"append", "flush", "publish"};
+        final AtomicInteger next = new AtomicInteger();
+        return runnable ->
+        {
+            final Thread thread = new Thread(runnable, "spool-pipeline-" + id + "-" + stages[next.getAndIncrement() % 3]);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    RingBuffer<AppendEvent> ring()
+    {
+        return ring;
+    }
+
+    int id()
+    {
+        return id;
+    }
+
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    PartitionLog[] logs()
+    {
+        return logs;
+    }
+
+    synchronized void attach(final PartitionLog log)
+    {
+        final PartitionLog[] current = logs;
+        final PartitionLog[] next = Arrays.copyOf(current, current.length + 1);
+        next[current.length] = log;
+        logs = next;
+        log.attach(this);
+    }
+
+    synchronized void detach(final PartitionLog log)
+    {
+        logs = Arrays.stream(logs).filter(l -> l != log).toArray(PartitionLog[]::new);
+    }
+
+    long forces()
+    {
+        return flushHandler.forces();
+    }
+
+    /**
+     * Waits until every event published so far has been confirmed.
+     */
+    void awaitDrained()
+    {
+        final long target = ring.getCursor();
+        while (disruptor.getSequenceValueFor(publishHandler) < target)
+        {
+            LockSupport.parkNanos(50_000);
+        }
+    }
+
+    /** Processes everything already published, then stops the stage threads. */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        disruptor.shutdown();
+    }
+}

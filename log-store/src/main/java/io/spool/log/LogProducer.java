@@ -1,0 +1,212 @@
+package io.spool.log;
+
+import com.lmax.disruptor.InsufficientCapacityException;
+import com.lmax.disruptor.RingBuffer;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Publishes records into the ingest pipeline of their log: claims a pre-allocated ring slot, copies the record in,
+ * publishes the slot. The outcome arrives later through a {@link ConfirmListener}. Nothing is allocated per record
+ * on the listener path.
+ * <p>
+ * Not thread-safe: one producer per publishing thread ({@link LogStore#newProducer()} is cheap).
+ */
+public final class LogProducer
+{
+    /** {@link #tryPublish} found the pipeline full. */
+    public static final long BACK_PRESSURED = -2;
+
+    private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
+
+    private final LogStore store;
+    private final UnsafeBuffer keyWrapper = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer headersWrapper = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer valueWrapper = new UnsafeBuffer(0, 0);
+
+    LogProducer(final LogStore store)
+    {
+        this.store = store;
+    }
+
+    /**
+     * Publishes one record, waiting while the pipeline is full.
+     *
+     * @param timestamp epoch millis, or -1 to take the append time.
+     * @param keyLength -1 for a null key.
+     * @param valueLength -1 for a null value.
+     * @return the ring sequence the record took.
+     * @throws RecordTooLargeException when the frame would exceed the log's maxRecordBytes.
+     * @throws EngineClosedException when the log or the store is closed.
+     */
+    public long publish(final PartitionLog log, final long timestamp,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final ConfirmListener listener, final long correlation)
+    {
+        final RingBuffer<AppendEvent> ring = check(log, keyLength, headersLength, valueLength);
+        final long sequence = ring.next();
+        fill(ring.get(sequence), log, timestamp, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength, listener, correlation);
+        ring.publish(sequence);
+        return sequence;
+    }
+
+    /**
+     * Like {@link #publish} but returns {@link #BACK_PRESSURED} instead of waiting when the pipeline is full.
+     */
+    public long tryPublish(final PartitionLog log, final long timestamp,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final ConfirmListener listener, final long correlation)
+    {
+        final RingBuffer<AppendEvent> ring = check(log, keyLength, headersLength, valueLength);
+        final long sequence;
+        try
+        {
+            sequence = ring.tryNext();
+        }
+        catch (final InsufficientCapacityException ex)
+        {
+            return BACK_PRESSURED;
+        }
+        fill(ring.get(sequence), log, timestamp, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength, listener, correlation);
+        ring.publish(sequence);
+        return sequence;
+    }
+
+    /**
+     * Publishes every record of {@code batch} with one claim of ring slots per ring-full; record {@code i} is
+     * confirmed with correlation {@code firstCorrelation + i}.
+     */
+    public void publishBatch(final PartitionLog log, final RecordBatch batch, final ConfirmListener listener,
+        final long firstCorrelation)
+    {
+        for (int i = 0; i < batch.size(); i++)
+        {
+            check(log, batch.keyLength(i), batch.headersLength(i), batch.valueLength(i));
+        }
+        final RingBuffer<AppendEvent> ring = log.pipeline().ring();
+        final int chunk = Math.max(1, ring.getBufferSize() / 2);
+        int done = 0;
+        while (done < batch.size())
+        {
+            final int n = Math.min(chunk, batch.size() - done);
+            final long hi = ring.next(n);
+            final long lo = hi - n + 1;
+            for (int i = 0; i < n; i++)
+            {
+                final int r = done + i;
+                batch.fill(ring.get(lo + i), r, log, listener, firstCorrelation + r);
+            }
+            ring.publish(lo, hi);
+            done += n;
+        }
+    }
+
+    /**
+     * Convenience for code off the hot path: publishes byte arrays and returns a future of the offset. Allocates.
+     */
+    public CompletableFuture<Long> append(final PartitionLog log, final byte[] key, final byte[] headers,
+        final byte[] value)
+    {
+        final FutureConfirm confirm = new FutureConfirm();
+        publish(log, -1,
+            wrap(keyWrapper, key), 0, key == null ? -1 : key.length,
+            wrap(headersWrapper, headers), 0, headers == null ? 0 : headers.length,
+            wrap(valueWrapper, value), 0, value == null ? -1 : value.length,
+            confirm, 0);
+        return confirm;
+    }
+
+    /**
+     * Convenience for code off the hot path: publishes and waits for the confirm.
+     *
+     * @return the record's offset.
+     * @throws SpoolException the error the pipeline reported for this record.
+     */
+    public long appendAndWait(final PartitionLog log, final byte[] key, final byte[] headers, final byte[] value)
+    {
+        try
+        {
+            return append(log, key, headers, value).join();
+        }
+        catch (final CompletionException ex)
+        {
+            if (ex.getCause() instanceof SpoolException)
+            {
+                throw (SpoolException)ex.getCause();
+            }
+            throw ex;
+        }
+    }
+
+    private static DirectBuffer wrap(final UnsafeBuffer wrapper, final byte[] bytes)
+    {
+        if (bytes == null || bytes.length == 0)
+        {
+            return EMPTY;
+        }
+        wrapper.wrap(bytes);
+        return wrapper;
+    }
+
+    private RingBuffer<AppendEvent> check(final PartitionLog log, final int keyLength, final int headersLength,
+        final int valueLength)
+    {
+        if (store.isClosed())
+        {
+            throw new EngineClosedException("log store");
+        }
+        if (log.isClosed())
+        {
+            throw new EngineClosedException("log " + log.name());
+        }
+        if (keyLength < -1 || valueLength < -1 || headersLength < 0)
+        {
+            throw new IllegalArgumentException("invalid lengths: key " + keyLength + ", headers " + headersLength +
+                ", value " + valueLength + " (-1 means null for key and value)");
+        }
+        final long frameLength = RecordDescriptor.frameLengthExact(keyLength, headersLength, valueLength);
+        if (frameLength > log.config().maxRecordBytes())
+        {
+            throw new RecordTooLargeException(log.name(), (int)Math.min(Integer.MAX_VALUE, frameLength),
+                log.config().maxRecordBytes());
+        }
+        return log.pipeline().ring();
+    }
+
+    private static void fill(final AppendEvent event, final PartitionLog log, final long timestamp,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final ConfirmListener listener, final long correlation)
+    {
+        event.set(log, timestamp, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength, listener, correlation);
+    }
+
+    /**
+     * A confirm delivered as a future, for the convenience methods.
+     */
+    private static final class FutureConfirm extends CompletableFuture<Long> implements ConfirmListener
+    {
+        @Override
+        public void onConfirmed(final long correlation, final long offset)
+        {
+            complete(offset);
+        }
+
+        @Override
+        public void onFailed(final long correlation, final SpoolException error)
+        {
+            completeExceptionally(error);
+        }
+    }
+}

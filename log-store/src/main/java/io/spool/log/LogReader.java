@@ -1,0 +1,147 @@
+package io.spool.log;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.spool.log.RecordDescriptor.FRAME_LENGTH_OFFSET;
+import static io.spool.log.RecordDescriptor.OFFSET_OFFSET;
+import static io.spool.log.RecordDescriptor.align;
+
+/**
+ * A cursor over one log that hands out records as zero-copy {@link RecordView}s, never past the committed end.
+ * It holds a reference to the segment it is in, so that segment stays mapped while it reads; {@link #close()}
+ * releases it. Not thread-safe: one reader per consuming thread; any number of readers per log.
+ */
+public final class LogReader implements AutoCloseable
+{
+    private final PartitionLog log;
+    private final RecordView view = new RecordView();
+    private Segment segment;
+    private UnsafeBuffer buffer;
+    private int position;
+    private boolean positioned;
+    private long nextOffset;
+
+    LogReader(final PartitionLog log)
+    {
+        this.log = log;
+        this.nextOffset = log.startOffset();
+    }
+
+    /** The offset of the next record {@link #poll} returns. */
+    public long nextOffset()
+    {
+        return nextOffset;
+    }
+
+    /**
+     * Moves to {@code offset}; the end offset is allowed and waits for the next record.
+     *
+     * @throws OffsetOutOfRangeException when the offset is below the log start or above its end.
+     */
+    public void seek(final long offset)
+    {
+        final long start = log.startOffset();
+        final long end = log.endOffset();
+        if (offset < start || offset > end)
+        {
+            throw new OffsetOutOfRangeException(log.name(), offset, start, end);
+        }
+        nextOffset = offset;
+        positioned = false;
+    }
+
+    public int poll(final RecordHandler handler, final int maxRecords)
+    {
+        return poll(handler, maxRecords, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Hands up to {@code maxRecords} committed records, and about {@code maxBytes} of frames (at least one record
+     * however large), to {@code handler}.
+     *
+     * @return the number of records handed over; 0 when none is committed past the cursor.
+     * @throws OffsetOutOfRangeException when retention removed the records at the cursor.
+     */
+    public int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
+    {
+        final long end = log.endOffset();
+        if (nextOffset >= end)
+        {
+            return 0;
+        }
+        if (!positioned)
+        {
+            locate(nextOffset);
+        }
+        int count = 0;
+        long bytes = 0;
+        while (count < maxRecords && nextOffset < end)
+        {
+            if (segment.isClosed() && nextOffset >= segment.endOffset())
+            {
+                enter(nextOffset);
+                position = SegmentDescriptor.HEADER_LENGTH;
+            }
+            final int frameLength = buffer.getInt(position + FRAME_LENGTH_OFFSET);
+            final int aligned = align(frameLength);
+            if (count > 0 && bytes + aligned > maxBytes)
+            {
+                break;
+            }
+            handler.onRecord(view.wrap(buffer, position));
+            position += aligned;
+            bytes += aligned;
+            nextOffset++;
+            count++;
+        }
+        return count;
+    }
+
+    /**
+     * Finds the position of {@code offset}: the segment that holds it, its index entry at or below it, then a scan.
+     */
+    private void locate(final long offset)
+    {
+        enter(offset);
+        final OffsetIndex index = segment.offsetIndex();
+        final int entry = index.floorEntry(offset - segment.baseOffset());
+        int at = entry < 0 ? SegmentDescriptor.HEADER_LENGTH : index.positionAt(entry);
+        while (buffer.getLong(at + OFFSET_OFFSET) < offset)
+        {
+            at += align(buffer.getInt(at + FRAME_LENGTH_OFFSET));
+        }
+        position = at;
+        positioned = true;
+    }
+
+    /** Releases the current segment and takes the one holding {@code offset}. */
+    private void enter(final long offset)
+    {
+        releaseSegment();
+        final Segment next = log.segmentFor(offset);
+        if (next == null || !next.acquire())
+        {
+            positioned = false;
+            throw new OffsetOutOfRangeException(log.name(), offset, log.startOffset(), log.endOffset());
+        }
+        segment = next;
+        buffer = next.buffer();
+    }
+
+    private void releaseSegment()
+    {
+        if (segment != null)
+        {
+            segment.release();
+            segment = null;
+            buffer = null;
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        releaseSegment();
+        positioned = false;
+    }
+}

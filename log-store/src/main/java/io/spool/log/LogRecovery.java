@@ -1,0 +1,331 @@
+package io.spool.log;
+
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static io.spool.log.SegmentDescriptor.*;
+
+/**
+ * Opens a log directory: validates every segment frame by frame, cuts the log at the first bad length, CRC, offset
+ * or header (deleting the segments after it, so offsets stay dense), zeroes the torn tail of the last segment, and
+ * rewrites any index that disagrees with its segment. Records before the cut are never touched. Not thread-safe;
+ * used once per log while opening it.
+ */
+final class LogRecovery
+{
+    private final Path dir;
+    private final LogConfig config;
+    private final RecoveryReport report;
+    private final SegmentScanner scanner = new SegmentScanner();
+    private SegmentScanner.Result activeScan;
+
+    LogRecovery(final Path dir, final String name, final LogConfig config)
+    {
+        this.dir = dir;
+        this.config = config;
+        this.report = new RecoveryReport(name);
+    }
+
+    RecoveryReport report()
+    {
+        return report;
+    }
+
+    /** The scan of the segment that became active, or null when a new one was created. */
+    SegmentScanner.Result activeScan()
+    {
+        return activeScan;
+    }
+
+    /**
+     * Returns the segments in offset order; the last is the active one, created when the directory holds none.
+     */
+    List<Segment> recover(final long nowMillis)
+    {
+        final long[] bases = segmentBases(dir);
+        final List<Segment> segments = new ArrayList<>();
+        long expectedBase = bases.length == 0 ? 0 : bases[0];
+        for (int i = 0; i < bases.length; i++)
+        {
+            final long base = bases[i];
+            if (base != expectedBase)
+            {
+                deleteFrom(bases, i, "segment " + fileName(base, LOG_SUFFIX) + " does not start at offset " +
+                    expectedBase + " where the previous one ends");
+                break;
+            }
+            final SegmentScanner.Result scanned = scanSegment(base);
+            if (scanned == null)
+            {
+                deleteFrom(bases, i, "segment " + fileName(base, LOG_SUFFIX) + " has an unreadable header");
+                break;
+            }
+            report.segmentScanned(scanned.records);
+            final boolean cut = scanned.problem != null;
+            final boolean last = cut || i == bases.length - 1;
+            if (cut)
+            {
+                deleteFrom(bases, i + 1, "segment after a corrupt record in " + fileName(base, LOG_SUFFIX));
+            }
+            if (last)
+            {
+                cutTail(base, scanned);
+                syncIndexes(base, scanned, true);
+                segments.add(Segment.openActive(dir, base, config, scanned));
+                activeScan = scanned;
+                break;
+            }
+            trimClosed(base, scanned);
+            syncIndexes(base, scanned, false);
+            segments.add(Segment.openClosed(dir, base, scanned));
+            expectedBase = scanned.nextOffset;
+        }
+        if (segments.isEmpty())
+        {
+            segments.add(Segment.createActive(dir, expectedBase, config, nowMillis));
+        }
+        return segments;
+    }
+
+    static long[] segmentBases(final Path dir)
+    {
+        final List<Long> found = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir))
+        {
+            for (final Path file : files)
+            {
+                final long base = baseOffsetOf(file.getFileName().toString());
+                if (base >= 0)
+                {
+                    found.add(base);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list log directory " + dir, ex);
+        }
+        final long[] bases = found.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(bases);
+        return bases;
+    }
+
+    private SegmentScanner.Result scanSegment(final long base)
+    {
+        final Path path = dir.resolve(fileName(base, LOG_SUFFIX));
+        try
+        {
+            final long length = Files.size(path);
+            if (length > Integer.MAX_VALUE)
+            {
+                return null;
+            }
+            final MappedByteBuffer mapped = Segment.map(path, FileChannel.MapMode.READ_ONLY, length);
+            try
+            {
+                final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
+                if (SegmentScanner.checkHeader(buffer, length, base) != null)
+                {
+                    return null;
+                }
+                return scanner.scan(buffer, mapped.duplicate(), (int)length, base, config.indexIntervalBytes());
+            }
+            finally
+            {
+                IoUtil.unmap(mapped);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read segment " + path, ex);
+        }
+    }
+
+    private void deleteFrom(final long[] bases, final int from, final String why)
+    {
+        for (int j = from; j < bases.length; j++)
+        {
+            final String name = fileName(bases[j], LOG_SUFFIX);
+            try
+            {
+                final long bytes = Files.size(dir.resolve(name));
+                Files.deleteIfExists(dir.resolve(name));
+                Files.deleteIfExists(dir.resolve(fileName(bases[j], OFFSET_INDEX_SUFFIX)));
+                Files.deleteIfExists(dir.resolve(fileName(bases[j], TIME_INDEX_SUFFIX)));
+                report.truncated(bases[j], bytes, "deleted " + name + ": " + why);
+                report.segmentDeleted();
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException("cannot delete segment " + name, ex);
+            }
+        }
+    }
+
+    /**
+     * Zeroes everything after the last valid record of the segment that becomes active: a torn frame left there
+     * must never be mistaken for a record once new appends land around it.
+     */
+    private void cutTail(final long base, final SegmentScanner.Result scanned)
+    {
+        final Path path = dir.resolve(fileName(base, LOG_SUFFIX));
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            final long length = channel.size();
+            final long dirty = lastNonZeroByte(channel, scanned.validEnd, length);
+            if (dirty >= scanned.validEnd)
+            {
+                report.truncated(scanned.nextOffset, dirty - scanned.validEnd + 1,
+                    (scanned.problem != null ? scanned.problem : "torn write after the last record") + " in " +
+                        path.getFileName() + ": cut at offset " + scanned.nextOffset);
+            }
+            channel.truncate(scanned.validEnd);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot cut the tail of " + path, ex);
+        }
+    }
+
+    private void trimClosed(final long base, final SegmentScanner.Result scanned)
+    {
+        final Path path = dir.resolve(fileName(base, LOG_SUFFIX));
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            if (channel.size() > scanned.validEnd)
+            {
+                final long dirty = lastNonZeroByte(channel, scanned.validEnd, channel.size());
+                if (dirty >= scanned.validEnd)
+                {
+                    report.truncated(scanned.nextOffset, dirty - scanned.validEnd + 1,
+                        "bytes after the last record of closed segment " + path.getFileName());
+                }
+                channel.truncate(scanned.validEnd);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot trim " + path, ex);
+        }
+    }
+
+    private static long lastNonZeroByte(final FileChannel channel, final long from, final long to) throws IOException
+    {
+        final ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+        long last = -1;
+        long position = from;
+        while (position < to)
+        {
+            chunk.clear();
+            final int read = channel.read(chunk, position);
+            if (read <= 0)
+            {
+                break;
+            }
+            for (int i = 0; i < read; i++)
+            {
+                if (chunk.get(i) != 0)
+                {
+                    last = position + i;
+                }
+            }
+            position += read;
+        }
+        return last;
+    }
+
+    private void syncIndexes(final long base, final SegmentScanner.Result scanned, final boolean active)
+    {
+        final ByteBuffer offsets = ByteBuffer.allocate(scanned.offsetIndex.size() * Integer.BYTES)
+            .order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < scanned.offsetIndex.size(); i++)
+        {
+            offsets.putInt(scanned.offsetIndex.getInt(i));
+        }
+        final ByteBuffer times = ByteBuffer.allocate(scanned.timeIndexEntries() * TIME_INDEX_ENTRY_LENGTH)
+            .order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < scanned.timeIndex.size(); i += 2)
+        {
+            times.putLong(scanned.timeIndex.getLong(i));
+            times.putInt((int)scanned.timeIndex.getLong(i + 1));
+            times.putInt(0);
+        }
+        syncIndex(dir.resolve(fileName(base, OFFSET_INDEX_SUFFIX)), OFFSET_INDEX_MAGIC, OFFSET_INDEX_ENTRY_LENGTH,
+            offsets.flip(), active);
+        syncIndex(dir.resolve(fileName(base, TIME_INDEX_SUFFIX)), TIME_INDEX_MAGIC, TIME_INDEX_ENTRY_LENGTH,
+            times.flip(), active);
+    }
+
+    /**
+     * Rewrites the index file unless it already holds exactly the expected header and entries (an active segment's
+     * index may be followed by zeroed pre-allocated space).
+     */
+    private void syncIndex(final Path path, final long magic, final int entryLength, final ByteBuffer entries,
+        final boolean active)
+    {
+        final ByteBuffer expected = ByteBuffer.allocate(INDEX_HEADER_LENGTH + entries.remaining());
+        expected.put(Segment.indexHeader(magic, entryLength)).put(entries).flip();
+        try
+        {
+            if (Files.exists(path))
+            {
+                final byte[] existing = Files.readAllBytes(path);
+                if (matches(existing, expected, active))
+                {
+                    return;
+                }
+            }
+            report.indexRebuilt(path.getFileName().toString());
+            try (FileChannel channel = FileChannel.open(path,
+                StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+            {
+                while (expected.hasRemaining())
+                {
+                    channel.write(expected);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot rebuild index " + path, ex);
+        }
+    }
+
+    private static boolean matches(final byte[] existing, final ByteBuffer expected, final boolean active)
+    {
+        final int n = expected.remaining();
+        if (existing.length < n || (!active && existing.length != n))
+        {
+            return false;
+        }
+        for (int i = 0; i < n; i++)
+        {
+            if (existing[i] != expected.get(i))
+            {
+                return false;
+            }
+        }
+        for (int i = n; i < existing.length; i++)
+        {
+            if (existing[i] != 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+}

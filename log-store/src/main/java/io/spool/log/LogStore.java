@@ -1,0 +1,263 @@
+package io.spool.log;
+
+import org.agrona.concurrent.EpochClock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Owns a data directory of partition logs, the ingest pipelines that write them, and the maintenance task that
+ * applies retention. Upper layers open logs by name (a relative directory) and publish through
+ * {@link LogProducer}s. Thread-safe.
+ */
+public final class LogStore implements AutoCloseable
+{
+    private static final System.Logger LOGGER = System.getLogger(LogStore.class.getName());
+
+    private final Path dataDir;
+    private final LogStoreConfig config;
+    private final IngestPipeline[] pipelines;
+    private final Map<String, PartitionLog> logs = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService maintenance;
+    private int nextPipeline;
+    private volatile boolean closed;
+
+    private LogStore(final Path dataDir, final LogStoreConfig config)
+    {
+        this.dataDir = dataDir;
+        this.config = config;
+        this.pipelines = new IngestPipeline[config.pipelines()];
+        for (int i = 0; i < pipelines.length; i++)
+        {
+            pipelines[i] = new IngestPipeline(i, config.ringSize(), config.idleFlushCheckMillis(), config.clock());
+        }
+        if (config.backgroundMaintenance())
+        {
+            maintenance = Executors.newSingleThreadScheduledExecutor(runnable ->
+            {
+                final Thread thread = new Thread(runnable, "spool-log-maintenance");
+                thread.setDaemon(true);
+                return thread;
+            });
+            maintenance.scheduleWithFixedDelay(this::maintain, config.maintenanceIntervalMillis(),
+                config.maintenanceIntervalMillis(), TimeUnit.MILLISECONDS);
+        }
+        else
+        {
+            maintenance = null;
+        }
+    }
+
+    public static LogStore open(final Path dataDir, final LogStoreConfig config)
+    {
+        try
+        {
+            Files.createDirectories(dataDir);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create data directory " + dataDir, ex);
+        }
+        return new LogStore(dataDir, config);
+    }
+
+    public Path dataDir()
+    {
+        return dataDir;
+    }
+
+    public EpochClock clock()
+    {
+        return config.clock();
+    }
+
+    public boolean isClosed()
+    {
+        return closed;
+    }
+
+    /**
+     * Opens the log {@code name} (a relative directory such as {@code topics/orders/0}), recovering it if it
+     * exists; an already open log is returned as it is.
+     */
+    public synchronized PartitionLog openLog(final String name, final LogConfig logConfig)
+    {
+        ensureOpen();
+        final PartitionLog existing = logs.get(name);
+        if (existing != null)
+        {
+            return existing;
+        }
+        final PartitionLog log = PartitionLog.open(name, resolve(name), logConfig, config.clock());
+        final RecoveryReport report = log.recoveryReport();
+        if (!report.isClean())
+        {
+            LOGGER.log(System.Logger.Level.WARNING, report.toString());
+        }
+        pipelines[nextPipeline++ % pipelines.length].attach(log);
+        logs.put(name, log);
+        return log;
+    }
+
+    /** The open log of that name, or null. */
+    public PartitionLog log(final String name)
+    {
+        return logs.get(name);
+    }
+
+    public Collection<PartitionLog> logs()
+    {
+        return List.copyOf(logs.values());
+    }
+
+    /**
+     * Closes the log (its in-flight publishes are confirmed first) and deletes its directory. Readers still inside
+     * a segment finish it; the files go when they leave.
+     */
+    public synchronized void deleteLog(final String name)
+    {
+        ensureOpen();
+        final PartitionLog log = logs.remove(name);
+        final Path dir = resolve(name);
+        if (log != null)
+        {
+            closeLog(log);
+            log.deleteSegments();
+        }
+        deleteTree(dir);
+    }
+
+    private static void closeLog(final PartitionLog log)
+    {
+        log.markClosedForAppends();
+        log.pipeline().awaitDrained();
+        log.close();
+        log.pipeline().detach(log);
+    }
+
+    private static void deleteTree(final Path dir)
+    {
+        if (!Files.exists(dir))
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList()))
+            {
+                Files.deleteIfExists(path);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot delete " + dir, ex);
+        }
+    }
+
+    private Path resolve(final String name)
+    {
+        if (name == null || name.isEmpty())
+        {
+            throw new IllegalArgumentException("log name must not be empty");
+        }
+        final Path relative = Path.of(name).normalize();
+        if (relative.isAbsolute() || relative.startsWith("..") || relative.toString().isEmpty())
+        {
+            throw new IllegalArgumentException("log name must be a relative path inside the data directory: " + name);
+        }
+        return dataDir.resolve(relative);
+    }
+
+    /** A new producing handle; use one per publishing thread. */
+    public LogProducer newProducer()
+    {
+        ensureOpen();
+        return new LogProducer(this);
+    }
+
+    /**
+     * Applies retention to every log now.
+     *
+     * @return the number of segments deleted.
+     */
+    public int runMaintenance()
+    {
+        final long now = config.clock().time();
+        int deleted = 0;
+        for (final PartitionLog log : logs.values())
+        {
+            deleted += log.applyRetention(now);
+        }
+        return deleted;
+    }
+
+    private void maintain()
+    {
+        try
+        {
+            runMaintenance();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOGGER.log(System.Logger.Level.ERROR, "log maintenance failed; it runs again next interval", ex);
+        }
+    }
+
+    /** How many times the pipelines have forced a segment to disk since the store opened. */
+    public long fsyncCount()
+    {
+        long total = 0;
+        for (final IngestPipeline pipeline : pipelines)
+        {
+            total += pipeline.forces();
+        }
+        return total;
+    }
+
+    private void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException("log store at " + dataDir.getFileName());
+        }
+    }
+
+    /**
+     * Confirms everything already published, forces what the durability policies promise, and releases every
+     * mapping.
+     */
+    @Override
+    public synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        if (maintenance != null)
+        {
+            maintenance.shutdownNow();
+        }
+        for (final IngestPipeline pipeline : pipelines)
+        {
+            pipeline.close();
+        }
+        for (final PartitionLog log : logs.values())
+        {
+            log.close();
+        }
+        logs.clear();
+    }
+}

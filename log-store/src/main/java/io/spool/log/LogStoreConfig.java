@@ -1,0 +1,143 @@
+package io.spool.log;
+
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
+
+/**
+ * Settings of a {@link LogStore}: its clock, how many ingest pipelines it runs and how large their rings are, and
+ * how maintenance (retention) runs. Immutable, thread-safe; build with {@link #builder()}.
+ */
+public final class LogStoreConfig
+{
+    private final EpochClock clock;
+    private final int pipelines;
+    private final int ringSize;
+    private final long maintenanceIntervalMillis;
+    private final boolean backgroundMaintenance;
+    private final long idleFlushCheckMillis;
+
+    private LogStoreConfig(final Builder b)
+    {
+        this.clock = b.clock;
+        this.pipelines = b.pipelines;
+        this.ringSize = b.ringSize;
+        this.maintenanceIntervalMillis = b.maintenanceIntervalMillis;
+        this.backgroundMaintenance = b.backgroundMaintenance;
+        this.idleFlushCheckMillis = b.idleFlushCheckMillis;
+    }
+
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    public static LogStoreConfig defaults()
+    {
+        return builder().build();
+    }
+
+    /** Supplies record timestamps and every time-based decision (rolls, retention, interval flushes). */
+    public EpochClock clock()
+    {
+        return clock;
+    }
+
+    /** Ingest pipelines; each log is attached to one, and each pipeline runs three threads. */
+    public int pipelines()
+    {
+        return pipelines;
+    }
+
+    /** Slots per pipeline ring: the bound on unconfirmed publishes per pipeline. A power of two. */
+    public int ringSize()
+    {
+        return ringSize;
+    }
+
+    public long maintenanceIntervalMillis()
+    {
+        return maintenanceIntervalMillis;
+    }
+
+    /** False leaves retention to explicit {@link LogStore#runMaintenance()} calls, as tests do. */
+    public boolean backgroundMaintenance()
+    {
+        return backgroundMaintenance;
+    }
+
+    /** How long an idle pipeline waits before checking interval-durability logs for a due force. */
+    public long idleFlushCheckMillis()
+    {
+        return idleFlushCheckMillis;
+    }
+
+    /**
+     * Collects settings and validates them in {@link #build()}. Not thread-safe.
+     */
+    public static final class Builder
+    {
+        private EpochClock clock = SystemEpochClock.INSTANCE;
+        private int pipelines = 1;
+        private int ringSize = 4096;
+        private long maintenanceIntervalMillis = 30_000;
+        private boolean backgroundMaintenance = true;
+        private long idleFlushCheckMillis = 10;
+
+        private Builder()
+        {
+        }
+
+        public Builder clock(final EpochClock clock)
+        {
+            this.clock = java.util.Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        public Builder pipelines(final int pipelines)
+        {
+            this.pipelines = pipelines;
+            return this;
+        }
+
+        public Builder ringSize(final int ringSize)
+        {
+            this.ringSize = ringSize;
+            return this;
+        }
+
+        public Builder maintenanceIntervalMillis(final long maintenanceIntervalMillis)
+        {
+            this.maintenanceIntervalMillis = maintenanceIntervalMillis;
+            return this;
+        }
+
+        public Builder backgroundMaintenance(final boolean backgroundMaintenance)
+        {
+            this.backgroundMaintenance = backgroundMaintenance;
+            return this;
+        }
+
+        public Builder idleFlushCheckMillis(final long idleFlushCheckMillis)
+        {
+            this.idleFlushCheckMillis = idleFlushCheckMillis;
+            return this;
+        }
+
+        public LogStoreConfig build()
+        {
+            if (pipelines < 1)
+            {
+                throw new IllegalArgumentException("pipelines must be at least 1, got " + pipelines);
+            }
+            if (ringSize < 2 || Integer.bitCount(ringSize) != 1)
+            {
+                throw new IllegalArgumentException("ringSize must be a power of two of at least 2, got " + ringSize);
+            }
+            if (maintenanceIntervalMillis <= 0 || idleFlushCheckMillis <= 0)
+            {
+                throw new IllegalArgumentException("maintenance and idle flush intervals must be positive");
+            }
+            return new LogStoreConfig(this);
+        }
+    }
+}

@@ -1,0 +1,429 @@
+package io.spool.log;
+
+import org.agrona.concurrent.EpochClock;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One partition's segmented log: the segments, the committed end readers may read up to, and retention.
+ * <p>
+ * Appends come only through the ingest pipeline ({@link LogProducer}); the pipeline's append thread is the only
+ * writer ({@link LogAppender}) and its flush thread the only one to force and commit ({@link LogFlusher}). Readers
+ * ({@link LogReader}) follow the committed end with an acquire load and never take a lock per record.
+ * <p>
+ * Thread-safe.
+ */
+public final class PartitionLog
+{
+    private static final Segment[] NO_SEGMENTS = new Segment[0];
+    private static final CommitListener[] NO_LISTENERS = new CommitListener[0];
+
+    private final String name;
+    private final Path dir;
+    private final LogConfig config;
+    private final EpochClock clock;
+    private final RecoveryReport recoveryReport;
+    private final Object structureLock = new Object();
+    private final Object endMonitor = new Object();
+    private final AtomicInteger waiters = new AtomicInteger();
+    final LogAppender appender;
+    final LogFlusher flusher;
+    private IngestPipeline pipeline;
+
+    private volatile Segment[] segments = NO_SEGMENTS;
+    private volatile long committedOffset;
+    private volatile long startOffset;
+    private volatile boolean closed;
+    private volatile boolean appendsClosed;
+    private volatile CommitListener[] commitListeners = NO_LISTENERS;
+
+    private PartitionLog(final String name, final Path dir, final LogConfig config, final EpochClock clock,
+        final LogRecovery recovery)
+    {
+        this.name = name;
+        this.dir = dir;
+        this.config = config;
+        this.clock = clock;
+        final List<Segment> recovered = recovery.recover(clock.time());
+        this.recoveryReport = recovery.report();
+        this.segments = recovered.toArray(NO_SEGMENTS);
+        final Segment active = segments[segments.length - 1];
+        this.appender = new LogAppender(this, active, recovery.activeScan());
+        this.flusher = new LogFlusher(this, active, appender.writePosition());
+        this.startOffset = segments[0].baseOffset();
+        this.committedOffset = appender.nextOffset();
+    }
+
+    /**
+     * Opens (recovering) or creates the log in {@code dir}. The caller attaches it to a pipeline before publishing.
+     */
+    static PartitionLog open(final String name, final Path dir, final LogConfig config, final EpochClock clock)
+    {
+        try
+        {
+            java.nio.file.Files.createDirectories(dir);
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new java.io.UncheckedIOException("cannot create log directory " + dir, ex);
+        }
+        return new PartitionLog(name, dir, config, clock, new LogRecovery(dir, name, config));
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public LogConfig config()
+    {
+        return config;
+    }
+
+    Path dir()
+    {
+        return dir;
+    }
+
+    EpochClock clock()
+    {
+        return clock;
+    }
+
+    /** The earliest offset still held. */
+    public long startOffset()
+    {
+        return startOffset;
+    }
+
+    /** The next offset to be assigned; every record below it is committed and readable. */
+    public long endOffset()
+    {
+        return committedOffset;
+    }
+
+    public RecoveryReport recoveryReport()
+    {
+        return recoveryReport;
+    }
+
+    /** True once the log takes no more appends (closing or deleted). */
+    public boolean isClosed()
+    {
+        return appendsClosed;
+    }
+
+    /** True once {@link #close()} ran: the appender refuses what is still in the ring for this log. */
+    boolean isClosedForWriter()
+    {
+        return closed;
+    }
+
+    public int segmentCount()
+    {
+        return segments.length;
+    }
+
+    /** Bytes the segments hold (headers and frames, not pre-allocated space). */
+    public long sizeInBytes()
+    {
+        final Segment[] current = segments;
+        long total = 0;
+        for (int i = 0; i < current.length - 1; i++)
+        {
+            total += current[i].sizeBytes();
+        }
+        return total + appender.writePosition();
+    }
+
+    /** A cursor at {@link #startOffset()}; close it when done, it may hold a mapped segment. */
+    public LogReader newReader()
+    {
+        return new LogReader(this);
+    }
+
+    /**
+     * The first offset whose timestamp is at or after {@code timestampMillis}, or {@link #endOffset()} when none is.
+     */
+    public long offsetForTimestamp(final long timestampMillis)
+    {
+        final Segment[] current = segments;
+        long from = startOffset;
+        for (int i = 0; i < current.length; i++)
+        {
+            final Segment segment = current[i];
+            if (segment.isClosed() && segment.maxTimestamp() < timestampMillis)
+            {
+                continue;
+            }
+            if (!segment.acquire())
+            {
+                continue;
+            }
+            try
+            {
+                from = Math.max(from, segment.baseOffset() + segment.timeIndex().scanStartFor(timestampMillis));
+            }
+            finally
+            {
+                segment.release();
+            }
+            break;
+        }
+        final long[] found = {-1};
+        try (LogReader reader = newReader())
+        {
+            reader.seek(Math.min(Math.max(from, startOffset), endOffset()));
+            while (found[0] < 0 && reader.poll(record ->
+            {
+                if (found[0] < 0 && record.timestamp() >= timestampMillis)
+                {
+                    found[0] = record.offset();
+                }
+            }, 1024) > 0)
+            {
+                continue;
+            }
+        }
+        return found[0] < 0 ? endOffset() : found[0];
+    }
+
+    /**
+     * Parks the caller until {@link #endOffset()} is above {@code offset}, the timeout passes or the log closes.
+     *
+     * @return true when data above {@code offset} is readable.
+     */
+    public boolean awaitEndAbove(final long offset, final long timeoutNanos) throws InterruptedException
+    {
+        if (committedOffset > offset)
+        {
+            return true;
+        }
+        waiters.incrementAndGet();
+        try
+        {
+            final long deadline = System.nanoTime() + timeoutNanos;
+            synchronized (endMonitor)
+            {
+                while (committedOffset <= offset && !closed)
+                {
+                    final long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0)
+                    {
+                        break;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(endMonitor, remaining);
+                }
+            }
+            return committedOffset > offset;
+        }
+        finally
+        {
+            waiters.decrementAndGet();
+        }
+    }
+
+    /** Adds a listener told of every commit; see {@link CommitListener}. */
+    public void addCommitListener(final CommitListener listener)
+    {
+        synchronized (structureLock)
+        {
+            final CommitListener[] current = commitListeners;
+            final CommitListener[] next = Arrays.copyOf(current, current.length + 1);
+            next[current.length] = listener;
+            commitListeners = next;
+        }
+    }
+
+    public void removeCommitListener(final CommitListener listener)
+    {
+        synchronized (structureLock)
+        {
+            commitListeners = Arrays.stream(commitListeners).filter(l -> l != listener).toArray(CommitListener[]::new);
+        }
+    }
+
+    /**
+     * Flush thread: makes records below {@code endOffset} visible, then wakes whoever waits for them.
+     */
+    void publishCommitted(final long endOffset)
+    {
+        committedOffset = endOffset;
+        if (waiters.get() > 0)
+        {
+            synchronized (endMonitor)
+            {
+                endMonitor.notifyAll();
+            }
+        }
+        for (final CommitListener listener : commitListeners)
+        {
+            listener.onCommitted(this, endOffset);
+        }
+    }
+
+    Segment[] segments()
+    {
+        return segments;
+    }
+
+    /**
+     * The segment holding {@code offset}, from a snapshot of the segment list, or null if below the start.
+     */
+    Segment segmentFor(final long offset)
+    {
+        final Segment[] current = segments;
+        int low = 0;
+        int high = current.length - 1;
+        Segment found = null;
+        while (low <= high)
+        {
+            final int mid = (low + high) >>> 1;
+            if (current[mid].baseOffset() <= offset)
+            {
+                found = current[mid];
+                low = mid + 1;
+            }
+            else
+            {
+                high = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /** Writer thread: a roll added a new active segment. */
+    void addSegment(final Segment segment)
+    {
+        synchronized (structureLock)
+        {
+            final Segment[] current = segments;
+            final Segment[] next = Arrays.copyOf(current, current.length + 1);
+            next[current.length] = segment;
+            segments = next;
+        }
+    }
+
+    /**
+     * Deletes closed segments older than the retention age, then the oldest while the log exceeds the retention
+     * size. The active segment always stays.
+     *
+     * @return how many segments were deleted.
+     */
+    int applyRetention(final long nowMillis)
+    {
+        synchronized (structureLock)
+        {
+            final Segment[] current = segments;
+            long size = sizeInBytes();
+            int drop = 0;
+            while (drop < current.length - 1)
+            {
+                final Segment oldest = current[drop];
+                final boolean tooOld = config.retentionMillis() > 0 &&
+                    nowMillis - oldest.maxTimestamp() > config.retentionMillis();
+                final boolean tooBig = config.retentionBytes() > 0 && size - oldest.sizeBytes() >= config.retentionBytes();
+                if (!tooOld && !tooBig)
+                {
+                    break;
+                }
+                size -= oldest.sizeBytes();
+                drop++;
+            }
+            return dropHead(current, drop);
+        }
+    }
+
+    /**
+     * Deletes the closed segments whose records all lie below {@code offset}; queues call this once every
+     * subscription has acknowledged past them.
+     *
+     * @return how many segments were deleted.
+     */
+    public int deleteSegmentsBelow(final long offset)
+    {
+        synchronized (structureLock)
+        {
+            final Segment[] current = segments;
+            int drop = 0;
+            while (drop < current.length - 1 && current[drop].endOffset() <= offset)
+            {
+                drop++;
+            }
+            return dropHead(current, drop);
+        }
+    }
+
+    private int dropHead(final Segment[] current, final int drop)
+    {
+        if (drop == 0)
+        {
+            return 0;
+        }
+        final Segment[] next = Arrays.copyOfRange(current, drop, current.length);
+        startOffset = next[0].baseOffset();
+        segments = next;
+        for (int i = 0; i < drop; i++)
+        {
+            current[i].markDeleted();
+        }
+        return drop;
+    }
+
+    IngestPipeline pipeline()
+    {
+        return pipeline;
+    }
+
+    void attach(final IngestPipeline pipeline)
+    {
+        this.pipeline = pipeline;
+    }
+
+    /**
+     * Closes after the pipeline has drained this log: releases the writer's segment and wakes waiting readers.
+     */
+    void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        appendsClosed = true;
+        closed = true;
+        flusher.releaseSegment();
+        synchronized (endMonitor)
+        {
+            endMonitor.notifyAll();
+        }
+    }
+
+    /** Marks every segment deleted; files go as their last readers leave. Call after {@link #close()}. */
+    void deleteSegments()
+    {
+        synchronized (structureLock)
+        {
+            for (final Segment segment : segments)
+            {
+                segment.markDeleted();
+            }
+            segments = NO_SEGMENTS;
+        }
+    }
+
+    void markClosedForAppends()
+    {
+        appendsClosed = true;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "PartitionLog{" + name + ", start=" + startOffset + ", end=" + committedOffset + ", segments=" +
+            segments.length + '}';
+    }
+}

@@ -1,0 +1,10 @@
+package io.spool.log;
+
+/**
+ * Receives records from {@link LogReader#poll}; the view is valid only during the call.
+ */
+@FunctionalInterface
+public interface RecordHandler
+{
+    void onRecord(RecordView record);
+}

@@ -1,0 +1,148 @@
+package io.spool.log;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import static io.spool.log.RecordDescriptor.*;
+
+/**
+ * A flyweight over one stored frame. It copies nothing: the getters read the mapped segment, so a view is valid
+ * only while the reader that produced it is inside its {@code onRecord} call. Not thread-safe.
+ */
+public final class RecordView
+{
+    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private int frameOffset;
+
+    /**
+     * Points this view at the frame starting at {@code frameOffset} of {@code segmentBuffer}.
+     */
+    public RecordView wrap(final DirectBuffer segmentBuffer, final int frameOffset)
+    {
+        if (buffer.addressOffset() != segmentBuffer.addressOffset() || buffer.capacity() != segmentBuffer.capacity())
+        {
+            buffer.wrap(segmentBuffer);
+        }
+        this.frameOffset = frameOffset;
+        return this;
+    }
+
+    public DirectBuffer buffer()
+    {
+        return buffer;
+    }
+
+    public int frameOffset()
+    {
+        return frameOffset;
+    }
+
+    public int frameLength()
+    {
+        return buffer.getInt(frameOffset + FRAME_LENGTH_OFFSET);
+    }
+
+    public long offset()
+    {
+        return buffer.getLong(frameOffset + OFFSET_OFFSET);
+    }
+
+    public long timestamp()
+    {
+        return buffer.getLong(frameOffset + TIMESTAMP_OFFSET);
+    }
+
+    public int version()
+    {
+        return buffer.getByte(frameOffset + VERSION_OFFSET);
+    }
+
+    public int attributes()
+    {
+        return buffer.getByte(frameOffset + ATTRIBUTES_OFFSET) & 0xFF;
+    }
+
+    public int checksum()
+    {
+        return buffer.getInt(frameOffset + CRC_OFFSET);
+    }
+
+    public int keyLength()
+    {
+        return buffer.getInt(frameOffset + KEY_LENGTH_OFFSET);
+    }
+
+    public int keyOffset()
+    {
+        return frameOffset + HEADER_LENGTH;
+    }
+
+    public int headersLength()
+    {
+        return buffer.getInt(frameOffset + HEADERS_LENGTH_OFFSET);
+    }
+
+    public int headersOffset()
+    {
+        return keyOffset() + Math.max(0, keyLength());
+    }
+
+    public int valueLength()
+    {
+        return buffer.getInt(frameOffset + VALUE_LENGTH_OFFSET);
+    }
+
+    public int valueOffset()
+    {
+        return headersOffset() + headersLength();
+    }
+
+    /** A copy of the key, or null for a null key. Allocates: not for hot paths. */
+    public byte[] keyBytes()
+    {
+        return copy(keyOffset(), keyLength());
+    }
+
+    /** A copy of the value, or null for a null value. Allocates: not for hot paths. */
+    public byte[] valueBytes()
+    {
+        return copy(valueOffset(), valueLength());
+    }
+
+    /** A copy of the encoded headers (see {@link HeadersCodec}). Allocates: not for hot paths. */
+    public byte[] headersBytes()
+    {
+        return copy(headersOffset(), headersLength());
+    }
+
+    /** The first header of that name as UTF-8 text, or null. Allocates: not for hot paths. */
+    public String header(final String name)
+    {
+        final byte[] value = headerBytes(name);
+        return value == null ? null : new String(value, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The first header of that name, or null. Allocates: not for hot paths. */
+    public byte[] headerBytes(final String name)
+    {
+        return HeadersCodec.find(buffer, headersOffset(), headersLength(), name);
+    }
+
+    private byte[] copy(final int offset, final int length)
+    {
+        if (length < 0)
+        {
+            return null;
+        }
+        final byte[] bytes = new byte[length];
+        buffer.getBytes(offset, bytes);
+        return bytes;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "RecordView{offset=" + offset() + ", timestamp=" + timestamp() + ", keyLength=" + keyLength() +
+            ", headersLength=" + headersLength() + ", valueLength=" + valueLength() + '}';
+    }
+}

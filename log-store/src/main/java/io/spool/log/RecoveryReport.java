@@ -1,0 +1,109 @@
+package io.spool.log;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * What opening a log found and repaired: how much was scanned, where a torn or corrupt tail was cut, which indexes
+ * were rebuilt. Immutable once the log is open; thread-safe.
+ */
+public final class RecoveryReport
+{
+    private final String log;
+    private int segments;
+    private long records;
+    private long truncatedBytes;
+    private long truncatedAtOffset = -1;
+    private int deletedSegments;
+    private int rebuiltIndexes;
+    private final List<String> problems = new ArrayList<>();
+
+    RecoveryReport(final String log)
+    {
+        this.log = log;
+    }
+
+    void segmentScanned(final long records)
+    {
+        this.segments++;
+        this.records += records;
+    }
+
+    void truncated(final long atOffset, final long bytes, final String why)
+    {
+        if (truncatedAtOffset < 0 || atOffset < truncatedAtOffset)
+        {
+            truncatedAtOffset = atOffset;
+        }
+        truncatedBytes += bytes;
+        problems.add(why);
+    }
+
+    void segmentDeleted()
+    {
+        deletedSegments++;
+    }
+
+    void indexRebuilt(final String which)
+    {
+        rebuiltIndexes++;
+        problems.add("rebuilt " + which);
+    }
+
+    public String log()
+    {
+        return log;
+    }
+
+    public int segments()
+    {
+        return segments;
+    }
+
+    public long records()
+    {
+        return records;
+    }
+
+    /** Bytes past the last valid record that were cut, torn writes and corrupt frames included. */
+    public long truncatedBytes()
+    {
+        return truncatedBytes;
+    }
+
+    /** The first offset that was lost to truncation, or -1 when nothing was cut. */
+    public long truncatedAtOffset()
+    {
+        return truncatedAtOffset;
+    }
+
+    public int deletedSegments()
+    {
+        return deletedSegments;
+    }
+
+    public int rebuiltIndexes()
+    {
+        return rebuiltIndexes;
+    }
+
+    public List<String> problems()
+    {
+        return Collections.unmodifiableList(problems);
+    }
+
+    /** True when the log opened exactly as it was left. */
+    public boolean isClean()
+    {
+        return problems.isEmpty();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "recovered log " + log + ": " + segments + " segments, " + records + " records" +
+            (isClean() ? ", clean" : ", cut " + truncatedBytes + " bytes from offset " + truncatedAtOffset +
+                ", deleted " + deletedSegments + " segments, rebuilt " + rebuiltIndexes + " indexes: " + problems);
+    }
+}

@@ -1,0 +1,412 @@
+package io.spool.log;
+
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static io.spool.log.SegmentDescriptor.*;
+
+/**
+ * One segment of a partition log: its record file and the two sparse indexes beside it, and the life cycle of their
+ * memory mappings.
+ * <p>
+ * Design note: a closed segment is mapped only while somebody holds a reference to it, so a log with thousands of
+ * segments keeps no file descriptor open and maps only what is being read. The active segment is held by the
+ * writer; after a roll that reference passes to the flush stage, which drops it once it has forced the segment.
+ * Retention marks a segment deleted; its files go when the last reference is released, so a slow reader can finish
+ * the segment it is in. Reference changes take this object's monitor: they happen once per segment a reader enters,
+ * never per record.
+ * <p>
+ * Thread-safe.
+ */
+final class Segment
+{
+    private final long baseOffset;
+    private final Path logPath;
+    private final Path offsetIndexPath;
+    private final Path timeIndexPath;
+
+    private volatile boolean closed;
+    private volatile long endOffset;
+    private volatile int sizeBytes;
+    private volatile long maxTimestamp;
+    private volatile long firstTimestamp;
+
+    private int refs;
+    private boolean deleted;
+    private boolean filesDeleted;
+    private MappedByteBuffer logMap;
+    private MappedByteBuffer offsetIndexMap;
+    private MappedByteBuffer timeIndexMap;
+    private UnsafeBuffer buffer;
+    private OffsetIndex offsetIndex;
+    private TimeIndex timeIndex;
+    private int activeCapacity;
+
+    private Segment(final Path dir, final long baseOffset)
+    {
+        this.baseOffset = baseOffset;
+        this.logPath = dir.resolve(fileName(baseOffset, LOG_SUFFIX));
+        this.offsetIndexPath = dir.resolve(fileName(baseOffset, OFFSET_INDEX_SUFFIX));
+        this.timeIndexPath = dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX));
+    }
+
+    /**
+     * Creates a new, empty, pre-allocated active segment, mapped and held by the writer.
+     */
+    static Segment createActive(final Path dir, final long baseOffset, final LogConfig config, final long nowMillis)
+    {
+        final Segment segment = new Segment(dir, baseOffset);
+        try
+        {
+            try (FileChannel channel = FileChannel.open(segment.logPath,
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE))
+            {
+                final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                header.putLong(MAGIC_OFFSET, SEGMENT_MAGIC);
+                header.putInt(VERSION_OFFSET, FILE_VERSION);
+                header.putLong(BASE_OFFSET_OFFSET, baseOffset);
+                channel.write(header, 0);
+            }
+            writeIndexHeader(segment.offsetIndexPath, OFFSET_INDEX_MAGIC, OFFSET_INDEX_ENTRY_LENGTH);
+            writeIndexHeader(segment.timeIndexPath, TIME_INDEX_MAGIC, TIME_INDEX_ENTRY_LENGTH);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create segment " + segment.logPath, ex);
+        }
+        segment.endOffset = baseOffset;
+        segment.sizeBytes = HEADER_LENGTH;
+        segment.maxTimestamp = -1;
+        segment.firstTimestamp = -1;
+        segment.mapActive(config, 0, 0);
+        return segment;
+    }
+
+    /**
+     * A recovered segment that becomes the active one: extended back to the configured size, mapped and held.
+     */
+    static Segment openActive(
+        final Path dir, final long baseOffset, final LogConfig config, final SegmentScanner.Result scanned)
+    {
+        final Segment segment = new Segment(dir, baseOffset);
+        segment.endOffset = scanned.nextOffset;
+        segment.sizeBytes = scanned.validEnd;
+        segment.maxTimestamp = scanned.maxTimestamp;
+        segment.firstTimestamp = scanned.firstTimestamp;
+        segment.mapActive(config, scanned.offsetIndexEntries(), scanned.timeIndexEntries());
+        return segment;
+    }
+
+    /**
+     * A recovered closed segment; not mapped until somebody acquires it.
+     */
+    static Segment openClosed(final Path dir, final long baseOffset, final SegmentScanner.Result scanned)
+    {
+        final Segment segment = new Segment(dir, baseOffset);
+        segment.closed = true;
+        segment.endOffset = scanned.nextOffset;
+        segment.sizeBytes = scanned.validEnd;
+        segment.maxTimestamp = scanned.maxTimestamp;
+        segment.firstTimestamp = scanned.firstTimestamp;
+        return segment;
+    }
+
+    private static void writeIndexHeader(final Path path, final long magic, final int entryLength) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(path,
+            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+        {
+            channel.write(indexHeader(magic, entryLength), 0);
+        }
+    }
+
+    static ByteBuffer indexHeader(final long magic, final int entryLength)
+    {
+        final ByteBuffer header = ByteBuffer.allocate(INDEX_HEADER_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        header.putLong(0, magic);
+        header.putInt(VERSION_OFFSET, FILE_VERSION);
+        header.putInt(INDEX_ENTRY_LENGTH_OFFSET, entryLength);
+        return header;
+    }
+
+    static int offsetIndexCapacity(final LogConfig config)
+    {
+        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * OFFSET_INDEX_ENTRY_LENGTH;
+    }
+
+    static int timeIndexCapacity(final LogConfig config)
+    {
+        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * TIME_INDEX_ENTRY_LENGTH;
+    }
+
+    private synchronized void mapActive(final LogConfig config, final int offsetEntries, final int timeEntries)
+    {
+        try
+        {
+            final long existing = Files.size(logPath);
+            activeCapacity = (int)Math.max(existing, config.segmentBytes());
+            logMap = map(logPath, FileChannel.MapMode.READ_WRITE, activeCapacity);
+            offsetIndexMap = map(offsetIndexPath, FileChannel.MapMode.READ_WRITE,
+                Math.max(offsetIndexCapacity(config), INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
+            timeIndexMap = map(timeIndexPath, FileChannel.MapMode.READ_WRITE,
+                Math.max(timeIndexCapacity(config), INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
+        }
+        catch (final IOException ex)
+        {
+            unmapAll();
+            throw new UncheckedIOException("cannot map segment " + logPath, ex);
+        }
+        buffer = new UnsafeBuffer(logMap);
+        offsetIndex = new OffsetIndex(new UnsafeBuffer(offsetIndexMap), offsetEntries);
+        timeIndex = new TimeIndex(new UnsafeBuffer(timeIndexMap), timeEntries);
+        refs = 1;
+    }
+
+    private void mapClosed()
+    {
+        try
+        {
+            logMap = map(logPath, FileChannel.MapMode.READ_ONLY, Files.size(logPath));
+            offsetIndexMap = map(offsetIndexPath, FileChannel.MapMode.READ_ONLY, Files.size(offsetIndexPath));
+            timeIndexMap = map(timeIndexPath, FileChannel.MapMode.READ_ONLY, Files.size(timeIndexPath));
+        }
+        catch (final IOException ex)
+        {
+            unmapAll();
+            throw new UncheckedIOException("cannot map segment " + logPath, ex);
+        }
+        buffer = new UnsafeBuffer(logMap);
+        offsetIndex = new OffsetIndex(new UnsafeBuffer(offsetIndexMap),
+            (offsetIndexMap.capacity() - INDEX_HEADER_LENGTH) / OFFSET_INDEX_ENTRY_LENGTH);
+        timeIndex = new TimeIndex(new UnsafeBuffer(timeIndexMap),
+            (timeIndexMap.capacity() - INDEX_HEADER_LENGTH) / TIME_INDEX_ENTRY_LENGTH);
+    }
+
+    static MappedByteBuffer map(final Path path, final FileChannel.MapMode mode, final long size) throws IOException
+    {
+        final boolean write = mode == FileChannel.MapMode.READ_WRITE;
+        try (FileChannel channel = write ?
+            FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE) :
+            FileChannel.open(path, StandardOpenOption.READ))
+        {
+            if (write && channel.size() < size)
+            {
+                channel.write(ByteBuffer.allocate(1), size - 1);
+            }
+            return channel.map(mode, 0, size);
+        }
+    }
+
+    private void unmapAll()
+    {
+        if (logMap != null)
+        {
+            IoUtil.unmap(logMap);
+        }
+        if (offsetIndexMap != null)
+        {
+            IoUtil.unmap(offsetIndexMap);
+        }
+        if (timeIndexMap != null)
+        {
+            IoUtil.unmap(timeIndexMap);
+        }
+        logMap = null;
+        offsetIndexMap = null;
+        timeIndexMap = null;
+        buffer = null;
+        offsetIndex = null;
+        timeIndex = null;
+    }
+
+    /**
+     * Takes a reference, mapping the files if nobody held them.
+     *
+     * @return false when the segment has been deleted.
+     */
+    synchronized boolean acquire()
+    {
+        if (deleted)
+        {
+            return false;
+        }
+        if (refs == 0 && logMap == null)
+        {
+            mapClosed();
+        }
+        refs++;
+        return true;
+    }
+
+    synchronized void release()
+    {
+        if (refs <= 0)
+        {
+            throw new IllegalStateException("segment " + logPath.getFileName() + " released more often than acquired");
+        }
+        if (--refs == 0)
+        {
+            unmapAll();
+            if (deleted)
+            {
+                deleteFiles();
+            }
+        }
+    }
+
+    /**
+     * Retention or log deletion: no new reference is granted; the files go when the last holder releases.
+     */
+    synchronized void markDeleted()
+    {
+        deleted = true;
+        if (refs == 0)
+        {
+            deleteFiles();
+        }
+    }
+
+    private void deleteFiles()
+    {
+        if (filesDeleted)
+        {
+            return;
+        }
+        filesDeleted = true;
+        try
+        {
+            Files.deleteIfExists(logPath);
+            Files.deleteIfExists(offsetIndexPath);
+            Files.deleteIfExists(timeIndexPath);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot delete segment " + logPath, ex);
+        }
+    }
+
+    /**
+     * Writer thread: the segment takes no more records. Trims the files to what was written so a closed segment
+     * occupies its real size; the mapping stays valid for holders, who never read past {@code sizeBytes}.
+     */
+    void close(final long endOffset, final int sizeBytes, final long firstTimestamp, final long maxTimestamp)
+    {
+        trim(logPath, sizeBytes);
+        trim(offsetIndexPath, INDEX_HEADER_LENGTH + offsetIndex.entries() * OFFSET_INDEX_ENTRY_LENGTH);
+        trim(timeIndexPath, INDEX_HEADER_LENGTH + timeIndex.entries() * TIME_INDEX_ENTRY_LENGTH);
+        this.endOffset = endOffset;
+        this.sizeBytes = sizeBytes;
+        this.firstTimestamp = firstTimestamp;
+        this.maxTimestamp = maxTimestamp;
+        this.closed = true;
+    }
+
+    private static void trim(final Path path, final long size)
+    {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
+        {
+            channel.truncate(size);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot trim " + path, ex);
+        }
+    }
+
+    /**
+     * Forces written bytes [from, to) of the record file to disk. The caller holds a reference.
+     */
+    void force(final int from, final int to)
+    {
+        if (to > from)
+        {
+            logMap.force(from, to - from);
+        }
+    }
+
+    long baseOffset()
+    {
+        return baseOffset;
+    }
+
+    boolean isClosed()
+    {
+        return closed;
+    }
+
+    /** The offset after this segment's last record; meaningful once closed (the appender tracks the active one). */
+    long endOffset()
+    {
+        return endOffset;
+    }
+
+    int sizeBytes()
+    {
+        return sizeBytes;
+    }
+
+    int activeCapacity()
+    {
+        return activeCapacity;
+    }
+
+    long maxTimestamp()
+    {
+        return maxTimestamp;
+    }
+
+    long firstTimestamp()
+    {
+        return firstTimestamp;
+    }
+
+    /** Valid while a reference is held. */
+    UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    /** Valid while a reference is held. */
+    OffsetIndex offsetIndex()
+    {
+        return offsetIndex;
+    }
+
+    /** Valid while a reference is held. */
+    TimeIndex timeIndex()
+    {
+        return timeIndex;
+    }
+
+    /** A fresh view for checksums over the mapped records; valid while a reference is held. */
+    synchronized ByteBuffer newChecksumView()
+    {
+        return logMap.duplicate();
+    }
+
+    Path logPath()
+    {
+        return logPath;
+    }
+
+    synchronized boolean isMapped()
+    {
+        return logMap != null;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Segment{" + logPath.getFileName() + ", end=" + endOffset + ", size=" + sizeBytes +
+            (closed ? ", closed" : ", active") + '}';
+    }
+}

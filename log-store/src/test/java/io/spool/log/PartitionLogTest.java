@@ -1,0 +1,226 @@
+package io.spool.log;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static io.spool.log.LogFixture.bytes;
+import static io.spool.log.LogFixture.readAll;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PartitionLogTest
+{
+    @TempDir
+    Path dir;
+    LogFixture fx;
+
+    @BeforeEach
+    void open()
+    {
+        fx = new LogFixture(dir);
+    }
+
+    @AfterEach
+    void close()
+    {
+        fx.close();
+    }
+
+    @Test
+    void appendsGetDenseOffsetsAndReadBackIntact()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.DEFAULT);
+        assertThat(fx.append(log, "k1", "v1")).isEqualTo(0);
+        assertThat(fx.append(log, null, "v2")).isEqualTo(1);
+        assertThat(fx.append(log, "k3", null)).isEqualTo(2);
+        assertThat(log.endOffset()).isEqualTo(3);
+        assertThat(readAll(log, 0)).containsExactly("0:k1:v1", "1:null:v2", "2:k3:null");
+        assertThat(readAll(log, 2)).containsExactly("2:k3:null");
+    }
+
+    @Test
+    void headersAndTimestampsRoundTrip()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.DEFAULT);
+        final byte[] headers = HeadersCodec.encode(new java.util.LinkedHashMap<>(Map.of("trace", bytes("abc"))));
+        fx.store.newProducer().appendAndWait(log, bytes("k"), headers, bytes("v"));
+        try (LogReader reader = log.newReader())
+        {
+            assertThat(reader.poll(r ->
+            {
+                assertThat(r.header("trace")).isEqualTo("abc");
+                assertThat(r.header("missing")).isNull();
+                assertThat(r.timestamp()).isEqualTo(fx.clock.time());
+                assertThat(HeadersCodec.decode(r.buffer(), r.headersOffset(), r.headersLength())).containsOnlyKeys("trace");
+            }, 10)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void rollsSegmentsAndReadsAcrossThem()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 500; i++)
+        {
+            fx.append(log, "k" + i, "value-" + i);
+        }
+        assertThat(log.segmentCount()).isGreaterThan(5);
+        final List<String> all = readAll(log, 0);
+        assertThat(all).hasSize(500);
+        assertThat(all.get(499)).isEqualTo("499:k499:value-499");
+        assertThat(readAll(log, 321).get(0)).isEqualTo("321:k321:value-321");
+    }
+
+    @Test
+    void reopenKeepsEverythingAndContinuesOffsets()
+    {
+        PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 200; i++)
+        {
+            fx.append(log, "k" + i, "v" + i);
+        }
+        fx.reopen();
+        log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        assertThat(log.recoveryReport().isClean()).as(log.recoveryReport().toString()).isTrue();
+        assertThat(log.endOffset()).isEqualTo(200);
+        assertThat(fx.append(log, "k200", "v200")).isEqualTo(200);
+        assertThat(readAll(log, 0)).hasSize(201).endsWith("200:k200:v200");
+    }
+
+    @Test
+    void seekBelowStartOrPastEndNamesTheRange()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.DEFAULT);
+        fx.append(log, "k", "v");
+        try (LogReader reader = log.newReader())
+        {
+            assertThatThrownBy(() -> reader.seek(5))
+                .isInstanceOf(OffsetOutOfRangeException.class)
+                .hasMessageContaining("offset 5 is out of range")
+                .hasMessageContaining("earliest offset is 0");
+            reader.seek(1);
+            assertThat(reader.poll(r -> { }, 10)).isZero();
+        }
+    }
+
+    @Test
+    void oversizedRecordIsRefusedAndTheLogKeepsWorking()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.builder().maxRecordBytes(1024).build());
+        assertThatThrownBy(() -> fx.store.newProducer().appendAndWait(log, null, null, new byte[2000]))
+            .isInstanceOf(RecordTooLargeException.class)
+            .hasMessageContaining("exceeds maxRecordBytes 1024");
+        assertThat(fx.append(log, "k", "v")).isEqualTo(0);
+    }
+
+    @Test
+    void offsetForTimestampUsesTheTimeIndex()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 300; i++)
+        {
+            fx.clock.update(10_000L + i * 10L);
+            fx.append(log, null, "v" + i);
+        }
+        assertThat(log.offsetForTimestamp(0)).isEqualTo(0);
+        assertThat(log.offsetForTimestamp(10_000L + 1234)).isEqualTo(124);
+        assertThat(log.offsetForTimestamp(10_000L + 1240)).isEqualTo(124);
+        assertThat(log.offsetForTimestamp(99_999_999L)).isEqualTo(300);
+    }
+
+    @Test
+    void retentionBySizeAndAgeDropsWholeClosedSegments()
+    {
+        final LogConfig config = LogFixture.smallSegments(4096).toBuilder().retentionBytes(16 * 1024).build();
+        final PartitionLog log = fx.store.openLog("t/0", config);
+        for (int i = 0; i < 1000; i++)
+        {
+            fx.append(log, null, "value-" + i);
+        }
+        assertThat(fx.store.runMaintenance()).isPositive();
+        assertThat(log.sizeInBytes()).isLessThan(16 * 1024 + 4096);
+        assertThat(log.startOffset()).isPositive();
+        try (LogReader reader = log.newReader())
+        {
+            assertThatThrownBy(() -> reader.seek(0))
+                .isInstanceOf(OffsetOutOfRangeException.class)
+                .hasMessageContaining("earliest offset is " + log.startOffset());
+        }
+        assertThat(readAll(log, log.startOffset())).hasSize((int)(1000 - log.startOffset()));
+
+        final PartitionLog aged = fx.store.openLog("t/1",
+            LogFixture.smallSegments(4096).toBuilder().retentionMillis(60_000).build());
+        for (int i = 0; i < 300; i++)
+        {
+            fx.append(aged, null, "value-" + i);
+        }
+        fx.clock.advance(60_001);
+        fx.append(aged, null, "fresh");
+        fx.store.runMaintenance();
+        assertThat(aged.segmentCount()).isEqualTo(1);
+        assertThat(readAll(aged, aged.startOffset())).last().asString().endsWith("fresh");
+    }
+
+    @Test
+    void deleteSegmentsBelowKeepsTheSegmentHoldingTheOffset()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 500; i++)
+        {
+            fx.append(log, null, "value-" + i);
+        }
+        log.deleteSegmentsBelow(250);
+        assertThat(log.startOffset()).isLessThanOrEqualTo(250).isGreaterThan(0);
+        assertThat(readAll(log, 250).get(0)).startsWith("250:");
+    }
+
+    @Test
+    void segmentRollsOnAge()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.builder().segmentRollMillis(1000).build());
+        fx.append(log, null, "a");
+        fx.append(log, null, "b");
+        assertThat(log.segmentCount()).isEqualTo(1);
+        fx.clock.advance(1000);
+        fx.append(log, null, "c");
+        assertThat(log.segmentCount()).isEqualTo(2);
+        assertThat(readAll(log, 0)).containsExactly("0:null:a", "1:null:b", "2:null:c");
+    }
+
+    @Test
+    void deletedLogRefusesPublishesWithAClearError()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.DEFAULT);
+        fx.append(log, null, "a");
+        fx.store.deleteLog("t/0");
+        assertThatThrownBy(() -> fx.append(log, null, "b"))
+            .isInstanceOf(EngineClosedException.class).hasMessageContaining("log t/0 is closed");
+        assertThat(dir.resolve("t/0")).doesNotExist();
+    }
+
+    @Test
+    void closedStoreRefusesWork()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.DEFAULT);
+        fx.store.close();
+        assertThatThrownBy(() -> fx.append(log, null, "a")).isInstanceOf(EngineClosedException.class);
+        assertThatThrownBy(() -> fx.store.openLog("t/1", LogConfig.DEFAULT)).isInstanceOf(EngineClosedException.class);
+    }
+
+    @Test
+    void awaitEndAboveWakesOnAppendAndTimesOutWithoutData() throws Exception
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogConfig.DEFAULT);
+        assertThat(log.awaitEndAbove(0, 1_000_000)).isFalse();
+        final Thread appender = new Thread(() -> fx.append(log, null, "late"));
+        appender.start();
+        assertThat(log.awaitEndAbove(0, 10_000_000_000L)).isTrue();
+        appender.join();
+    }
+}
