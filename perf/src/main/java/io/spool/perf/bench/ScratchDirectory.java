@@ -40,19 +40,6 @@ public final class ScratchDirectory implements AutoCloseable
         return path;
     }
 
-    /** A new subdirectory of this one. */
-    public Path newDirectory(final String name)
-    {
-        try
-        {
-            return Files.createDirectory(path.resolve(name));
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot create " + name + " in " + path, ex);
-        }
-    }
-
     @Override
     public void close()
     {

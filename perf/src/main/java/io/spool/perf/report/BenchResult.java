@@ -13,7 +13,6 @@ package io.spool.perf.report;
  * @param latency       what {@code latencyPercentiles} measure, for example {@code "publish to confirm"}.
  * @param latencyPercentiles percentiles of that latency.
  * @param fsyncs        fsyncs done during the measured time, or {@link #FSYNCS_NOT_COUNTED}.
- * @param failedRecords records whose append failed.
  */
 public record BenchResult(
     String benchmark,
@@ -24,8 +23,7 @@ public record BenchResult(
     Throughput baseline,
     String latency,
     LatencySummary latencyPercentiles,
-    long fsyncs,
-    long failedRecords)
+    long fsyncs)
 {
     public static final long FSYNCS_NOT_COUNTED = -1;
 

@@ -1,6 +1,6 @@
 package io.spool.perf.report;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -18,12 +18,12 @@ public final class ProgressLine implements AutoCloseable
     private final String task;
     private final long total;
     private final LongSupplier done;
-    private final PrintStream out;
+    private final PrintWriter out;
     private final Thread drawer;
     private volatile boolean running = true;
     private boolean drawn;
 
-    private ProgressLine(final String task, final long total, final LongSupplier done, final PrintStream out)
+    private ProgressLine(final String task, final long total, final LongSupplier done, final PrintWriter out)
     {
         this.task = task;
         this.total = total;
@@ -38,7 +38,8 @@ public final class ProgressLine implements AutoCloseable
      * @param total units to do.
      * @param done  units done so far; read once a second from another thread.
      */
-    public static ProgressLine start(final String task, final long total, final LongSupplier done, final PrintStream out)
+    public static ProgressLine start(
+        final String task, final long total, final LongSupplier done, final PrintWriter out)
     {
         final ProgressLine line = new ProgressLine(task, total, done, out);
         line.drawer.start();
@@ -70,6 +71,7 @@ public final class ProgressLine implements AutoCloseable
         if (drawn)
         {
             out.println();
+            out.flush();
         }
     }
 

@@ -34,8 +34,7 @@ public final class ResultFormatter
             .member("p50Micros", latency.p50Micros())
             .member("p99Micros", latency.p99Micros())
             .member("p999Micros", latency.p999Micros())
-            .member("maxMicros", latency.maxMicros())
-            .member("failedRecords", result.failedRecords());
+            .member("maxMicros", latency.maxMicros());
         if (result.fsyncs() != BenchResult.FSYNCS_NOT_COUNTED)
         {
             json.member("fsyncs", result.fsyncs()).member("fsyncsPerSec", result.fsyncsPerSec());
@@ -63,10 +62,6 @@ public final class ResultFormatter
         if (result.fsyncs() != BenchResult.FSYNCS_NOT_COUNTED)
         {
             text.append(format("  fsyncs        %,14d  (%,.0f /s)%n", result.fsyncs(), result.fsyncsPerSec()));
-        }
-        if (result.failedRecords() > 0)
-        {
-            text.append(format("  FAILED        %,14d records were not appended%n", result.failedRecords()));
         }
         return text.toString();
     }

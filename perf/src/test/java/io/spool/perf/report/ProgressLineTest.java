@@ -2,9 +2,8 @@ package io.spool.perf.report;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,11 +25,8 @@ class ProgressLineTest
     @Test
     void aRunShorterThanTheRedrawIntervalPrintsNothing()
     {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (PrintStream stream = new PrintStream(out, true, StandardCharsets.UTF_8))
-        {
-            ProgressLine.start("ingest", 10, () -> 10, stream).close();
-        }
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        final StringWriter out = new StringWriter();
+        ProgressLine.start("ingest", 10, () -> 10, new PrintWriter(out)).close();
+        assertThat(out.toString()).isEmpty();
     }
 }
