@@ -13,11 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
-import static io.spool.perf.baseline.RawFrameLayout.*;
+import static io.spool.log.RecordDescriptor.*;
 
 /**
  * The yardstick for appends: one thread framing records (header, CRC32C, value) into pre-allocated memory-mapped
- * segment files in a plain loop, with none of the log's machinery (no ring, no index, no confirms).
+ * segment files in a plain loop, with none of the log's machinery (no ring, no index, no confirms). The frames are
+ * the log's, as {@link io.spool.log.RecordDescriptor} lays them out, for a null key and no headers.
  * <p>
  * Design note: the segments are created, zero-filled, mapped and touched page by page up front, outside any
  * measured loop, so the loop measures framing into resident mapped memory: neither the file system allocating
@@ -29,6 +30,8 @@ import static io.spool.perf.baseline.RawFrameLayout.*;
 public final class RawMappedAppendBaseline implements AutoCloseable
 {
     private static final int PAGE_SIZE = 4096;
+    private static final int NULL_KEY = -1;
+    private static final int NO_HEADERS = 0;
 
     private final int segmentBytes;
     private final int valueLength;
@@ -57,7 +60,7 @@ public final class RawMappedAppendBaseline implements AutoCloseable
     {
         this.segmentBytes = segmentBytes;
         this.valueLength = value.length;
-        this.frameLength = HEADER_LENGTH + valueLength;
+        this.frameLength = frameLength(NULL_KEY, NO_HEADERS, valueLength);
         this.alignedFrameLength = align(frameLength);
         if (alignedFrameLength > segmentBytes)
         {
@@ -88,7 +91,7 @@ public final class RawMappedAppendBaseline implements AutoCloseable
     /** Segments needed to hold {@code records} records of {@code valueLength}-byte values without wrapping. */
     public static int segmentsFor(final long records, final int valueLength, final int segmentBytes)
     {
-        final long framesPerSegment = segmentBytes / alignedFrameLength(valueLength);
+        final long framesPerSegment = segmentBytes / align(frameLength(NULL_KEY, NO_HEADERS, valueLength));
         return (int)Math.max(1, (records + framesPerSegment - 1) / framesPerSegment);
     }
 
@@ -117,10 +120,10 @@ public final class RawMappedAppendBaseline implements AutoCloseable
         buffer.putByte(frameOffset + VERSION_OFFSET, CURRENT_VERSION);
         buffer.putByte(frameOffset + ATTRIBUTES_OFFSET, (byte)0);
         buffer.putShort(frameOffset + RESERVED_OFFSET, (short)0);
-        buffer.putInt(frameOffset + KEY_LENGTH_OFFSET, NULL_KEY_LENGTH);
-        buffer.putLong(frameOffset + RECORD_OFFSET_OFFSET, nextOffset++);
+        buffer.putInt(frameOffset + KEY_LENGTH_OFFSET, NULL_KEY);
+        buffer.putLong(frameOffset + OFFSET_OFFSET, nextOffset++);
         buffer.putLong(frameOffset + TIMESTAMP_OFFSET, timestamp);
-        buffer.putInt(frameOffset + HEADERS_LENGTH_OFFSET, 0);
+        buffer.putInt(frameOffset + HEADERS_LENGTH_OFFSET, NO_HEADERS);
         buffer.putInt(frameOffset + VALUE_LENGTH_OFFSET, valueLength);
         buffer.putBytes(frameOffset + HEADER_LENGTH, value, 0, valueLength);
 

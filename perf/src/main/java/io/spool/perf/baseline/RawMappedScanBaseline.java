@@ -8,7 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 
-import static io.spool.perf.baseline.RawFrameLayout.*;
+import static io.spool.log.RecordDescriptor.*;
 
 /**
  * The yardstick for replay: a plain loop reading frames back from mapped segment files (length, offset, and one
@@ -55,7 +55,7 @@ public final class RawMappedScanBaseline implements AutoCloseable
                     break;
                 }
                 // The value ends the frame: its last byte is the frame's last byte.
-                sum += segment.getLong(position + RECORD_OFFSET_OFFSET)
+                sum += segment.getLong(position + OFFSET_OFFSET)
                     + segment.getInt(position + VALUE_LENGTH_OFFSET)
                     + segment.getByte(position + frameLength - 1);
                 records++;

@@ -12,7 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 
-import static io.spool.perf.baseline.RawFrameLayout.*;
+import static io.spool.log.RecordDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,8 +44,8 @@ class RawMappedBaselinesTest
                     assertThat(frameLength).isEqualTo(HEADER_LENGTH + value.length);
                     assertThat(bytes.getInt(position + CRC_OFFSET)).isEqualTo(crcOf(bytes, position, frameLength));
                     assertThat(bytes.get(position + VERSION_OFFSET)).isEqualTo(CURRENT_VERSION);
-                    assertThat(bytes.getInt(position + KEY_LENGTH_OFFSET)).isEqualTo(NULL_KEY_LENGTH);
-                    assertThat(bytes.getLong(position + RECORD_OFFSET_OFFSET)).isEqualTo(expectedOffset++);
+                    assertThat(bytes.getInt(position + KEY_LENGTH_OFFSET)).isEqualTo(-1);
+                    assertThat(bytes.getLong(position + OFFSET_OFFSET)).isEqualTo(expectedOffset++);
                     assertThat(bytes.getLong(position + TIMESTAMP_OFFSET)).isEqualTo(TIMESTAMP);
                     assertThat(bytes.getInt(position + HEADERS_LENGTH_OFFSET)).isZero();
                     assertThat(bytes.getInt(position + VALUE_LENGTH_OFFSET)).isEqualTo(value.length);
@@ -61,7 +61,7 @@ class RawMappedBaselinesTest
     @Test
     void preallocatesItsSegmentsAndRollsToTheNextWhenAFrameDoesNotFit() throws IOException
     {
-        final int framesPerSegment = SEGMENT_BYTES / alignedFrameLength(100);
+        final int framesPerSegment = SEGMENT_BYTES / align(frameLength(-1, 0, 100));
         try (RawMappedAppendBaseline append = new RawMappedAppendBaseline(directory, SEGMENT_BYTES, 2, valueOf(100)))
         {
             assertThat(append.segmentFiles()).hasSize(2);
@@ -78,7 +78,7 @@ class RawMappedBaselinesTest
     @Test
     void wrapsToTheFirstSegmentAfterTheLast() throws IOException
     {
-        final int framesPerSegment = SEGMENT_BYTES / alignedFrameLength(100);
+        final int framesPerSegment = SEGMENT_BYTES / align(frameLength(-1, 0, 100));
         try (RawMappedAppendBaseline append = new RawMappedAppendBaseline(directory, SEGMENT_BYTES, 2, valueOf(100)))
         {
             append.append(2 * framesPerSegment + 1, TIMESTAMP);
@@ -86,14 +86,14 @@ class RawMappedBaselinesTest
 
             final ByteBuffer first = ByteBuffer.wrap(Files.readAllBytes(append.segmentFiles().get(0)))
                 .order(ByteOrder.LITTLE_ENDIAN);
-            assertThat(first.getLong(RECORD_OFFSET_OFFSET)).isEqualTo(2L * framesPerSegment);
+            assertThat(first.getLong(OFFSET_OFFSET)).isEqualTo(2L * framesPerSegment);
         }
     }
 
     @Test
     void sizesThePoolSoThatARunNeverWraps()
     {
-        final int framesPerSegment = SEGMENT_BYTES / alignedFrameLength(100);
+        final int framesPerSegment = SEGMENT_BYTES / align(frameLength(-1, 0, 100));
         assertThat(RawMappedAppendBaseline.segmentsFor(0, 100, SEGMENT_BYTES)).isEqualTo(1);
         assertThat(RawMappedAppendBaseline.segmentsFor(framesPerSegment, 100, SEGMENT_BYTES)).isEqualTo(1);
         assertThat(RawMappedAppendBaseline.segmentsFor(framesPerSegment + 1L, 100, SEGMENT_BYTES)).isEqualTo(2);
