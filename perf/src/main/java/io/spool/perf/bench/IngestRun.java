@@ -1,14 +1,11 @@
 package io.spool.perf.bench;
 
 import io.spool.log.LogConfig;
-import io.spool.log.LogProducer;
 import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
-import io.spool.log.RecordBatch;
 import io.spool.perf.report.ProgressLine;
 import org.HdrHistogram.AtomicHistogram;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintWriter;
@@ -23,8 +20,6 @@ import java.util.concurrent.CountDownLatch;
  */
 final class IngestRun implements AutoCloseable
 {
-    private static final DirectBuffer EMPTY = new UnsafeBuffer(new byte[0]);
-
     private final BenchSettings settings;
     private final LogStore store;
     private final PartitionLog[] logs;
@@ -126,7 +121,8 @@ final class IngestRun implements AutoCloseable
         Producer(final int index, final long records, final AtomicHistogram latencyNanos, final CountDownLatch start)
         {
             this.index = index;
-            this.confirms = new ProducerConfirms(records, settings.batchSize(), latencyNanos);
+            this.confirms = new ProducerConfirms(
+                records, settings.batchSize(), settings.maxInFlightBatches(), latencyNanos);
             this.start = start;
         }
 
@@ -135,14 +131,13 @@ final class IngestRun implements AutoCloseable
         {
             try
             {
-                confirms.bindProducer();
-                final LogProducer producer = store.newProducer();
-                final RecordBatch batch = new RecordBatch();
                 final byte[] valueBytes = settings.value();
                 final UnsafeBuffer value = new UnsafeBuffer(ByteBuffer.allocateDirect(valueBytes.length));
                 value.putBytes(0, valueBytes);
+                final BatchPublisher publisher = new BatchPublisher(
+                    store.newProducer(), logs, index, value, confirms, settings.maxInFlightBatches());
                 start.await();
-                publishAll(producer, batch, value);
+                publisher.publishAllAndAwaitConfirms();
             }
             catch (final InterruptedException ex)
             {
@@ -153,25 +148,6 @@ final class IngestRun implements AutoCloseable
             {
                 failure = ex;
             }
-        }
-
-        private void publishAll(final LogProducer producer, final RecordBatch batch, final DirectBuffer value)
-        {
-            final int valueLength = value.capacity();
-            final int batchCount = confirms.batchCount();
-            for (int b = 0; b < batchCount; b++)
-            {
-                confirms.awaitUnconfirmedAtMost(b, settings.maxInFlightBatches() - 1);
-                batch.clear();
-                for (int i = confirms.sizeOfBatch(b); i > 0; i--)
-                {
-                    batch.add(-1, EMPTY, 0, -1, EMPTY, 0, 0, value, 0, valueLength);
-                }
-                confirms.beforePublish(b, System.nanoTime());
-                producer.publishBatch(logs[(index + b) % logs.length], batch, confirms,
-                    confirms.firstCorrelationOfBatch(b));
-            }
-            confirms.awaitUnconfirmedAtMost(batchCount, 0);
         }
 
         void rethrowFailure()

@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit;
  * The latency histograms of the benchmarks: nanoseconds up to a minute, three significant digits, fixed size so
  * that recording allocates nothing. Stateless.
  */
-final class LatencyHistograms
+public final class LatencyHistograms
 {
     static final long HIGHEST_TRACKABLE_NANOS = TimeUnit.MINUTES.toNanos(1);
 
@@ -17,7 +17,7 @@ final class LatencyHistograms
     }
 
     /** Safe to record into from several threads at once (several pipelines confirm in parallel). */
-    static AtomicHistogram newHistogram()
+    public static AtomicHistogram newHistogram()
     {
         return new AtomicHistogram(HIGHEST_TRACKABLE_NANOS, 3);
     }

@@ -11,14 +11,15 @@ import org.HdrHistogram.AtomicHistogram;
  * {@link LogReader} polls; the handler touches each record's offset, value length and last value byte, as the raw
  * scan does. One clock read per poll. Not thread-safe: one reading thread.
  */
-final class ReplayLoop implements RecordHandler, AutoCloseable
+public final class ReplayLoop implements RecordHandler, AutoCloseable
 {
     private final PartitionLog[] logs;
     private final LogReader[] readers;
     private final int maxRecordsPerPoll;
+    /** Stored, never read: a heap store keeps the JIT from dropping the loads the handler exists to make. */
     private long checksum;
 
-    ReplayLoop(final PartitionLog[] logs, final int maxRecordsPerPoll)
+    public ReplayLoop(final PartitionLog[] logs, final int maxRecordsPerPoll)
     {
         this.logs = logs;
         this.readers = new LogReader[logs.length];
@@ -33,7 +34,7 @@ final class ReplayLoop implements RecordHandler, AutoCloseable
      * @param pollNanos receives the time of every poll.
      * @return the number of records read.
      */
-    long replayAll(final AtomicHistogram pollNanos)
+    public long replayAll(final AtomicHistogram pollNanos)
     {
         long records = 0;
         for (int i = 0; i < logs.length; i++)
