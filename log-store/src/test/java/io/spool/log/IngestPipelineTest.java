@@ -1,0 +1,285 @@
+package io.spool.log;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.spool.log.LogFixture.bytes;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class IngestPipelineTest
+{
+    @TempDir
+    Path dir;
+    LogStore store;
+
+    @AfterEach
+    void close()
+    {
+        if (store != null)
+        {
+            store.close();
+        }
+    }
+
+    private LogStore open(final int ringSize, final int pipelines)
+    {
+        store = LogStore.open(dir, LogStoreConfig.builder().ringSize(ringSize).pipelines(pipelines)
+            .backgroundMaintenance(false).build());
+        return store;
+    }
+
+    /** Collects confirms; counts down once per confirm. */
+    static final class Confirms implements ConfirmListener
+    {
+        final ConcurrentLinkedQueue<long[]> confirmed = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<SpoolException> failed = new ConcurrentLinkedQueue<>();
+        final CountDownLatch done;
+
+        Confirms(final int expected)
+        {
+            done = new CountDownLatch(expected);
+        }
+
+        @Override
+        public void onConfirmed(final long correlation, final long offset)
+        {
+            confirmed.add(new long[]{correlation, offset});
+            done.countDown();
+        }
+
+        @Override
+        public void onFailed(final long correlation, final SpoolException error)
+        {
+            failed.add(error);
+            done.countDown();
+        }
+
+        void await() throws InterruptedException
+        {
+            assertThat(done.await(60, TimeUnit.SECONDS)).as("all confirms arrive").isTrue();
+        }
+    }
+
+    @Test
+    void manyProducersOnSharedPipelinesGetEveryRecordStoredOnceInConfirmOrder() throws Exception
+    {
+        open(256, 2);
+        final PartitionLog[] logs = {
+            store.openLog("a/0", LogFixture.smallSegments(64 * 1024)),
+            store.openLog("a/1", LogFixture.smallSegments(64 * 1024)),
+            store.openLog("a/2", LogConfig.builder().durability(Durability.EVERY_BATCH).build())};
+        final int producers = 4;
+        final int perProducer = 5_000;
+        final Confirms confirms = new Confirms(producers * perProducer);
+        final List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < producers; p++)
+        {
+            final int id = p;
+            threads.add(new Thread(() ->
+            {
+                final LogProducer producer = store.newProducer();
+                final UnsafeBuffer value = new UnsafeBuffer(new byte[16]);
+                for (int i = 0; i < perProducer; i++)
+                {
+                    value.putInt(0, id);
+                    value.putInt(4, i);
+                    final PartitionLog log = logs[i % logs.length];
+                    producer.publish(log, -1, value, 0, -1, value, 0, 0, value, 0, 16, confirms,
+                        ((long)id << 32) | i);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (final Thread t : threads)
+        {
+            t.join();
+        }
+        confirms.await();
+        assertThat(confirms.failed).isEmpty();
+
+        long total = 0;
+        for (final PartitionLog log : logs)
+        {
+            final boolean[][] seen = new boolean[producers][perProducer];
+            final long[] expectedOffset = {0};
+            try (LogReader reader = log.newReader())
+            {
+                int n;
+                while ((n = reader.poll(r ->
+                {
+                    assertThat(r.offset()).isEqualTo(expectedOffset[0]++);
+                    final int id = r.buffer().getInt(r.valueOffset());
+                    final int i = r.buffer().getInt(r.valueOffset() + 4);
+                    assertThat(seen[id][i]).as("record stored once").isFalse();
+                    seen[id][i] = true;
+                }, 1000)) > 0)
+                {
+                    total += n;
+                }
+            }
+        }
+        assertThat(total).isEqualTo((long)producers * perProducer);
+        assertThat(confirms.confirmed).hasSize(producers * perProducer);
+    }
+
+    @Test
+    void confirmsOfOneLogArriveInOffsetOrder() throws Exception
+    {
+        open(64, 1);
+        final PartitionLog log = store.openLog("o/0", LogConfig.DEFAULT);
+        final int n = 2_000;
+        final Confirms confirms = new Confirms(n);
+        final LogProducer producer = store.newProducer();
+        final UnsafeBuffer value = new UnsafeBuffer(bytes("payload"));
+        for (int i = 0; i < n; i++)
+        {
+            producer.publish(log, -1, value, 0, -1, value, 0, 0, value, 0, value.capacity(), confirms, i);
+        }
+        confirms.await();
+        long expected = 0;
+        for (final long[] c : confirms.confirmed)
+        {
+            assertThat(c[0]).isEqualTo(expected);
+            assertThat(c[1]).isEqualTo(expected);
+            expected++;
+        }
+    }
+
+    @Test
+    void everyBatchGroupCommitsManyRecordsPerFsync() throws Exception
+    {
+        open(1024, 1);
+        final PartitionLog log = store.openLog("d/0", LogConfig.builder().durability(Durability.EVERY_BATCH).build());
+        final int n = 5_000;
+        final Confirms confirms = new Confirms(n);
+        final List<Thread> threads = new ArrayList<>();
+        for (int p = 0; p < 4; p++)
+        {
+            threads.add(new Thread(() ->
+            {
+                final LogProducer producer = store.newProducer();
+                final UnsafeBuffer value = new UnsafeBuffer(new byte[100]);
+                for (int i = 0; i < n / 4; i++)
+                {
+                    producer.publish(log, -1, value, 0, -1, value, 0, 0, value, 0, 100, confirms, i);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (final Thread t : threads)
+        {
+            t.join();
+        }
+        confirms.await();
+        assertThat(log.endOffset()).isEqualTo(n);
+        assertThat(store.fsyncCount()).isPositive().isLessThan(n);
+    }
+
+    @Test
+    void aFullPipelinePushesBackInsteadOfGrowing() throws Exception
+    {
+        open(8, 1);
+        final PartitionLog log = store.openLog("b/0", LogConfig.DEFAULT);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicLong confirmed = new AtomicLong();
+        final ConfirmListener blocking = new ConfirmListener()
+        {
+            @Override
+            public void onConfirmed(final long correlation, final long offset)
+            {
+                try
+                {
+                    release.await();
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+                confirmed.incrementAndGet();
+            }
+
+            @Override
+            public void onFailed(final long correlation, final SpoolException error)
+            {
+            }
+        };
+        final LogProducer producer = store.newProducer();
+        final UnsafeBuffer value = new UnsafeBuffer(bytes("x"));
+        int accepted = 0;
+        while (producer.tryPublish(log, -1, value, 0, -1, value, 0, 0, value, 0, 1, blocking, accepted) !=
+            LogProducer.BACK_PRESSURED)
+        {
+            accepted++;
+            assertThat(accepted).as("the ring bounds unconfirmed publishes").isLessThanOrEqualTo(8);
+        }
+        assertThat(accepted).isEqualTo(8);
+        release.countDown();
+        store.close();
+        assertThat(confirmed.get()).isEqualTo(8);
+        store = null;
+    }
+
+    @Test
+    void batchPublishClaimsSlotsTogetherAndConfirmsEachRecord() throws Exception
+    {
+        open(16, 1);
+        final PartitionLog log = store.openLog("batch/0", LogConfig.DEFAULT);
+        final RecordBatch batch = new RecordBatch();
+        for (int i = 0; i < 100; i++)
+        {
+            batch.add(bytes("k" + i), null, bytes("v" + i));
+        }
+        final Confirms confirms = new Confirms(100);
+        store.newProducer().publishBatch(log, batch, confirms, 1000);
+        confirms.await();
+        assertThat(confirms.confirmed.stream().mapToLong(c -> c[0]).min().getAsLong()).isEqualTo(1000);
+        assertThat(LogFixture.readAll(log, 0)).hasSize(100).startsWith("0:k0:v0").endsWith("99:k99:v99");
+    }
+
+    @Test
+    void readersTailTheWriterWithoutSeeingUncommittedRecords() throws Exception
+    {
+        open(256, 1);
+        final PartitionLog log = store.openLog("tail/0", LogFixture.smallSegments(16 * 1024));
+        final int n = 20_000;
+        final Thread writer = new Thread(() ->
+        {
+            final LogProducer producer = store.newProducer();
+            final UnsafeBuffer value = new UnsafeBuffer(new byte[8]);
+            for (int i = 0; i < n; i++)
+            {
+                value.putLong(0, i);
+                producer.publish(log, -1, value, 0, -1, value, 0, 0, value, 0, 8, null, i);
+            }
+        });
+        writer.start();
+        final long[] next = {0};
+        try (LogReader reader = log.newReader())
+        {
+            while (next[0] < n)
+            {
+                if (reader.poll(r ->
+                {
+                    assertThat(r.offset()).isEqualTo(next[0]);
+                    assertThat(r.buffer().getLong(r.valueOffset())).isEqualTo(next[0]);
+                    next[0]++;
+                }, 500) == 0)
+                {
+                    assertThat(log.awaitEndAbove(reader.nextOffset(), 5_000_000_000L)).isTrue();
+                }
+            }
+        }
+        writer.join();
+        assertThat(next[0]).isEqualTo(n);
+    }
+}

@@ -1,0 +1,394 @@
+package io.spool.model;
+
+import io.spool.log.LogConfig;
+import io.spool.log.LogReader;
+import io.spool.log.LogStore;
+import io.spool.log.LogStoreConfig;
+import io.spool.log.OffsetOutOfRangeException;
+import io.spool.log.PartitionLog;
+import io.spool.log.RecordBatch;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.state.Action;
+import net.jqwik.api.state.ActionChain;
+import net.jqwik.api.state.Transformer;
+import org.agrona.concurrent.CachedEpochClock;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Random sequences of appends, reads, seeks, rolls, retention, clean reopens and crashes with a torn tail, run
+ * against the engine's log and against {@link LogModel}; after every step both must agree.
+ */
+class LogProperties
+{
+    private static final String LOG = "p/0";
+    private static final long RETENTION_MILLIS = 60_000;
+
+    @Property
+    void theLogAgreesWithItsModel(@ForAll("chains") final ActionChain<LogSystem> chain)
+    {
+        final LogSystem[] last = new LogSystem[1];
+        try
+        {
+            chain.peek(s -> last[0] = s)
+                .withInvariant("offsets agree", LogSystem::checkOffsets)
+                .run();
+        }
+        finally
+        {
+            if (last[0] != null)
+            {
+                last[0].destroy();
+            }
+        }
+        Statistics.label("restart in sequence").collect(last[0] != null && last[0].restarts > 0);
+        Statistics.label("restart in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("action").coverage(c ->
+        {
+            for (final String action : List.of("append", "append batch", "read", "read out of range", "advance clock",
+                "delete below", "retention", "reopen", "crash with torn tail", "offset for timestamp"))
+            {
+                c.check(action).count(n -> n > 0);
+            }
+        });
+    }
+
+    @Provide
+    Arbitrary<ActionChain<LogSystem>> chains()
+    {
+        return ActionChain.startWith(LogSystem::new)
+            .withAction(5, Action.just("append", Transformer.mutate("append", LogSystem::append)))
+            .withAction(2, new AppendBatch())
+            .withAction(4, new Read())
+            .withAction(1, Action.just("read out of range", Transformer.mutate("read out of range", LogSystem::readOutOfRange)))
+            .withAction(2, new AdvanceClock())
+            .withAction(1, new DeleteBelow())
+            .withAction(1, Action.just("retention", Transformer.mutate("retention", LogSystem::retention)))
+            .withAction(1, Action.just("reopen", Transformer.mutate("reopen", LogSystem::reopen)))
+            .withAction(1, Action.just("crash with torn tail", Transformer.mutate("crash with torn tail", LogSystem::crashWithTornTail)))
+            .withAction(1, new OffsetForTimestamp())
+            .withMaxTransformations(40);
+    }
+
+    static final class AppendBatch implements Action.Independent<LogSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<LogSystem>> transformer()
+        {
+            return Arbitraries.integers().between(1, 40)
+                .map(n -> Transformer.mutate("append batch of " + n, s -> s.appendBatch(n)));
+        }
+    }
+
+    static final class Read implements Action.Dependent<LogSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<LogSystem>> transformer(final LogSystem s)
+        {
+            return Arbitraries.longs().between(s.model.startOffset(), s.model.endOffset())
+                .flatMap(from -> Arbitraries.integers().between(1, 200)
+                    .map(max -> Transformer.mutate("read " + max + " from " + from, sys -> sys.read(from, max))));
+        }
+    }
+
+    static final class AdvanceClock implements Action.Independent<LogSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<LogSystem>> transformer()
+        {
+            return Arbitraries.longs().between(1, 2 * RETENTION_MILLIS)
+                .map(ms -> Transformer.mutate("advance clock " + ms + " ms", s -> s.advanceClock(ms)));
+        }
+    }
+
+    static final class DeleteBelow implements Action.Dependent<LogSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<LogSystem>> transformer(final LogSystem s)
+        {
+            return Arbitraries.longs().between(s.model.startOffset(), s.model.endOffset())
+                .map(o -> Transformer.mutate("delete segments below " + o, sys -> sys.deleteBelow(o)));
+        }
+    }
+
+    static final class OffsetForTimestamp implements Action.Dependent<LogSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<LogSystem>> transformer(final LogSystem s)
+        {
+            return Arbitraries.longs().between(s.clock.time() - 3 * RETENTION_MILLIS, s.clock.time() + 1)
+                .map(t -> Transformer.mutate("offset for timestamp " + t, sys -> sys.offsetForTimestamp(t)));
+        }
+    }
+
+    /**
+     * The engine's log and the model side by side. Segments are tiny so that rolls and retention happen often.
+     */
+    static final class LogSystem
+    {
+        final Path dir;
+        final CachedEpochClock clock = new CachedEpochClock();
+        final LogModel model = new LogModel();
+        final LogConfig config = LogConfig.builder().segmentBytes(2048).maxRecordBytes(512).indexIntervalBytes(128)
+            .retentionMillis(RETENTION_MILLIS).build();
+        LogStore store;
+        PartitionLog log;
+        int restarts;
+        private long counter;
+
+        LogSystem()
+        {
+            try
+            {
+                dir = Files.createTempDirectory("spool-log-property");
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+            clock.update(1_000_000);
+            open();
+        }
+
+        private void open()
+        {
+            store = LogStore.open(dir, LogStoreConfig.builder().clock(clock).backgroundMaintenance(false)
+                .ringSize(64).build());
+            log = store.openLog(LOG, config);
+        }
+
+        void checkOffsets()
+        {
+            assertThat(log.startOffset()).as("start offset").isEqualTo(model.startOffset());
+            assertThat(log.endOffset()).as("end offset").isEqualTo(model.endOffset());
+        }
+
+        private byte[] nextValue()
+        {
+            counter++;
+            final int length = (int)(counter * 37 % 150);
+            final byte[] value = new byte[length];
+            for (int i = 0; i < length; i++)
+            {
+                value[i] = (byte)(counter + i);
+            }
+            return value;
+        }
+
+        private byte[] nextKey()
+        {
+            return counter % 3 == 0 ? null : ("k" + counter).getBytes();
+        }
+
+        void append()
+        {
+            Statistics.label("action").collect("append");
+            final byte[] value = nextValue();
+            final byte[] key = nextKey();
+            final long offset = store.newProducer().appendAndWait(log, key, null, value);
+            assertThat(offset).isEqualTo(model.append(clock.time(), key, value));
+        }
+
+        void appendBatch(final int n)
+        {
+            Statistics.label("action").collect("append batch");
+            final RecordBatch batch = new RecordBatch();
+            for (int i = 0; i < n; i++)
+            {
+                final byte[] value = nextValue();
+                final byte[] key = nextKey();
+                batch.add(key, null, value);
+                model.append(clock.time(), key, value);
+            }
+            final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(n);
+            store.newProducer().publishBatch(log, batch, new io.spool.log.ConfirmListener()
+            {
+                @Override
+                public void onConfirmed(final long correlation, final long offset)
+                {
+                    done.countDown();
+                }
+
+                @Override
+                public void onFailed(final long correlation, final io.spool.log.SpoolException error)
+                {
+                    throw error;
+                }
+            }, 0);
+            try
+            {
+                assertThat(done.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            }
+            catch (final InterruptedException ex)
+            {
+                throw new IllegalStateException(ex);
+            }
+        }
+
+        void read(final long from, final int max)
+        {
+            Statistics.label("action").collect("read");
+            final List<LogModel.Record> actual = new ArrayList<>();
+            try (LogReader reader = log.newReader())
+            {
+                reader.seek(from);
+                reader.poll(r -> actual.add(new LogModel.Record(r.offset(), r.timestamp(), r.keyBytes(), r.valueBytes())), max);
+            }
+            assertThat(actual).isEqualTo(model.read(from, max));
+        }
+
+        void readOutOfRange()
+        {
+            Statistics.label("action").collect("read out of range");
+            try (LogReader reader = log.newReader())
+            {
+                final long below = model.startOffset() - 1;
+                if (below >= 0)
+                {
+                    assertThatThrownBy(() -> reader.seek(below)).isInstanceOf(OffsetOutOfRangeException.class)
+                        .extracting(e -> ((OffsetOutOfRangeException)e).earliestOffset()).isEqualTo(model.startOffset());
+                }
+                assertThatThrownBy(() -> reader.seek(model.endOffset() + 1)).isInstanceOf(OffsetOutOfRangeException.class);
+            }
+        }
+
+        void advanceClock(final long millis)
+        {
+            Statistics.label("action").collect("advance clock");
+            clock.advance(millis);
+        }
+
+        void deleteBelow(final long offset)
+        {
+            Statistics.label("action").collect("delete below");
+            final long before = log.startOffset();
+            log.deleteSegmentsBelow(offset);
+            assertThat(log.startOffset()).isBetween(before, Math.max(before, offset));
+            model.dropBelow(log.startOffset());
+        }
+
+        void retention()
+        {
+            Statistics.label("action").collect("retention");
+            store.runMaintenance();
+            final List<LogModel.Record> dropped = model.dropBelow(log.startOffset());
+            for (final LogModel.Record record : dropped)
+            {
+                assertThat(clock.time() - record.timestamp).as("only expired records go").isGreaterThan(RETENTION_MILLIS);
+            }
+        }
+
+        void reopen()
+        {
+            Statistics.label("action").collect("reopen");
+            restarts++;
+            store.close();
+            open();
+            assertThat(log.recoveryReport().isClean()).as(log.recoveryReport().toString()).isTrue();
+        }
+
+        /**
+         * A crash in which the newest record's bytes did not all reach the disk: its checksum no longer matches.
+         */
+        void crashWithTornTail()
+        {
+            Statistics.label("action").collect("crash with torn tail");
+            restarts++;
+            store.close();
+            final boolean torn = tearLastRecord();
+            if (torn)
+            {
+                model.dropLast();
+            }
+            open();
+            if (torn)
+            {
+                assertThat(log.recoveryReport().truncatedAtOffset()).isEqualTo(model.endOffset());
+            }
+        }
+
+        private boolean tearLastRecord()
+        {
+            final Path logDir = dir.resolve(LOG);
+            try (Stream<Path> files = Files.list(logDir))
+            {
+                final Path last = files.filter(p -> p.toString().endsWith(".log")).max(Comparator.naturalOrder()).orElseThrow();
+                try (FileChannel channel = FileChannel.open(last, StandardOpenOption.READ, StandardOpenOption.WRITE))
+                {
+                    final ByteBuffer word = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+                    long position = 64;
+                    long lastFrame = -1;
+                    while (position + 4 <= channel.size())
+                    {
+                        word.clear();
+                        channel.read(word, position);
+                        final int length = word.getInt(0);
+                        if (length <= 0)
+                        {
+                            break;
+                        }
+                        lastFrame = position;
+                        position += (length + 7) & ~7;
+                    }
+                    if (lastFrame < 0)
+                    {
+                        return false;
+                    }
+                    word.clear();
+                    channel.read(word, lastFrame + 4);
+                    word.putInt(0, ~word.getInt(0)).rewind();
+                    channel.write(word, lastFrame + 4);
+                    return true;
+                }
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
+
+        void offsetForTimestamp(final long timestamp)
+        {
+            Statistics.label("action").collect("offset for timestamp");
+            assertThat(log.offsetForTimestamp(timestamp)).isEqualTo(model.offsetForTimestamp(timestamp));
+        }
+
+        void destroy()
+        {
+            store.close();
+            try (Stream<Path> paths = Files.walk(dir))
+            {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
+
+        @Override
+        public String toString()
+        {
+            return "LogSystem{start=" + model.startOffset() + ", end=" + model.endOffset() + "}";
+        }
+    }
+}
