@@ -9,6 +9,7 @@ import java.nio.file.Path;
  * naming the setting.
  *
  * @param records            records written (ingest) or written then read back (replay).
+ * @param baselineRecords    records the raw baseline is measured over.
  * @param payloadBytes       value size of every record; keys are null and there are no headers.
  * @param partitions         logs the records are spread over, batch by batch.
  * @param producers          producing threads.
@@ -20,6 +21,7 @@ import java.nio.file.Path;
  */
 public record BenchSettings(
     long records,
+    long baselineRecords,
     int payloadBytes,
     int partitions,
     int producers,
@@ -32,6 +34,7 @@ public record BenchSettings(
     public BenchSettings
     {
         requireAtLeast("records", records, 1);
+        requireAtLeast("baseline records", baselineRecords, 1);
         requireAtLeast("payload bytes", payloadBytes, 0);
         requireAtLeast("partitions", partitions, 1);
         requireAtLeast("producers", producers, 1);

@@ -25,7 +25,8 @@ public final class IngestBench
     {
         final Throughput baseline;
         try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-append");
-            RawBaselineRun raw = new RawBaselineRun(directory.path(), settings.records(), settings.value(),
+            RawBaselineRun raw = new RawBaselineRun(directory.path(),
+                settings.baselineRecords(), settings.value(),
                 LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize()))
         {
             baseline = raw.measureAppend();

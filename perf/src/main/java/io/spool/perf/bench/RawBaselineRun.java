@@ -15,13 +15,19 @@ public final class RawBaselineRun implements AutoCloseable
     public static final String RAW_APPEND = "raw mapped append";
     public static final String RAW_SCAN = "raw mapped scan";
 
+    /**
+     * Fewest records a baseline is measured over: a short benchmark (a few thousand fsynced records) would
+     * otherwise time a cold loop, and the yardstick is a rate, not a count.
+     */
+    private static final long MIN_RECORDS = 2_000_000;
+
     private final long records;
     private final int valueLength;
     private final int batchSize;
     private final RawMappedAppendBaseline append;
 
     /**
-     * Pre-allocates room for {@code records} records in {@code directory}; nothing is measured yet.
+     * Pre-allocates room in {@code directory} for {@code records} records; nothing is measured yet.
      *
      * @param batchSize records stamped with one clock read, as the pipeline stamps a batch.
      */
@@ -33,6 +39,12 @@ public final class RawBaselineRun implements AutoCloseable
         this.batchSize = batchSize;
         this.append = new RawMappedAppendBaseline(
             directory, segmentBytes, RawMappedAppendBaseline.segmentsFor(records, value.length, segmentBytes), value);
+    }
+
+    /** Records to measure a baseline over, for a benchmark of {@code benchmarkRecords} records. */
+    public static long baselineRecords(final long benchmarkRecords)
+    {
+        return Math.max(benchmarkRecords, MIN_RECORDS);
     }
 
     /** Appends all the records once, timed. */

@@ -27,7 +27,8 @@ public final class ReplayBench
     {
         final Throughput baseline;
         try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-scan");
-            RawBaselineRun raw = new RawBaselineRun(directory.path(), settings.records(), settings.value(),
+            RawBaselineRun raw = new RawBaselineRun(directory.path(),
+                settings.baselineRecords(), settings.value(),
                 LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize()))
         {
             raw.measureAppend();

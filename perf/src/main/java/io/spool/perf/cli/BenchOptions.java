@@ -2,6 +2,7 @@ package io.spool.perf.cli;
 
 import io.spool.log.Durability;
 import io.spool.perf.bench.BenchSettings;
+import io.spool.perf.bench.RawBaselineRun;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -18,6 +19,11 @@ final class BenchOptions
     @Option(names = "--records", defaultValue = "5000000", paramLabel = "N",
         description = "Records to write (default: ${DEFAULT-VALUE}).")
     long records;
+
+    @Option(names = "--baseline-records", paramLabel = "N",
+        description = "Records the raw baseline is measured over (default: --records, at least 2,000,000 so that "
+            + "the baseline loop runs warm).")
+    Long baselineRecords;
 
     @Option(names = "--payload-bytes", defaultValue = "100", paramLabel = "BYTES",
         description = "Value size of each record; keys are null, no headers (default: ${DEFAULT-VALUE}).")
@@ -63,7 +69,8 @@ final class BenchOptions
     {
         try
         {
-            return new BenchSettings(records, payloadBytes, partitions, producers, pipelines, durability, batchSize,
+            return new BenchSettings(records,
+                baselineRecords == null ? RawBaselineRun.baselineRecords(records) : baselineRecords, payloadBytes, partitions, producers, pipelines, durability, batchSize,
                 maxInFlightBatches, dataDirectory);
         }
         catch (final IllegalArgumentException ex)

@@ -29,4 +29,11 @@ class RawBaselineRunTest
             assertThat(scan.recordsPerSec()).isPositive();
         }
     }
+
+    @Test
+    void aShortBenchmarkStillGetsABaselineOverEnoughRecordsToBeWarm()
+    {
+        assertThat(RawBaselineRun.baselineRecords(3_000)).isEqualTo(2_000_000);
+        assertThat(RawBaselineRun.baselineRecords(10_000_000)).isEqualTo(10_000_000);
+    }
 }

@@ -33,18 +33,25 @@ class SpoolCommandTest
         final BenchSettings settings = parseIngest();
 
         assertThat(settings).isEqualTo(new BenchSettings(
-            5_000_000, 100, 1, 1, 1, Durability.NONE, 256, 64, Path.of("spool-data")));
+            5_000_000, 5_000_000, 100, 1, 1, 1, Durability.NONE, 256, 64, Path.of("spool-data")));
     }
 
     @Test
     void benchOptionsAreParsed()
     {
-        final BenchSettings settings = parseIngest("--records", "1000", "--payload-bytes", "512", "--partitions", "4",
+        final BenchSettings settings = parseIngest("--records", "1000", "--baseline-records", "7000",
+            "--payload-bytes", "512", "--partitions", "4",
             "--producers", "16", "--pipelines", "2", "--durability", "interval:5", "--batch", "1", "--in-flight", "1",
             "--data-dir", "elsewhere");
 
         assertThat(settings).isEqualTo(new BenchSettings(
-            1_000, 512, 4, 16, 2, Durability.interval(5), 1, 1, Path.of("elsewhere")));
+            1_000, 7_000, 512, 4, 16, 2, Durability.interval(5), 1, 1, Path.of("elsewhere")));
+    }
+
+    @Test
+    void aShortRunMeasuresItsBaselineOverTwoMillionRecords()
+    {
+        assertThat(parseIngest("--records", "3000").baselineRecords()).isEqualTo(2_000_000);
     }
 
     @Test
@@ -80,8 +87,9 @@ class SpoolCommandTest
     @Test
     void ingestPrintsOneJsonObjectWithTheAgreedFieldsAndLeavesNoFilesBehind() throws IOException
     {
-        assertThat(execute("bench", "ingest", "--records", "3000", "--payload-bytes", "16", "--partitions", "2",
-            "--producers", "2", "--batch", "64", "--data-dir", dataDirectory.toString(), "--json")).isEqualTo(0);
+        assertThat(execute("bench", "ingest", "--records", "3000", "--baseline-records", "3000",
+            "--payload-bytes", "16", "--partitions", "2", "--producers", "2", "--batch", "64",
+            "--data-dir", dataDirectory.toString(), "--json")).isEqualTo(0);
 
         final String json = out.toString().strip();
         assertThat(json).startsWith("{").endsWith("}").doesNotContain("\n");
@@ -97,8 +105,8 @@ class SpoolCommandTest
     @Test
     void replayPrintsTextWithTheBaselineAndTheRatio() throws IOException
     {
-        assertThat(execute("bench", "replay", "--records", "3000", "--payload-bytes", "16", "--partitions", "2",
-            "--data-dir", dataDirectory.toString())).isEqualTo(0);
+        assertThat(execute("bench", "replay", "--records", "3000", "--baseline-records", "3000",
+            "--payload-bytes", "16", "--partitions", "2", "--data-dir", dataDirectory.toString())).isEqualTo(0);
 
         assertThat(out.toString())
             .contains("spool bench replay: 3,000 records of 16 B, 2 partition(s)")
@@ -111,9 +119,9 @@ class SpoolCommandTest
     @Test
     void everyBatchDurabilityCountsFsyncs()
     {
-        assertThat(execute("bench", "ingest", "--records", "200", "--payload-bytes", "16", "--durability",
-            "every-batch", "--batch", "1", "--in-flight", "1", "--data-dir", dataDirectory.toString(), "--json"))
-            .isEqualTo(0);
+        assertThat(execute("bench", "ingest", "--records", "200", "--baseline-records", "200",
+            "--payload-bytes", "16", "--durability", "every-batch", "--batch", "1", "--in-flight", "1",
+            "--data-dir", dataDirectory.toString(), "--json")).isEqualTo(0);
 
         assertThat(out.toString()).containsPattern("\"fsyncs\":[1-9][0-9]*,");
     }
