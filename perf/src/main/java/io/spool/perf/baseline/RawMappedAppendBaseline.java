@@ -64,8 +64,8 @@ public final class RawMappedAppendBaseline implements AutoCloseable
         this.alignedFrameLength = align(frameLength);
         if (alignedFrameLength > segmentBytes)
         {
-            throw new IllegalArgumentException(
-                "a " + valueLength + "-byte value needs " + alignedFrameLength + " bytes, segments hold " + segmentBytes);
+            throw new IllegalArgumentException("a " + valueLength + "-byte value needs " + alignedFrameLength +
+                " bytes, segments hold " + segmentBytes);
         }
         if (segmentCount < 1)
         {

@@ -69,9 +69,9 @@ final class BenchOptions
     {
         try
         {
-            return new BenchSettings(records,
-                baselineRecords == null ? RawBaselineRun.baselineRecords(records) : baselineRecords, payloadBytes, partitions, producers, pipelines, durability, batchSize,
-                maxInFlightBatches, dataDirectory);
+            final long rawRecords = baselineRecords == null ? RawBaselineRun.baselineRecords(records) : baselineRecords;
+            return new BenchSettings(records, rawRecords, payloadBytes, partitions, producers, pipelines, durability,
+                batchSize, maxInFlightBatches, dataDirectory);
         }
         catch (final IllegalArgumentException ex)
         {

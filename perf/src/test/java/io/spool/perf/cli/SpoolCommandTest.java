@@ -64,7 +64,8 @@ class SpoolCommandTest
     void anUnknownDurabilityIsAUsageErrorThatListsTheChoices()
     {
         assertThat(execute("bench", "ingest", "--durability", "sometimes")).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown durability 'sometimes': expected none, every-batch or interval:MS");
+        assertThat(err.toString())
+            .contains("unknown durability 'sometimes': expected none, every-batch or interval:MS");
     }
 
     @Test
