@@ -51,9 +51,10 @@ final class BenchOptions
             + "a replay (default: ${DEFAULT-VALUE}).")
     int batchSize;
 
-    @Option(names = "--in-flight", defaultValue = "64", paramLabel = "BATCHES",
-        description = "Unconfirmed batches a producer may have before it waits; 1 with --batch 1 makes each "
-            + "producer wait for every confirm (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--in-flight", defaultValue = "8", paramLabel = "BATCHES",
+        description = "Unconfirmed batches a producer may have before it parks until a confirm; keep "
+            + "batch x in-flight x producers within the ring (4096) or producers spin on the full ring; "
+            + "--batch 1 --in-flight 1 makes each producer wait for every confirm (default: ${DEFAULT-VALUE}).")
     int maxInFlightBatches;
 
     @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",

@@ -33,7 +33,7 @@ class SpoolCommandTest
         final BenchSettings settings = parseIngest();
 
         assertThat(settings).isEqualTo(new BenchSettings(
-            5_000_000, 5_000_000, 100, 1, 1, 1, Durability.NONE, 256, 64, Path.of("spool-data")));
+            5_000_000, 5_000_000, 100, 1, 1, 1, Durability.NONE, 256, 8, Path.of("spool-data")));
     }
 
     @Test
