@@ -53,7 +53,8 @@ public final class ReplayBench
                     throw new IllegalStateException(
                         "replay read " + records + " records, " + settings.records() + " were written");
                 }
-                return new BenchResult(NAME, settings.partitions(), 1, settings.durability().toString(),
+                return new BenchResult(NAME, settings.partitions(), settings.producers(),
+                    settings.durability().toString(),
                     new Throughput("spool LogReader replay", records, settings.payloadBytes(), Math.max(1, elapsed)),
                     baseline,
                     "poll of up to " + settings.batchSize() + " records",

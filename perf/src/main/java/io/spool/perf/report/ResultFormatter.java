@@ -55,7 +55,7 @@ public final class ResultFormatter
             measured.recordsPerSec(), measured.mbPerSec(), measured.elapsedNanos() / 1e9));
         text.append(format("  baseline      %,14.0f records/s  %,9.1f MB/s  (%s, %,d records, same run)%n",
             baseline.recordsPerSec(), baseline.mbPerSec(), baseline.name(), baseline.records()));
-        text.append(format("  ratio         %14.3f of baseline%n", result.ratio()));
+        text.append(format("  ratio         %14.3g of baseline%n", result.ratio()));
         text.append(format("  latency (%s, %,d samples): p50 %,.1f us  p99 %,.1f us  p99.9 %,.1f us  max %,.1f us%n",
             result.latency(), latency.samples(), latency.p50Micros(), latency.p99Micros(), latency.p999Micros(),
             latency.maxMicros()));

@@ -26,6 +26,16 @@ class ResultFormatterTest
     }
 
     @Test
+    void textKeepsThreeSignificantDigitsOfATinyRatio()
+    {
+        final Throughput fsynced = new Throughput("spool", 600, 100, 1_000_000_000L);
+        final BenchResult result = new BenchResult(
+            "ingest", 1, 1, "every-batch", fsynced, RAW, "publish to confirm", LATENCY, 600);
+
+        assertThat(ResultFormatter.text(result)).containsPattern("ratio +7.50e-05 of baseline");
+    }
+
+    @Test
     void jsonHoldsTheAgreedFieldsAsOneObject()
     {
         assertThat(ResultFormatter.json(result(BenchResult.FSYNCS_NOT_COUNTED))).isEqualTo("{"
