@@ -74,18 +74,18 @@ final class IngestRun implements AutoCloseable
         }
 
         final long fsyncsBefore = store.fsyncCount();
-        final long startNanos;
+        final long elapsedNanos;
         try (ProgressLine ignored = ProgressLine.start(task, settings.records(), () -> completedRecords(producers),
             progressOut))
         {
-            startNanos = System.nanoTime();
+            final long startNanos = System.nanoTime();
             start.countDown();
             for (final Thread thread : threads)
             {
                 thread.join();
             }
+            elapsedNanos = System.nanoTime() - startNanos;
         }
-        final long elapsedNanos = System.nanoTime() - startNanos;
         final long fsyncs = store.fsyncCount() - fsyncsBefore;
 
         for (final Producer producer : producers)
