@@ -1,0 +1,92 @@
+package io.spool.queue;
+
+/**
+ * Layout of the subscription state journal, an append-only file of checksummed entries. Stateless and
+ * thread-safe.
+ * <p>
+ * The file starts with a header; the generation ties it to the snapshot it follows
+ * ({@code journal-<generation>.log}).
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                        magic 'SPQJ'                           |
+ *  +---------------------------------------------------------------+
+ *  |                           version                             |
+ *  +---------------------------------------------------------------+
+ *  |                          generation                           |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * Then entries, little-endian. The CRC32C covers type, item count and items; a bad length or checksum marks a torn
+ * tail, which is truncated on open.
+ * <pre>
+ *  +---------------------------------------------------------------+
+ *  |                 entry length (header included)                |
+ *  +---------------------------------------------------------------+
+ *  |                            CRC32C                             |
+ *  +---------------------------------------------------------------+
+ *  |                             type                              |
+ *  +---------------------------------------------------------------+
+ *  |                          item count                           |
+ *  +---------------------------------------------------------------+
+ *  |                      items of the type ...                    |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * Items per type:
+ * <ul>
+ *     <li>{@link #FIRST_DELIVERIES}: from offset (long), count (int): offsets delivered for the first time;</li>
+ *     <li>{@link #REDELIVERY}: offset (long), delivery number (int);</li>
+ *     <li>{@link #ACK}: offset (long);</li>
+ *     <li>{@link #DEAD}: offset (long), {@link DeadReason#code()} (int);</li>
+ *     <li>{@link #DELAY}: offset (long), due time in epoch ms (long).</li>
+ * </ul>
+ */
+final class JournalDescriptor
+{
+    static final int MAGIC = 0x4A515053;
+    static final int VERSION = 1;
+    static final int FILE_HEADER_LENGTH = 16;
+    static final int MAGIC_AT = 0;
+    static final int VERSION_AT = 4;
+    static final int GENERATION_AT = 8;
+
+    static final int ENTRY_HEADER_LENGTH = 16;
+    static final int LENGTH_AT = 0;
+    static final int CRC_AT = 4;
+    static final int TYPE_AT = 8;
+    static final int COUNT_AT = 12;
+
+    static final int FIRST_DELIVERIES = 1;
+    static final int REDELIVERY = 2;
+    static final int ACK = 3;
+    static final int DEAD = 4;
+    static final int DELAY = 5;
+
+    private JournalDescriptor()
+    {
+    }
+
+    /** Bytes per item of an entry type, or -1 for an unknown type. */
+    static int itemLength(final int type)
+    {
+        switch (type)
+        {
+            case FIRST_DELIVERIES:
+            case REDELIVERY:
+            case DEAD:
+                return Long.BYTES + Integer.BYTES;
+            case ACK:
+                return Long.BYTES;
+            case DELAY:
+                return 2 * Long.BYTES;
+            default:
+                return -1;
+        }
+    }
+
+    static String fileName(final long generation)
+    {
+        return "journal-" + generation + ".log";
+    }
+}

@@ -1,0 +1,136 @@
+package io.spool.queue;
+
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+import static io.spool.queue.JournalDescriptor.*;
+
+/**
+ * Replays a journal file into a {@link StateLog}, entry by entry, and finds where its valid part ends: at the first
+ * entry whose length runs past the file, whose type is unknown, or whose checksum fails. Stateless and thread-safe.
+ */
+final class JournalReader
+{
+    private JournalReader()
+    {
+    }
+
+    /**
+     * @return the length of the valid part of the file; 0 if the file is missing or shorter than its header.
+     * @throws CorruptStateException if the header is complete but belongs to another file or generation.
+     */
+    static long replay(final Path path, final long generation, final StateLog target)
+    {
+        if (!Files.exists(path))
+        {
+            return 0;
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
+        {
+            final long size = channel.size();
+            if (size < FILE_HEADER_LENGTH)
+            {
+                return 0;
+            }
+            if (size > Integer.MAX_VALUE)
+            {
+                throw new CorruptStateException("journal " + path + " is " + size +
+                    " bytes, more than a journal ever grows to between snapshots");
+            }
+            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            try
+            {
+                return replay(path, generation, new UnsafeBuffer(mapped), mapped, (int)size, target);
+            }
+            finally
+            {
+                IoUtil.unmap(mapped);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("reading the subscription state journal " + path + " failed", ex);
+        }
+    }
+
+    private static long replay(
+        final Path path, final long generation, final UnsafeBuffer buffer, final MappedByteBuffer mapped,
+        final int size, final StateLog target)
+    {
+        final int magic = buffer.getInt(MAGIC_AT, ByteOrder.LITTLE_ENDIAN);
+        final int version = buffer.getInt(VERSION_AT, ByteOrder.LITTLE_ENDIAN);
+        final long fileGeneration = buffer.getLong(GENERATION_AT, ByteOrder.LITTLE_ENDIAN);
+        if (magic != MAGIC || version != VERSION || fileGeneration != generation)
+        {
+            throw new CorruptStateException("journal " + path + " has magic " + Integer.toHexString(magic) +
+                ", version " + version + ", generation " + fileGeneration + "; expected magic " +
+                Integer.toHexString(MAGIC) + ", version " + VERSION + ", generation " + generation);
+        }
+        final CRC32C crc = new CRC32C();
+        int position = FILE_HEADER_LENGTH;
+        while (position + ENTRY_HEADER_LENGTH <= size)
+        {
+            final int length = buffer.getInt(position + LENGTH_AT, ByteOrder.LITTLE_ENDIAN);
+            final int type = buffer.getInt(position + TYPE_AT, ByteOrder.LITTLE_ENDIAN);
+            final int count = buffer.getInt(position + COUNT_AT, ByteOrder.LITTLE_ENDIAN);
+            final int itemLength = itemLength(type);
+            if (itemLength < 0 || count < 1 || length > size - position ||
+                length != ENTRY_HEADER_LENGTH + (long)count * itemLength)
+            {
+                break;
+            }
+            mapped.limit(position + length).position(position + TYPE_AT);
+            crc.reset();
+            crc.update(mapped);
+            mapped.clear();
+            if ((int)crc.getValue() != buffer.getInt(position + CRC_AT, ByteOrder.LITTLE_ENDIAN))
+            {
+                break;
+            }
+            apply(buffer, position + ENTRY_HEADER_LENGTH, type, count, target);
+            position += length;
+        }
+        return position;
+    }
+
+    private static void apply(
+        final UnsafeBuffer buffer, final int itemsAt, final int type, final int count, final StateLog target)
+    {
+        final int itemLength = itemLength(type);
+        for (int i = 0, at = itemsAt; i < count; i++, at += itemLength)
+        {
+            final long offset = buffer.getLong(at, ByteOrder.LITTLE_ENDIAN);
+            switch (type)
+            {
+                case FIRST_DELIVERIES:
+                    for (long o = offset, end = offset + buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+                        o < end; o++)
+                    {
+                        target.firstDelivery(o);
+                    }
+                    break;
+                case REDELIVERY:
+                    target.redelivery(offset, buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN));
+                    break;
+                case ACK:
+                    target.acked(offset);
+                    break;
+                case DEAD:
+                    target.dead(offset, DeadReason.fromCode(buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN)));
+                    break;
+                default:
+                    target.delayed(offset, buffer.getLong(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN));
+                    break;
+            }
+        }
+    }
+}

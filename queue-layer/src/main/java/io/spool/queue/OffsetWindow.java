@@ -1,0 +1,267 @@
+package io.spool.queue;
+
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * Per-offset state of one subscription partition from the ack floor upward, in a ring of primitive arrays indexed
+ * by {@code offset & (capacity - 1)}. Not thread-safe: owned by the subscription partition's thread.
+ * <p>
+ * Per offset it keeps three bits (settled, dead, ready) and a delivery count byte: 11 bits. So a window of ten
+ * million offsets with every other one acked costs about 14 MB, while the per-delivery fields (holder, lock
+ * deadline, timer links) live in {@link InFlightTable} only for pages that hold a message.
+ * <p>
+ * Design note: delivery counts above 254 are rare (only with high or disabled delivery limits), so they spill into
+ * a hash map keyed by offset instead of widening every slot.
+ */
+final class OffsetWindow
+{
+    static final int MAX_CAPACITY = 1 << 30;
+    private static final int MIN_CAPACITY = 1 << 10;
+    private static final int COUNT_SPILLED = 0xFF;
+
+    private long floor;
+    private int mask;
+    private long[] settled;
+    private long[] dead;
+    private long[] ready;
+    private byte[] counts;
+    private final Long2LongHashMap spilledCounts = new Long2LongHashMap(0);
+    private int readyCount;
+    private long lowestReadyHint = Long.MAX_VALUE;
+
+    OffsetWindow(final long floor, final int initialCapacity)
+    {
+        this.floor = floor;
+        allocate(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, initialCapacity - 1)) << 1));
+    }
+
+    long floor()
+    {
+        return floor;
+    }
+
+    int capacity()
+    {
+        return mask + 1;
+    }
+
+    /** Grows the ring so that {@code offset} has a slot. Allocates only when it grows. */
+    void ensureCovers(final long offset)
+    {
+        final long needed = offset - floor + 1;
+        if (needed > capacity())
+        {
+            if (needed > MAX_CAPACITY)
+            {
+                throw new IllegalStateException("offset " + offset + " is " + needed + " past the ack floor " +
+                    floor + "; the window holds at most " + MAX_CAPACITY + " offsets");
+            }
+            grow((int)needed);
+        }
+    }
+
+    boolean isSettled(final long offset)
+    {
+        return bit(settled, offset);
+    }
+
+    boolean isDead(final long offset)
+    {
+        return bit(dead, offset);
+    }
+
+    boolean isReady(final long offset)
+    {
+        return bit(ready, offset);
+    }
+
+    void settle(final long offset, final boolean isDead)
+    {
+        setBit(settled, offset);
+        if (isDead)
+        {
+            setBit(dead, offset);
+        }
+    }
+
+    void markReady(final long offset)
+    {
+        setBit(ready, offset);
+        readyCount++;
+        if (offset < lowestReadyHint)
+        {
+            lowestReadyHint = offset;
+        }
+    }
+
+    void clearReady(final long offset)
+    {
+        clearBit(ready, offset);
+        readyCount--;
+    }
+
+    int readyCount()
+    {
+        return readyCount;
+    }
+
+    /** The lowest ready offset, or -1; scans 64 offsets per step from a hint that only moves down on release. */
+    long lowestReady()
+    {
+        if (readyCount == 0)
+        {
+            return -1;
+        }
+        long offset = Math.max(lowestReadyHint, floor);
+        final long end = floor + capacity();
+        while (offset < end)
+        {
+            final int slot = (int)offset & mask;
+            final long word = ready[slot >>> 6] & (-1L << slot);
+            if (word != 0)
+            {
+                final long found = offset + (Long.numberOfTrailingZeros(word) - (slot & 63));
+                lowestReadyHint = found;
+                return found;
+            }
+            offset += 64 - (slot & 63);
+        }
+        throw new IllegalStateException("ready count " + readyCount + " but no ready bit in the window from " +
+            floor);
+    }
+
+    int deliveryCount(final long offset)
+    {
+        final int count = counts[(int)offset & mask] & 0xFF;
+        return count == COUNT_SPILLED ? (int)spilledCounts.get(offset) : count;
+    }
+
+    void deliveryCount(final long offset, final int count)
+    {
+        final int slot = (int)offset & mask;
+        if (count >= COUNT_SPILLED)
+        {
+            counts[slot] = (byte)COUNT_SPILLED;
+            spilledCounts.put(offset, count);
+        }
+        else
+        {
+            if ((counts[slot] & 0xFF) == COUNT_SPILLED)
+            {
+                spilledCounts.remove(offset);
+            }
+            counts[slot] = (byte)count;
+        }
+    }
+
+    /**
+     * Moves the floor up past contiguous settled offsets below {@code limit}, clearing their slots for reuse.
+     *
+     * @return the new floor.
+     */
+    long advanceFloor(final long limit)
+    {
+        while (floor < limit && bit(settled, floor))
+        {
+            final int slot = (int)floor & mask;
+            if ((counts[slot] & 0xFF) == COUNT_SPILLED)
+            {
+                spilledCounts.remove(floor);
+            }
+            counts[slot] = 0;
+            clearBit(settled, floor);
+            clearBit(dead, floor);
+            floor++;
+        }
+        return floor;
+    }
+
+    /** The settled bits of the 64 offsets from {@code offset} on, lowest offset in the lowest bit. */
+    long settledBits(final long offset)
+    {
+        return bits64(settled, offset);
+    }
+
+    long deadBits(final long offset)
+    {
+        return bits64(dead, offset);
+    }
+
+    /** Bytes held by this window's arrays and maps, counted from their real capacities. */
+    long footprintBytes()
+    {
+        return 3L * settled.length * Long.BYTES + counts.length + (long)spilledCounts.capacity() * 2 * Long.BYTES;
+    }
+
+    private long bits64(final long[] bitmap, final long offset)
+    {
+        final int slot = (int)offset & mask;
+        final int shift = slot & 63;
+        final int word = slot >>> 6;
+        if (shift == 0)
+        {
+            return bitmap[word];
+        }
+        return (bitmap[word] >>> shift) | (bitmap[(word + 1) & (bitmap.length - 1)] << (64 - shift));
+    }
+
+    private boolean bit(final long[] bitmap, final long offset)
+    {
+        final int slot = (int)offset & mask;
+        return (bitmap[slot >>> 6] & (1L << slot)) != 0;
+    }
+
+    private void setBit(final long[] bitmap, final long offset)
+    {
+        final int slot = (int)offset & mask;
+        bitmap[slot >>> 6] |= 1L << slot;
+    }
+
+    private void clearBit(final long[] bitmap, final long offset)
+    {
+        final int slot = (int)offset & mask;
+        bitmap[slot >>> 6] &= ~(1L << slot);
+    }
+
+    private void allocate(final int capacity)
+    {
+        mask = capacity - 1;
+        settled = new long[capacity >>> 6];
+        dead = new long[capacity >>> 6];
+        ready = new long[capacity >>> 6];
+        counts = new byte[capacity];
+    }
+
+    private void grow(final int needed)
+    {
+        final int oldMask = mask;
+        final long[] oldSettled = settled;
+        final long[] oldDead = dead;
+        final long[] oldReady = ready;
+        final byte[] oldCounts = counts;
+        int capacity = capacity();
+        while (capacity < needed)
+        {
+            capacity <<= 1;
+        }
+        allocate(capacity);
+        for (long offset = floor, end = floor + oldMask + 1; offset < end; offset++)
+        {
+            final int oldSlot = (int)offset & oldMask;
+            final long bit = 1L << oldSlot;
+            if ((oldSettled[oldSlot >>> 6] & bit) != 0)
+            {
+                setBit(settled, offset);
+            }
+            if ((oldDead[oldSlot >>> 6] & bit) != 0)
+            {
+                setBit(dead, offset);
+            }
+            if ((oldReady[oldSlot >>> 6] & bit) != 0)
+            {
+                setBit(ready, offset);
+            }
+            counts[(int)offset & mask] = oldCounts[oldSlot];
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.spool.queue;
+
+/**
+ * Layout of a subscription partition state snapshot ({@code snapshot.bin}), little-endian. Stateless and
+ * thread-safe.
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                        magic 'SPQS'                           |
+ *  +---------------------------------------------------------------+
+ *  |                           version                             |
+ *  +---------------------------------------------------------------+
+ *  |                generation (of the journal that follows)       |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                           partition                           |
+ *  +---------------------------------------------------------------+
+ *  |                           reserved                            |
+ *  +---------------------------------------------------------------+
+ *  |                           ack floor                           |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                 read cursor (next new offset)                 |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |  settled bitmap runs: count, then (64-bit word, repeat int)*  |
+ *  +---------------------------------------------------------------+
+ *  |    dead bitmap runs: count, then (64-bit word, repeat int)*   |
+ *  +---------------------------------------------------------------+
+ *  |  delivery count runs over the unsettled offsets in order:     |
+ *  |            count, then (delivery count int, repeat int)*      |
+ *  +---------------------------------------------------------------+
+ *  |     delayed messages: count, then (offset long, due long)*    |
+ *  +---------------------------------------------------------------+
+ *  |               CRC32C of every byte before it                  |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * Bitmaps cover {@code [ack floor, read cursor)}, word i holding offsets {@code floor + 64 i} up, the lowest offset
+ * in the lowest bit. A run repeats one word, so both long acked ranges and regular patterns (every other offset
+ * acked) take a few bytes, while truly scattered acks cost at most about one bit per offset: the encoding is exact
+ * and never drops a range.
+ */
+final class SnapshotDescriptor
+{
+    static final int MAGIC = 0x53515053;
+    static final int VERSION = 1;
+    static final int MAGIC_AT = 0;
+    static final int VERSION_AT = 4;
+    static final int GENERATION_AT = 8;
+    static final int PARTITION_AT = 16;
+    static final int FLOOR_AT = 24;
+    static final int CURSOR_AT = 32;
+    static final int HEADER_LENGTH = 40;
+    static final int WORD_RUN_LENGTH = Long.BYTES + Integer.BYTES;
+    static final int COUNT_RUN_LENGTH = 2 * Integer.BYTES;
+    static final int DELAYED_LENGTH = 2 * Long.BYTES;
+    static final int CRC_LENGTH = Integer.BYTES;
+
+    static final String FILE_NAME = "snapshot.bin";
+    static final String TEMP_FILE_NAME = "snapshot.tmp";
+
+    private SnapshotDescriptor()
+    {
+    }
+}

@@ -1,0 +1,251 @@
+package io.spool.queue;
+
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.concurrent.EpochClock;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+import static io.spool.queue.JournalDescriptor.*;
+
+/**
+ * Appends state changes to the journal file: changes collect in a buffer, consecutive changes of one type share an
+ * entry, and {@link #commit()} writes the batch with one positional write and forces it per the
+ * {@link StateDurability}. Not thread-safe: owned by the subscription partition's thread.
+ * <p>
+ * Design note: a batch reaches the file (the page cache) before commit returns under every policy, which is what
+ * makes a committed ack survive SIGKILL; the policy only adds forcing, which is what survives a power cut.
+ */
+final class StateJournal implements StateLog, AutoCloseable
+{
+    private final ExpandableDirectByteBuffer pending = new ExpandableDirectByteBuffer(64 * 1024);
+    private final CRC32C crc = new CRC32C();
+    private final StateDurability durability;
+    private final EpochClock clock;
+    private FileChannel channel;
+    private Path path;
+    private long fileLength;
+    private int pendingLength;
+    private int openEntryAt = -1;
+    private int openType;
+    private boolean unforced;
+    private long lastForceMillis;
+
+    /** Opens a journal for appending after {@code validLength} bytes, writing a header if the file is new. */
+    StateJournal(
+        final Path path, final long generation, final long validLength, final StateDurability durability,
+        final EpochClock clock)
+    {
+        this.durability = durability;
+        this.clock = clock;
+        this.lastForceMillis = clock.time();
+        open(path, generation, validLength);
+    }
+
+    @Override
+    public void firstDelivery(final long offset)
+    {
+        if (openType == FIRST_DELIVERIES && openEntryAt >= 0)
+        {
+            final int lastItemAt = pendingLength - itemLength(FIRST_DELIVERIES);
+            final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
+            final int count = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+            if (from + count == offset)
+            {
+                pending.putInt(lastItemAt + Long.BYTES, count + 1, ByteOrder.LITTLE_ENDIAN);
+                return;
+            }
+        }
+        final int at = beginItem(FIRST_DELIVERIES);
+        pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, 1, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public void redelivery(final long offset, final int deliveryNumber)
+    {
+        final int at = beginItem(REDELIVERY);
+        pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, deliveryNumber, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public void acked(final long offset)
+    {
+        pending.putLong(beginItem(ACK), offset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public void dead(final long offset, final DeadReason reason)
+    {
+        final int at = beginItem(DEAD);
+        pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, reason.code(), ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public void delayed(final long offset, final long untilMillis)
+    {
+        final int at = beginItem(DELAY);
+        pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
+        pending.putLong(at + Long.BYTES, untilMillis, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Writes every change since the last commit to the file, then forces it if the policy asks.
+     *
+     * @return the number of bytes written.
+     */
+    int commit()
+    {
+        sealOpenEntry();
+        final int written = pendingLength;
+        try
+        {
+            if (pendingLength > 0)
+            {
+                final ByteBuffer bytes = pending.byteBuffer();
+                bytes.limit(pendingLength).position(0);
+                while (bytes.hasRemaining())
+                {
+                    fileLength += channel.write(bytes, fileLength);
+                }
+                bytes.clear();
+                pendingLength = 0;
+                unforced = true;
+            }
+            if (unforced && isForceDue())
+            {
+                force();
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("writing the subscription state journal " + path + " failed", ex);
+        }
+        return written;
+    }
+
+    /** Commits, forces, and continues in a new empty file for the next generation. */
+    void rollTo(final Path newPath, final long newGeneration)
+    {
+        commit();
+        close();
+        open(newPath, newGeneration, 0);
+    }
+
+    long fileLength()
+    {
+        return fileLength + pendingLength;
+    }
+
+    @Override
+    public void close()
+    {
+        try
+        {
+            if (channel.isOpen())
+            {
+                commit();
+                force();
+                channel.close();
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("closing the subscription state journal " + path + " failed", ex);
+        }
+    }
+
+    private boolean isForceDue()
+    {
+        switch (durability.kind())
+        {
+            case EVERY_BATCH:
+                return true;
+            case INTERVAL:
+                return clock.time() - lastForceMillis >= durability.intervalMillis();
+            default:
+                return false;
+        }
+    }
+
+    private void force() throws IOException
+    {
+        channel.force(false);
+        unforced = false;
+        lastForceMillis = clock.time();
+    }
+
+    private int beginItem(final int type)
+    {
+        if (openType != type || openEntryAt < 0)
+        {
+            sealOpenEntry();
+            openEntryAt = pendingLength;
+            openType = type;
+            pending.putInt(openEntryAt + TYPE_AT, type, ByteOrder.LITTLE_ENDIAN);
+            pending.putInt(openEntryAt + COUNT_AT, 0, ByteOrder.LITTLE_ENDIAN);
+            pendingLength += ENTRY_HEADER_LENGTH;
+        }
+        final int countAt = openEntryAt + COUNT_AT;
+        pending.putInt(countAt, pending.getInt(countAt, ByteOrder.LITTLE_ENDIAN) + 1, ByteOrder.LITTLE_ENDIAN);
+        final int itemAt = pendingLength;
+        pendingLength += itemLength(type);
+        pending.checkLimit(pendingLength);
+        return itemAt;
+    }
+
+    private void sealOpenEntry()
+    {
+        if (openEntryAt < 0)
+        {
+            return;
+        }
+        pending.putInt(openEntryAt + LENGTH_AT, pendingLength - openEntryAt, ByteOrder.LITTLE_ENDIAN);
+        final ByteBuffer bytes = pending.byteBuffer();
+        bytes.limit(pendingLength).position(openEntryAt + TYPE_AT);
+        crc.reset();
+        crc.update(bytes);
+        bytes.clear();
+        pending.putInt(openEntryAt + CRC_AT, (int)crc.getValue(), ByteOrder.LITTLE_ENDIAN);
+        openEntryAt = -1;
+        openType = 0;
+    }
+
+    private void open(final Path newPath, final long generation, final long validLength)
+    {
+        path = newPath;
+        try
+        {
+            channel = FileChannel.open(newPath, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+            if (validLength < FILE_HEADER_LENGTH)
+            {
+                final ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+                header.putInt(MAGIC_AT, MAGIC).putInt(VERSION_AT, VERSION).putLong(GENERATION_AT, generation);
+                channel.truncate(0);
+                while (header.hasRemaining())
+                {
+                    channel.write(header, header.position());
+                }
+                channel.force(true);
+                fileLength = FILE_HEADER_LENGTH;
+            }
+            else
+            {
+                channel.truncate(validLength);
+                fileLength = validLength;
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("opening the subscription state journal " + newPath + " failed", ex);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.spool.queue;
+
+/**
+ * Receives every change of a subscription partition's durable state, in the order it happened, so it can be
+ * journaled. Lock holders and lock deadlines are not durable: a restart releases every delivery, like a lost
+ * connection. Not thread-safe: called on the state's owning thread.
+ */
+interface StateLog
+{
+    StateLog NONE = new StateLog()
+    {
+        public void firstDelivery(final long offset)
+        {
+        }
+
+        public void redelivery(final long offset, final int deliveryNumber)
+        {
+        }
+
+        public void acked(final long offset)
+        {
+        }
+
+        public void dead(final long offset, final DeadReason reason)
+        {
+        }
+
+        public void delayed(final long offset, final long untilMillis)
+        {
+        }
+    };
+
+    /** The offset was delivered for the first time; every lower offset has been delivered too. */
+    void firstDelivery(long offset);
+
+    void redelivery(long offset, int deliveryNumber);
+
+    void acked(long offset);
+
+    void dead(long offset, DeadReason reason);
+
+    void delayed(long offset, long untilMillis);
+}

@@ -1,0 +1,352 @@
+package io.spool.queue;
+
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+import static io.spool.queue.SnapshotDescriptor.*;
+
+/**
+ * Writes and reads snapshots of a subscription partition's durable state (see {@link SnapshotDescriptor}).
+ * A snapshot is written to a temporary file, forced, and renamed over the previous one, so there is always one
+ * complete snapshot. Stateless and thread-safe; the state passed in must not change during a call.
+ */
+final class StateSnapshot
+{
+    private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    private StateSnapshot()
+    {
+    }
+
+    /** A snapshot read back: the restored state (without a journal yet), its generation, and its delays. */
+    static final class Restored
+    {
+        final SubscriptionPartitionState state;
+        final long generation;
+        final Long2LongHashMap delayUntilByOffset;
+
+        Restored(final SubscriptionPartitionState state, final long generation, final Long2LongHashMap delays)
+        {
+            this.state = state;
+            this.generation = generation;
+            this.delayUntilByOffset = delays;
+        }
+    }
+
+    /** @return the snapshot's size in bytes. */
+    static long write(final Path directory, final SubscriptionPartitionState state, final long generation)
+    {
+        final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(4096);
+        final int length = encode(buffer, state, generation);
+        final Path temp = directory.resolve(TEMP_FILE_NAME);
+        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING))
+        {
+            final ByteBuffer bytes = buffer.byteBuffer();
+            bytes.limit(length).position(0);
+            while (bytes.hasRemaining())
+            {
+                channel.write(bytes);
+            }
+            channel.force(true);
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("writing the subscription state snapshot " + temp + " failed", ex);
+        }
+        try
+        {
+            Files.move(temp, directory.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ))
+            {
+                dir.force(true);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("installing the subscription state snapshot in " + directory +
+                " failed", ex);
+        }
+        return length;
+    }
+
+    /**
+     * @throws CorruptStateException if the file fails its checksum or format checks.
+     */
+    static Restored read(
+        final Path file, final SubscriptionSettings settings, final EpochClock clock,
+        final DeadLetterHandler deadLetters)
+    {
+        final byte[] bytes;
+        try
+        {
+            bytes = Files.readAllBytes(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("reading the subscription state snapshot " + file + " failed", ex);
+        }
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        if (bytes.length < HEADER_LENGTH + CRC_LENGTH)
+        {
+            throw new CorruptStateException("snapshot " + file + " is " + bytes.length + " bytes, shorter than " +
+                "its header");
+        }
+        final CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length - CRC_LENGTH);
+        if ((int)crc.getValue() != buffer.getInt(bytes.length - CRC_LENGTH, ORDER) ||
+            buffer.getInt(MAGIC_AT, ORDER) != MAGIC || buffer.getInt(VERSION_AT, ORDER) != VERSION)
+        {
+            throw new CorruptStateException("snapshot " + file + " fails its checksum or has an unknown format");
+        }
+        try
+        {
+            return decode(buffer, settings, clock, deadLetters);
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            throw new CorruptStateException("snapshot " + file + " ends inside a section", ex);
+        }
+    }
+
+    private static int encode(
+        final ExpandableDirectByteBuffer buffer, final SubscriptionPartitionState state, final long generation)
+    {
+        final OffsetWindow window = state.window();
+        final long floor = window.floor();
+        final long cursor = state.readCursor();
+        buffer.putInt(MAGIC_AT, MAGIC, ORDER);
+        buffer.putInt(VERSION_AT, VERSION, ORDER);
+        buffer.putLong(GENERATION_AT, generation, ORDER);
+        buffer.putInt(PARTITION_AT, state.partition(), ORDER);
+        buffer.putInt(PARTITION_AT + Integer.BYTES, 0, ORDER);
+        buffer.putLong(FLOOR_AT, floor, ORDER);
+        buffer.putLong(CURSOR_AT, cursor, ORDER);
+        int position = encodeWordRuns(buffer, HEADER_LENGTH, window, floor, cursor, false);
+        position = encodeWordRuns(buffer, position, window, floor, cursor, true);
+        position = encodeCountRuns(buffer, position, window, floor, cursor);
+        position = encodeDelays(buffer, position, state);
+        final CRC32C crc = new CRC32C();
+        final ByteBuffer bytes = buffer.byteBuffer();
+        bytes.limit(position).position(0);
+        crc.update(bytes);
+        bytes.clear();
+        buffer.putInt(position, (int)crc.getValue(), ORDER);
+        return position + CRC_LENGTH;
+    }
+
+    private static int encodeWordRuns(
+        final ExpandableDirectByteBuffer buffer, final int start, final OffsetWindow window, final long floor,
+        final long cursor, final boolean dead)
+    {
+        int position = start + Integer.BYTES;
+        int runs = 0;
+        long runWord = 0;
+        int repeat = 0;
+        for (long offset = floor; offset < cursor; offset += 64)
+        {
+            long word = dead ? window.deadBits(offset) : window.settledBits(offset);
+            if (cursor - offset < 64)
+            {
+                word &= (1L << (cursor - offset)) - 1;
+            }
+            if (repeat > 0 && word == runWord && repeat < Integer.MAX_VALUE)
+            {
+                repeat++;
+                continue;
+            }
+            if (repeat > 0)
+            {
+                position = putWordRun(buffer, position, runWord, repeat);
+                runs++;
+            }
+            runWord = word;
+            repeat = 1;
+        }
+        if (repeat > 0)
+        {
+            position = putWordRun(buffer, position, runWord, repeat);
+            runs++;
+        }
+        buffer.putInt(start, runs, ORDER);
+        return position;
+    }
+
+    private static int putWordRun(final ExpandableDirectByteBuffer buffer, final int at, final long word,
+        final int repeat)
+    {
+        buffer.putLong(at, word, ORDER);
+        buffer.putInt(at + Long.BYTES, repeat, ORDER);
+        return at + WORD_RUN_LENGTH;
+    }
+
+    private static int encodeCountRuns(
+        final ExpandableDirectByteBuffer buffer, final int start, final OffsetWindow window, final long floor,
+        final long cursor)
+    {
+        int position = start + Integer.BYTES;
+        int runs = 0;
+        int runCount = -1;
+        int repeat = 0;
+        for (long offset = floor; offset < cursor; offset++)
+        {
+            if (window.isSettled(offset))
+            {
+                continue;
+            }
+            final int count = window.deliveryCount(offset);
+            if (count == runCount && repeat < Integer.MAX_VALUE)
+            {
+                repeat++;
+                continue;
+            }
+            if (repeat > 0)
+            {
+                buffer.putInt(position, runCount, ORDER);
+                buffer.putInt(position + Integer.BYTES, repeat, ORDER);
+                position += COUNT_RUN_LENGTH;
+                runs++;
+            }
+            runCount = count;
+            repeat = 1;
+        }
+        if (repeat > 0)
+        {
+            buffer.putInt(position, runCount, ORDER);
+            buffer.putInt(position + Integer.BYTES, repeat, ORDER);
+            position += COUNT_RUN_LENGTH;
+            runs++;
+        }
+        buffer.putInt(start, runs, ORDER);
+        return position;
+    }
+
+    private static int encodeDelays(
+        final ExpandableDirectByteBuffer buffer, final int start, final SubscriptionPartitionState state)
+    {
+        final InFlightTable records = state.records();
+        final long floor = state.ackFloor();
+        int position = start + Integer.BYTES;
+        int delayed = 0;
+        for (int slot = 0, slots = records.tableSlots(); slot < slots; slot++)
+        {
+            for (int i = 0, size = records.hasPage(slot) ? InFlightTable.pageSize() : 0; i < size; i++)
+            {
+                final int record = records.recordInSlot(slot, i);
+                if (record == InFlightTable.NIL || records.consumer(record) != InFlightTable.DELAYED)
+                {
+                    continue;
+                }
+                buffer.putLong(position, records.offset(record, floor), ORDER);
+                buffer.putLong(position + Long.BYTES, records.deadline(record), ORDER);
+                position += DELAYED_LENGTH;
+                delayed++;
+            }
+        }
+        buffer.putInt(start, delayed, ORDER);
+        return position;
+    }
+
+    private static Restored decode(
+        final UnsafeBuffer buffer, final SubscriptionSettings settings, final EpochClock clock,
+        final DeadLetterHandler deadLetters)
+    {
+        final long generation = buffer.getLong(GENERATION_AT, ORDER);
+        final int partition = buffer.getInt(PARTITION_AT, ORDER);
+        final long floor = buffer.getLong(FLOOR_AT, ORDER);
+        final long cursor = buffer.getLong(CURSOR_AT, ORDER);
+        if (floor < 0 || cursor < floor || cursor - floor > OffsetWindow.MAX_CAPACITY || partition < 0)
+        {
+            throw new CorruptStateException("snapshot has partition " + partition + ", floor " + floor +
+                " and cursor " + cursor + ", which no state can have");
+        }
+        final SubscriptionPartitionState state = new SubscriptionPartitionState(partition, settings, clock, floor,
+            deadLetters, StateLog.NONE);
+        state.restoreCursor(cursor);
+        int position = decodeWordRuns(buffer, HEADER_LENGTH, state, floor, cursor, false);
+        position = decodeWordRuns(buffer, position, state, floor, cursor, true);
+        position = decodeCountRuns(buffer, position, state, floor, cursor);
+        final int delayed = buffer.getInt(position, ORDER);
+        position += Integer.BYTES;
+        final Long2LongHashMap delays = new Long2LongHashMap(Long.MIN_VALUE);
+        for (int i = 0; i < delayed; i++, position += DELAYED_LENGTH)
+        {
+            delays.put(buffer.getLong(position, ORDER), buffer.getLong(position + Long.BYTES, ORDER));
+        }
+        if (position != buffer.capacity() - CRC_LENGTH)
+        {
+            throw new CorruptStateException("snapshot has " + (buffer.capacity() - CRC_LENGTH - position) +
+                " bytes after its last section");
+        }
+        return new Restored(state, generation, delays);
+    }
+
+    private static int decodeWordRuns(
+        final UnsafeBuffer buffer, final int start, final SubscriptionPartitionState state, final long floor,
+        final long cursor, final boolean dead)
+    {
+        final int runs = buffer.getInt(start, ORDER);
+        int position = start + Integer.BYTES;
+        long offset = floor;
+        for (int run = 0; run < runs; run++, position += WORD_RUN_LENGTH)
+        {
+            final long word = buffer.getLong(position, ORDER);
+            final int repeat = buffer.getInt(position + Long.BYTES, ORDER);
+            for (int r = 0; r < repeat; r++, offset += 64)
+            {
+                for (long bits = word; bits != 0; bits &= bits - 1)
+                {
+                    final long settledOffset = offset + Long.numberOfTrailingZeros(bits);
+                    if (settledOffset >= cursor)
+                    {
+                        throw new CorruptStateException("snapshot marks offset " + settledOffset +
+                            " settled, past its read cursor " + cursor);
+                    }
+                    state.restoreSettled(settledOffset, dead);
+                }
+            }
+        }
+        return position;
+    }
+
+    private static int decodeCountRuns(
+        final UnsafeBuffer buffer, final int start, final SubscriptionPartitionState state, final long floor,
+        final long cursor)
+    {
+        final OffsetWindow window = state.window();
+        final int runs = buffer.getInt(start, ORDER);
+        int position = start + Integer.BYTES;
+        long offset = floor;
+        for (int run = 0; run < runs; run++, position += COUNT_RUN_LENGTH)
+        {
+            final int count = buffer.getInt(position, ORDER);
+            for (int repeat = buffer.getInt(position + Integer.BYTES, ORDER); repeat > 0; repeat--, offset++)
+            {
+                while (offset < cursor && window.isSettled(offset))
+                {
+                    offset++;
+                }
+                if (offset >= cursor)
+                {
+                    throw new CorruptStateException("snapshot has more delivery counts than unsettled offsets " +
+                        "below its read cursor " + cursor);
+                }
+                state.restoreDelivery(offset, count);
+            }
+        }
+        return position;
+    }
+}

@@ -1,0 +1,619 @@
+package io.spool.queue;
+
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.EpochClock;
+
+/**
+ * The state of every message of one partition for one subscription, from the ack floor upward: which are available,
+ * acquired (by whom, until when, for which delivery), acked, delayed or dead. Not thread-safe: owned by one thread,
+ * which other threads send commands to.
+ * <p>
+ * Acquire hands out released messages first, lowest offset first, then new offsets from the read cursor up to the
+ * log end the owner reports with {@link #logEnd(long)}. Every later action names its delivery by offset and delivery
+ * number (a {@link Receipt}); a receipt whose delivery no longer holds the message is refused with a specific
+ * exception and changes nothing.
+ * <p>
+ * Acquire, ack, nack, extend and expiry allocate nothing once the arrays have grown to the working set; only errors
+ * allocate (their message). Changes of durable state go to a {@link StateLog}; the owner makes them durable with
+ * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
+ * <p>
+ * Design note: the work is split four ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
+ * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), and persistence ({@link StateJournal} and
+ * {@link StateSnapshot}). This class only runs the state machine over them.
+ */
+public final class SubscriptionPartitionState
+{
+    /** Longest delay a nack can ask for: 30 days. */
+    public static final long MAX_DELAY_MILLIS = 30L * 24 * 60 * 60 * 1000;
+
+    private final int partition;
+    private final EpochClock clock;
+    private final long lockTimeoutMillis;
+    private final int deliveryLimit;
+    private final DeadLetterHandler deadLetters;
+    private final OffsetWindow window;
+    private final InFlightTable records = new InFlightTable();
+    private final DeadlineTimers timers;
+    private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
+    private StateLog stateLog;
+    private long cursor;
+    private long logEnd;
+    private int inFlightCount;
+    private int delayedCount;
+    private long deadCount;
+    private long redeliveryCount;
+
+    SubscriptionPartitionState(
+        final int partition,
+        final SubscriptionSettings settings,
+        final EpochClock clock,
+        final long startOffset,
+        final DeadLetterHandler deadLetters,
+        final StateLog stateLog)
+    {
+        if (partition < 0 || startOffset < 0)
+        {
+            throw new InvalidRequestException("partition and start offset must be >= 0, were " + partition + " and " +
+                startOffset);
+        }
+        this.partition = partition;
+        this.clock = clock;
+        this.lockTimeoutMillis = settings.lockTimeoutMillis();
+        this.deliveryLimit = settings.deliveryLimit();
+        this.deadLetters = deadLetters;
+        this.stateLog = stateLog;
+        this.window = new OffsetWindow(startOffset, 0);
+        this.timers = new DeadlineTimers(records, clock.time());
+        this.cursor = startOffset;
+        this.logEnd = startOffset;
+    }
+
+    /**
+     * A state that keeps nothing on disk, starting with nothing delivered at {@code startOffset}.
+     */
+    public static SubscriptionPartitionState inMemory(
+        final int partition,
+        final SubscriptionSettings settings,
+        final EpochClock clock,
+        final long startOffset,
+        final DeadLetterHandler deadLetters)
+    {
+        return new SubscriptionPartitionState(partition, settings, clock, startOffset, deadLetters, StateLog.NONE);
+    }
+
+    public int partition()
+    {
+        return partition;
+    }
+
+    /** Every offset below the ack floor is acked or dead. */
+    public long ackFloor()
+    {
+        return window.floor();
+    }
+
+    /** The next offset never delivered. */
+    public long readCursor()
+    {
+        return cursor;
+    }
+
+    public long logEnd()
+    {
+        return logEnd;
+    }
+
+    /**
+     * Tells the state that the log has every offset below {@code endOffset}.
+     *
+     * @throws InvalidRequestException if the end moves backwards.
+     */
+    public void logEnd(final long endOffset)
+    {
+        if (endOffset < logEnd)
+        {
+            throw new InvalidRequestException("log end of partition " + partition + " cannot move back from " +
+                logEnd + " to " + endOffset);
+        }
+        logEnd = endOffset;
+    }
+
+    /**
+     * Acquires up to {@code max} available messages for a consumer, locked until now plus the lock timeout:
+     * released messages first, lowest offset first, then new offsets. Runs due expiries first.
+     *
+     * @return the number of deliveries handed to {@code handler}.
+     * @throws InvalidRequestException if {@code max < 1} or {@code consumerId < 0}.
+     */
+    public int acquire(final int max, final int consumerId, final DeliveryHandler handler)
+    {
+        if (max < 1 || consumerId < 0)
+        {
+            throw new InvalidRequestException("acquire needs max >= 1 and consumer id >= 0, was max " + max +
+                " and consumer " + consumerId);
+        }
+        expireDue();
+        final long deadline = clock.time() + lockTimeoutMillis;
+        int delivered = 0;
+        while (delivered < max && window.readyCount() > 0)
+        {
+            final long offset = window.lowestReady();
+            window.clearReady(offset);
+            final int deliveryNumber = window.deliveryCount(offset) + 1;
+            window.deliveryCount(offset, deliveryNumber);
+            hold(offset, consumerId, deadline);
+            redeliveryCount++;
+            stateLog.redelivery(offset, deliveryNumber);
+            handler.onDelivery(offset, deliveryNumber);
+            delivered++;
+        }
+        final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
+        while (delivered < max && cursor < logEnd && cursor < windowEnd)
+        {
+            final long offset = cursor++;
+            window.ensureCovers(offset);
+            window.deliveryCount(offset, 1);
+            hold(offset, consumerId, deadline);
+            stateLog.firstDelivery(offset);
+            handler.onDelivery(offset, 1);
+            delivered++;
+        }
+        return delivered;
+    }
+
+    /**
+     * Acknowledges a delivery: the message is done.
+     *
+     * @throws StaleReceiptException     if the delivery no longer holds the message.
+     * @throws AlreadySettledException   if the message is already acked or dead.
+     * @throws UnknownDeliveryException  if that delivery never happened.
+     */
+    public void ack(final long offset, final int deliveryNumber)
+    {
+        final int record = heldRecord(offset, deliveryNumber, "ack");
+        timers.unlink(record);
+        records.free(record);
+        inFlightCount--;
+        window.settle(offset, false);
+        stateLog.acked(offset);
+        advanceFloorFrom(offset);
+    }
+
+    /**
+     * Releases a delivery back to available, marked redelivered; or dead if it reached the delivery limit.
+     *
+     * @throws QueueException as {@link #ack(long, int)} does.
+     */
+    public void nack(final long offset, final int deliveryNumber)
+    {
+        final int record = heldRecord(offset, deliveryNumber, "nack");
+        timers.unlink(record);
+        returnHeld(offset, record);
+    }
+
+    /**
+     * Releases a delivery to become available after {@code delayMillis}; or dead if it reached the delivery limit.
+     *
+     * @throws InvalidRequestException if the delay is not between 1 ms and {@link #MAX_DELAY_MILLIS}.
+     * @throws QueueException          as {@link #ack(long, int)} does.
+     */
+    public void nackWithDelay(final long offset, final int deliveryNumber, final long delayMillis)
+    {
+        if (delayMillis < 1 || delayMillis > MAX_DELAY_MILLIS)
+        {
+            throw new InvalidRequestException("nack delay must be between 1 ms and " + MAX_DELAY_MILLIS +
+                " ms, was " + delayMillis + " ms");
+        }
+        final int record = heldRecord(offset, deliveryNumber, "nack with delay");
+        timers.unlink(record);
+        final int deliveries = window.deliveryCount(offset);
+        if (isOverLimit(deliveries))
+        {
+            records.free(record);
+            inFlightCount--;
+            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
+            return;
+        }
+        final long until = clock.time() + delayMillis;
+        records.consumer(record, InFlightTable.DELAYED);
+        timers.schedule(record, until);
+        inFlightCount--;
+        delayedCount++;
+        stateLog.delayed(offset, until);
+    }
+
+    /**
+     * Rejects a delivery: the message goes dead with reason {@link DeadReason#REJECTED}.
+     *
+     * @throws QueueException as {@link #ack(long, int)} does.
+     */
+    public void reject(final long offset, final int deliveryNumber)
+    {
+        final int record = heldRecord(offset, deliveryNumber, "reject");
+        timers.unlink(record);
+        records.free(record);
+        inFlightCount--;
+        die(offset, DeadReason.REJECTED, window.deliveryCount(offset));
+    }
+
+    /**
+     * Moves a delivery's lock deadline to now plus {@code lockMillis}, as SQS's ChangeMessageVisibility does.
+     *
+     * @return the new lock deadline in epoch milliseconds.
+     * @throws InvalidRequestException if the lock is not between 1 ms and the 12 h maximum.
+     * @throws QueueException          as {@link #ack(long, int)} does.
+     */
+    public long extend(final long offset, final int deliveryNumber, final long lockMillis)
+    {
+        if (lockMillis < 1 || lockMillis > SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS)
+        {
+            throw new InvalidRequestException("lock extension must be between 1 ms and " +
+                SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was " + lockMillis + " ms");
+        }
+        final int record = heldRecord(offset, deliveryNumber, "extend");
+        final long deadline = clock.time() + lockMillis;
+        timers.unlink(record);
+        timers.schedule(record, deadline);
+        return deadline;
+    }
+
+    /** {@link #ack(long, int)} by receipt; also refuses a receipt of another partition. */
+    public void ack(final Receipt receipt)
+    {
+        ack(receipt.offset(), checkPartition(receipt, "ack"));
+    }
+
+    public void nack(final Receipt receipt)
+    {
+        nack(receipt.offset(), checkPartition(receipt, "nack"));
+    }
+
+    public void reject(final Receipt receipt)
+    {
+        reject(receipt.offset(), checkPartition(receipt, "reject"));
+    }
+
+    public long extend(final Receipt receipt, final long lockMillis)
+    {
+        return extend(receipt.offset(), checkPartition(receipt, "extend"), lockMillis);
+    }
+
+    /**
+     * Returns every delivery a consumer holds to available (marked redelivered), as when it closes or its
+     * connection is lost. Visits the pages of held records, not the whole window.
+     *
+     * @return the number of deliveries released (including those that went dead on their delivery limit).
+     */
+    public int releaseConsumer(final int consumerId)
+    {
+        int released = 0;
+        for (int slot = 0, slots = records.tableSlots(); slot < slots; slot++)
+        {
+            for (int i = 0, size = InFlightTable.pageSize(); i < size && records.hasPage(slot); i++)
+            {
+                final int record = records.recordInSlot(slot, i);
+                if (record != InFlightTable.NIL && records.consumer(record) == consumerId)
+                {
+                    timers.unlink(record);
+                    returnHeld(records.offset(record, window.floor()), record);
+                    released++;
+                }
+            }
+        }
+        return released;
+    }
+
+    /**
+     * Returns deliveries whose lock deadline passed to available (redelivered), and delayed messages that are due.
+     *
+     * @return the number of deliveries and delays that ended.
+     */
+    public int expireDue()
+    {
+        return timers.expireDue(clock.time(), onDeadline);
+    }
+
+    /**
+     * @throws InvalidRequestException if the offset is at or past the log end.
+     */
+    public MessageState state(final long offset)
+    {
+        if (offset < window.floor())
+        {
+            return MessageState.ACKED;
+        }
+        if (offset >= logEnd && offset >= cursor)
+        {
+            throw new InvalidRequestException("offset " + offset + " of partition " + partition +
+                " is at or past the log end " + logEnd);
+        }
+        if (offset >= cursor || window.isReady(offset))
+        {
+            return MessageState.AVAILABLE;
+        }
+        if (window.isSettled(offset))
+        {
+            return window.isDead(offset) ? MessageState.DEAD : MessageState.ACKED;
+        }
+        return records.consumer(records.recordAt(offset)) == InFlightTable.DELAYED ?
+            MessageState.DELAYED : MessageState.ACQUIRED;
+    }
+
+    /** How often the message was delivered; 0 if never, and 0 below the ack floor, where counts are dropped. */
+    public int deliveryCount(final long offset)
+    {
+        return offset < window.floor() || offset >= cursor ? 0 : window.deliveryCount(offset);
+    }
+
+    /** The lock deadline of an acquired message or the due time of a delayed one, else -1. */
+    public long deadline(final long offset)
+    {
+        final int record = offset < window.floor() || offset >= cursor ? InFlightTable.NIL :
+            records.recordAt(offset);
+        return record == InFlightTable.NIL ? -1 : records.deadline(record);
+    }
+
+    /** The consumer holding an acquired message, else -1. */
+    public int holder(final long offset)
+    {
+        final int record = offset < window.floor() || offset >= cursor ? InFlightTable.NIL :
+            records.recordAt(offset);
+        return record == InFlightTable.NIL ? -1 : Math.max(-1, records.consumer(record));
+    }
+
+    /** Messages that an acquire could hand out now: released ones plus those not yet delivered. */
+    public long readyCount()
+    {
+        return window.readyCount() + (logEnd - cursor);
+    }
+
+    public int inFlightCount()
+    {
+        return inFlightCount;
+    }
+
+    public int delayedCount()
+    {
+        return delayedCount;
+    }
+
+    /** Messages that went dead since this state was opened. */
+    public long deadCount()
+    {
+        return deadCount;
+    }
+
+    /** Deliveries after the first, since this state was opened. */
+    public long redeliveryCount()
+    {
+        return redeliveryCount;
+    }
+
+    /** The lowest offset an acquire would hand out now, or -1 if none is ready; the owner turns it into an age. */
+    public long oldestReadyOffset()
+    {
+        if (window.readyCount() > 0)
+        {
+            return window.lowestReady();
+        }
+        return cursor < logEnd ? cursor : -1;
+    }
+
+    /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */
+    public long footprintBytes()
+    {
+        return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes();
+    }
+
+    OffsetWindow window()
+    {
+        return window;
+    }
+
+    InFlightTable records()
+    {
+        return records;
+    }
+
+    long timerCount()
+    {
+        return timers.timerCount();
+    }
+
+    void stateLog(final StateLog stateLog)
+    {
+        this.stateLog = stateLog;
+    }
+
+    void restoreCursor(final long readCursor)
+    {
+        if (readCursor > window.floor())
+        {
+            window.ensureCovers(readCursor - 1);
+        }
+        cursor = Math.max(cursor, readCursor);
+    }
+
+    /** Replays a delivery from the journal or a snapshot: counts only, nobody holds it after a restart. */
+    void restoreDelivery(final long offset, final int deliveryNumber)
+    {
+        if (offset >= window.floor())
+        {
+            window.ensureCovers(offset);
+            window.deliveryCount(offset, deliveryNumber);
+            cursor = Math.max(cursor, offset + 1);
+        }
+    }
+
+    void restoreSettled(final long offset, final boolean isDead)
+    {
+        if (offset >= window.floor())
+        {
+            window.ensureCovers(offset);
+            window.settle(offset, isDead);
+            cursor = Math.max(cursor, offset + 1);
+        }
+    }
+
+    /**
+     * Ends a restore: every unsettled delivered offset becomes available (redelivered), delayed, or dead if its
+     * last delivery already reached the limit; the latter are logged and reported as they would have been had the
+     * process not stopped.
+     */
+    void completeRestore(final Long2LongHashMap delayUntilByOffset)
+    {
+        logEnd = Math.max(logEnd, cursor);
+        for (long offset = window.floor(); offset < cursor; offset++)
+        {
+            if (offset < window.floor() || window.isSettled(offset))
+            {
+                continue;
+            }
+            final long until = delayUntilByOffset.get(offset);
+            if (until != delayUntilByOffset.missingValue())
+            {
+                timers.schedule(records.allocate(offset, InFlightTable.DELAYED), until);
+                delayedCount++;
+            }
+            else if (isOverLimit(window.deliveryCount(offset)))
+            {
+                die(offset, DeadReason.DELIVERY_LIMIT, window.deliveryCount(offset));
+            }
+            else
+            {
+                window.markReady(offset);
+            }
+        }
+        window.advanceFloor(cursor);
+    }
+
+    private int checkPartition(final Receipt receipt, final String action)
+    {
+        if (receipt.partition() != partition)
+        {
+            throw new UnknownDeliveryException(action + " " + receipt + " refused: the receipt is for partition " +
+                receipt.partition() + ", not partition " + partition);
+        }
+        return receipt.deliveryNumber();
+    }
+
+    /** The record of the delivery that currently holds the message, or a specific exception saying why not. */
+    private int heldRecord(final long offset, final int deliveryNumber, final String action)
+    {
+        if (offset < window.floor())
+        {
+            throw new AlreadySettledException(refusal(action, offset, deliveryNumber) +
+                " the offset is below the ack floor " + window.floor() +
+                ", so it was already acknowledged or dead-lettered");
+        }
+        if (offset >= cursor)
+        {
+            throw new UnknownDeliveryException(refusal(action, offset, deliveryNumber) +
+                " offset " + offset + " was never delivered (next new delivery is offset " + cursor + ")");
+        }
+        if (window.isSettled(offset))
+        {
+            throw new AlreadySettledException(refusal(action, offset, deliveryNumber) +
+                " the message was already " + (window.isDead(offset) ? "dead-lettered" : "acknowledged"));
+        }
+        final int current = window.deliveryCount(offset);
+        if (deliveryNumber < 1 || deliveryNumber > current)
+        {
+            throw new UnknownDeliveryException(refusal(action, offset, deliveryNumber) +
+                " delivery " + deliveryNumber + " never happened, the latest delivery is " + current);
+        }
+        if (deliveryNumber < current)
+        {
+            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
+                " the message was redelivered since as delivery " + current);
+        }
+        final int record = records.recordAt(offset);
+        if (record == InFlightTable.NIL)
+        {
+            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
+                " the delivery was released or its lock expired; the message is available for redelivery");
+        }
+        final long deadline = records.deadline(record);
+        if (records.consumer(record) == InFlightTable.DELAYED)
+        {
+            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
+                " the message was nacked with a delay until " + deadline + " epoch ms");
+        }
+        if (deadline <= clock.time())
+        {
+            // The timer has not fired yet, but the lock is over: expire it now so the answer never depends on
+            // when the owner last polled the timers.
+            timers.unlink(record);
+            returnHeld(offset, record);
+            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
+                " its lock expired at " + deadline + " epoch ms and the message was " +
+                (offset < window.floor() || window.isSettled(offset) ? "dead-lettered on its delivery limit" : "released for redelivery"));
+        }
+        return record;
+    }
+
+    private String refusal(final String action, final long offset, final int deliveryNumber)
+    {
+        return action + " receipt (partition " + partition + ", offset " + offset + ", delivery " + deliveryNumber +
+            ") refused:";
+    }
+
+    private void hold(final long offset, final int consumerId, final long deadline)
+    {
+        timers.schedule(records.allocate(offset, consumerId), deadline);
+        inFlightCount++;
+    }
+
+    /** An unlinked acquired record comes back: available again, or dead past the delivery limit. */
+    private void returnHeld(final long offset, final int record)
+    {
+        records.free(record);
+        inFlightCount--;
+        final int deliveries = window.deliveryCount(offset);
+        if (isOverLimit(deliveries))
+        {
+            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
+        }
+        else
+        {
+            window.markReady(offset);
+        }
+    }
+
+    private void onDeadline(final int record)
+    {
+        final long offset = records.offset(record, window.floor());
+        if (records.consumer(record) == InFlightTable.DELAYED)
+        {
+            records.free(record);
+            delayedCount--;
+            window.markReady(offset);
+        }
+        else
+        {
+            returnHeld(offset, record);
+        }
+    }
+
+    private boolean isOverLimit(final int deliveries)
+    {
+        return deliveryLimit != SubscriptionSettings.UNLIMITED_DELIVERIES && deliveries > deliveryLimit;
+    }
+
+    private void die(final long offset, final DeadReason reason, final int deliveries)
+    {
+        window.settle(offset, true);
+        deadCount++;
+        stateLog.dead(offset, reason);
+        deadLetters.onDead(offset, reason, deliveries);
+        advanceFloorFrom(offset);
+    }
+
+    private void advanceFloorFrom(final long settledOffset)
+    {
+        if (settledOffset == window.floor())
+        {
+            window.advanceFloor(cursor);
+        }
+    }
+}

@@ -1,0 +1,254 @@
+package io.spool.queue;
+
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.EpochClock;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Keeps one subscription partition's state durable in a directory: a snapshot ({@code snapshot.bin}) and the
+ * journal of changes since it ({@code journal-<generation>.log}). Opening restores the state exactly: acks,
+ * dead-letters, delivery counts and delays; deliveries that were held become available again, redelivered, as
+ * after a lost connection. Not thread-safe: owned by the thread that owns the state.
+ * <p>
+ * The owner calls {@link #commit()} after a batch of operations and before it tells anyone about them (hands out
+ * deliveries, confirms acks). A committed change is in the file when commit returns, so it survives the process
+ * being killed; {@link StateDurability} decides when it is forced to the disk. A commit that finds the journal
+ * past the compaction threshold writes a snapshot and starts a new, empty journal.
+ */
+public final class SubscriptionStateStore implements AutoCloseable
+{
+    private final Path directory;
+    private final StateStoreConfig config;
+    private final SubscriptionPartitionState state;
+    private final StateJournal journal;
+    private final long truncatedBytes;
+    private long generation;
+    private long snapshotBytes;
+
+    private SubscriptionStateStore(
+        final Path directory, final StateStoreConfig config, final SubscriptionPartitionState state,
+        final StateJournal journal, final long generation, final long snapshotBytes, final long truncatedBytes)
+    {
+        this.directory = directory;
+        this.config = config;
+        this.state = state;
+        this.journal = journal;
+        this.generation = generation;
+        this.snapshotBytes = snapshotBytes;
+        this.truncatedBytes = truncatedBytes;
+    }
+
+    /**
+     * Opens the state in {@code directory}, creating it at {@code startOffset} if the directory holds none.
+     * Messages that were held past their delivery limit when the process stopped go dead now, through
+     * {@code deadLetters}.
+     *
+     * @throws CorruptStateException if the snapshot is damaged or belongs to another partition.
+     * @throws StateStorageException if the files cannot be read or written.
+     */
+    public static SubscriptionStateStore open(
+        final Path directory,
+        final int partition,
+        final SubscriptionSettings settings,
+        final long startOffset,
+        final EpochClock clock,
+        final StateStoreConfig config,
+        final DeadLetterHandler deadLetters)
+    {
+        try
+        {
+            Files.createDirectories(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("creating the subscription state directory " + directory + " failed",
+                ex);
+        }
+        final Path snapshotFile = directory.resolve(SnapshotDescriptor.FILE_NAME);
+        final SubscriptionPartitionState state;
+        final long generation;
+        final Long2LongHashMap delays;
+        final long snapshotBytes;
+        if (Files.exists(snapshotFile))
+        {
+            final StateSnapshot.Restored restored = StateSnapshot.read(snapshotFile, settings, clock, deadLetters);
+            if (restored.state.partition() != partition)
+            {
+                throw new CorruptStateException("snapshot " + snapshotFile + " is for partition " +
+                    restored.state.partition() + ", not partition " + partition);
+            }
+            state = restored.state;
+            generation = restored.generation;
+            delays = restored.delayUntilByOffset;
+            snapshotBytes = size(snapshotFile);
+        }
+        else
+        {
+            state = new SubscriptionPartitionState(partition, settings, clock, startOffset, deadLetters,
+                StateLog.NONE);
+            generation = 0;
+            delays = new Long2LongHashMap(Long.MIN_VALUE);
+            snapshotBytes = StateSnapshot.write(directory, state, generation);
+        }
+        final Path journalFile = directory.resolve(JournalDescriptor.fileName(generation));
+        final long validLength = JournalReader.replay(journalFile, generation, new Restorer(state, delays));
+        final long truncatedBytes = Files.exists(journalFile) ? Math.max(0, size(journalFile) - validLength) : 0;
+        deleteStaleFiles(directory, journalFile);
+        final StateJournal journal = new StateJournal(journalFile, generation, validLength,
+            config.durability(), clock);
+        state.stateLog(journal);
+        state.completeRestore(delays);
+        journal.commit();
+        return new SubscriptionStateStore(directory, config, state, journal, generation, snapshotBytes,
+            truncatedBytes);
+    }
+
+    public SubscriptionPartitionState state()
+    {
+        return state;
+    }
+
+    /**
+     * Writes the changes since the last commit to the journal, forces it per the durability policy, and compacts
+     * the journal into a snapshot when it passed the threshold.
+     *
+     * @throws StateStorageException if the write fails.
+     */
+    public void commit()
+    {
+        journal.commit();
+        if (journal.fileLength() >= config.compactionThresholdBytes())
+        {
+            snapshot();
+        }
+    }
+
+    /**
+     * Writes a snapshot of the whole state now and starts a new empty journal; the old journal is deleted.
+     *
+     * @throws StateStorageException if a file cannot be written.
+     */
+    public void snapshot()
+    {
+        journal.commit();
+        final long next = generation + 1;
+        snapshotBytes = StateSnapshot.write(directory, state, next);
+        final Path previous = directory.resolve(JournalDescriptor.fileName(generation));
+        final Path current = directory.resolve(JournalDescriptor.fileName(next));
+        journal.rollTo(current, next);
+        generation = next;
+        try
+        {
+            Files.deleteIfExists(previous);
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("deleting the compacted journal " + previous + " failed", ex);
+        }
+    }
+
+    /** Journal bytes the last open found past the last valid entry (a torn write) and truncated. */
+    public long truncatedBytesOnOpen()
+    {
+        return truncatedBytes;
+    }
+
+    public long journalBytes()
+    {
+        return journal.fileLength();
+    }
+
+    public long snapshotBytes()
+    {
+        return snapshotBytes;
+    }
+
+    /** Commits and forces the journal, then closes it. */
+    @Override
+    public void close()
+    {
+        journal.close();
+    }
+
+    private static long size(final Path file)
+    {
+        try
+        {
+            return Files.size(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("reading the size of " + file + " failed", ex);
+        }
+    }
+
+    /** Removes a journal left behind by a compaction that stopped before deleting it, and a half-written snapshot. */
+    private static void deleteStaleFiles(final Path directory, final Path currentJournal)
+    {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "{journal-*.log,snapshot.tmp}"))
+        {
+            for (final Path file : files)
+            {
+                if (!file.equals(currentJournal))
+                {
+                    Files.delete(file);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("removing stale state files in " + directory + " failed", ex);
+        }
+    }
+
+    /** Applies replayed journal entries to a state being restored. */
+    private static final class Restorer implements StateLog
+    {
+        private final SubscriptionPartitionState state;
+        private final Long2LongHashMap delays;
+
+        Restorer(final SubscriptionPartitionState state, final Long2LongHashMap delays)
+        {
+            this.state = state;
+            this.delays = delays;
+        }
+
+        @Override
+        public void firstDelivery(final long offset)
+        {
+            state.restoreDelivery(offset, 1);
+            delays.remove(offset);
+        }
+
+        @Override
+        public void redelivery(final long offset, final int deliveryNumber)
+        {
+            state.restoreDelivery(offset, deliveryNumber);
+            delays.remove(offset);
+        }
+
+        @Override
+        public void acked(final long offset)
+        {
+            state.restoreSettled(offset, false);
+            delays.remove(offset);
+        }
+
+        @Override
+        public void dead(final long offset, final DeadReason reason)
+        {
+            state.restoreSettled(offset, true);
+            delays.remove(offset);
+        }
+
+        @Override
+        public void delayed(final long offset, final long untilMillis)
+        {
+            delays.put(offset, untilMillis);
+        }
+    }
+}

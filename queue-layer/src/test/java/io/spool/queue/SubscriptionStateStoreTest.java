@@ -1,0 +1,301 @@
+package io.spool.queue;
+
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class SubscriptionStateStoreTest
+{
+    private static final int CONSUMER = 1;
+    private static final SubscriptionSettings LIMIT_3 = SubscriptionSettings.builder().deliveryLimit(3).build();
+
+    @TempDir
+    Path directory;
+
+    private final CachedEpochClock clock = new CachedEpochClock();
+    private final List<String> deaths = new ArrayList<>();
+
+    private SubscriptionStateStore open(final StateStoreConfig config)
+    {
+        return SubscriptionStateStore.open(directory, 2, LIMIT_3, 0, clock, config,
+            (offset, reason, deliveries) -> deaths.add(offset + ":" + reason.label() + ":" + deliveries));
+    }
+
+    private SubscriptionStateStore open()
+    {
+        return open(StateStoreConfig.DEFAULT);
+    }
+
+    /** Offsets 0..9: 0,1 acked; 2 rejected; 3 delivered twice and held; 4 delayed; 5 held; 6.. never delivered. */
+    private void buildMixedState(final SubscriptionStateStore store)
+    {
+        final SubscriptionPartitionState state = store.state();
+        state.logEnd(10);
+        state.acquire(6, CONSUMER, (offset, deliveryNumber) -> {});
+        state.ack(0, 1);
+        state.ack(1, 1);
+        state.reject(2, 1);
+        state.nack(3, 1);
+        state.acquire(1, CONSUMER, (offset, deliveryNumber) -> {});
+        state.nackWithDelay(4, 1, 60_000);
+        store.commit();
+    }
+
+    private void assertMixedStateRestored(final SubscriptionPartitionState state)
+    {
+        assertThat(state.ackFloor()).isEqualTo(3);
+        assertThat(state.readCursor()).isEqualTo(6);
+        assertThat(state.state(3)).isEqualTo(MessageState.AVAILABLE);
+        assertThat(state.deliveryCount(3)).isEqualTo(2);
+        assertThat(state.state(4)).isEqualTo(MessageState.DELAYED);
+        assertThat(state.deadline(4)).isEqualTo(clock.time() + 60_000);
+        assertThat(state.state(5)).isEqualTo(MessageState.AVAILABLE);
+        assertThat(state.deliveryCount(5)).isEqualTo(1);
+        assertThatThrownBy(() -> state.ack(0, 1)).isInstanceOf(AlreadySettledException.class);
+        state.logEnd(10);
+        final List<String> redelivered = new ArrayList<>();
+        state.acquire(10, CONSUMER, (offset, deliveryNumber) -> redelivered.add(offset + "#" + deliveryNumber));
+        assertThat(redelivered).containsExactly("3#3", "5#2", "6#1", "7#1", "8#1", "9#1");
+    }
+
+    @Test
+    void journalReplayRestoresAcksCountsDelaysAndDeadLetters()
+    {
+        clock.update(5_000);
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            assertMixedStateRestored(store.state());
+            assertThat(store.truncatedBytesOnOpen()).isZero();
+        }
+    }
+
+    @Test
+    void snapshotRestoresTheSameStateAndEmptiesTheJournal()
+    {
+        clock.update(5_000);
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+            store.snapshot();
+            assertThat(store.journalBytes()).isEqualTo(JournalDescriptor.FILE_HEADER_LENGTH);
+        }
+        assertThat(directory.resolve("journal-0.log")).doesNotExist();
+        assertThat(directory.resolve("journal-1.log")).exists();
+        try (SubscriptionStateStore store = open())
+        {
+            assertMixedStateRestored(store.state());
+        }
+    }
+
+    @Test
+    void delayThatFellDueWhileStoppedIsAvailableAfterRestart()
+    {
+        clock.update(5_000);
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+        }
+        clock.advance(120_000);
+        try (SubscriptionStateStore store = open())
+        {
+            store.state().expireDue();
+            assertThat(store.state().state(4)).isEqualTo(MessageState.AVAILABLE);
+            assertThat(store.state().deliveryCount(4)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void messageHeldOnItsLastAllowedDeliveryGoesDeadOnRestart()
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(1);
+            for (int delivery = 1; delivery <= 4; delivery++)
+            {
+                state.acquire(1, CONSUMER, (offset, deliveryNumber) -> {});
+                if (delivery < 4)
+                {
+                    state.nack(0, delivery);
+                }
+            }
+            store.commit();
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            assertThat(deaths).containsExactly("0:delivery_limit:4");
+            assertThat(store.state().ackFloor()).isEqualTo(1);
+        }
+        deaths.clear();
+        try (SubscriptionStateStore store = open())
+        {
+            assertThat(deaths).isEmpty();
+            assertThat(store.state().ackFloor()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void tornTailIsTruncatedAndEverythingBeforeItKept() throws IOException
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+        }
+        final Path journal = directory.resolve("journal-0.log");
+        final long validLength = Files.size(journal);
+        try (RandomAccessFile file = new RandomAccessFile(journal.toFile(), "rw"))
+        {
+            file.seek(validLength);
+            file.writeInt(Integer.reverseBytes(40));
+            file.writeInt(12345);
+            file.writeInt(Integer.reverseBytes(JournalDescriptor.ACK));
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            assertThat(store.truncatedBytesOnOpen()).isEqualTo(12);
+            assertThat(Files.size(journal)).isEqualTo(validLength);
+            assertMixedStateRestored(store.state());
+        }
+    }
+
+    @Test
+    void entryWithABadChecksumEndsTheValidJournal() throws IOException
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            store.state().logEnd(3);
+            store.state().acquire(3, CONSUMER, (offset, deliveryNumber) -> {});
+            store.commit();
+            store.state().ack(1, 1);
+            store.commit();
+        }
+        final Path journal = directory.resolve("journal-0.log");
+        final long ackEntryAt = Files.size(journal) - JournalDescriptor.ENTRY_HEADER_LENGTH - Long.BYTES;
+        try (RandomAccessFile file = new RandomAccessFile(journal.toFile(), "rw"))
+        {
+            file.seek(ackEntryAt + JournalDescriptor.ENTRY_HEADER_LENGTH);
+            file.writeLong(Long.reverseBytes(2));
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            assertThat(store.truncatedBytesOnOpen()).isEqualTo(JournalDescriptor.ENTRY_HEADER_LENGTH + Long.BYTES);
+            assertThat(store.state().state(1)).isEqualTo(MessageState.AVAILABLE);
+            assertThat(store.state().state(2)).isEqualTo(MessageState.AVAILABLE);
+        }
+    }
+
+    @Test
+    void damagedSnapshotIsRefusedNotGuessed() throws IOException
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+            store.snapshot();
+        }
+        final Path snapshot = directory.resolve(SnapshotDescriptor.FILE_NAME);
+        final byte[] bytes = Files.readAllBytes(snapshot);
+        bytes[SnapshotDescriptor.HEADER_LENGTH + 5] ^= 1;
+        Files.write(snapshot, bytes);
+
+        assertThatThrownBy(this::open)
+            .isInstanceOf(CorruptStateException.class).hasMessageContaining("fails its checksum");
+    }
+
+    @Test
+    void snapshotOfAnotherPartitionIsRefused()
+    {
+        open().close();
+
+        assertThatThrownBy(() -> SubscriptionStateStore.open(directory, 9, LIMIT_3, 0, clock,
+            StateStoreConfig.DEFAULT, DeadLetterHandler.NONE))
+            .isInstanceOf(CorruptStateException.class).hasMessageContaining("not partition 9");
+    }
+
+    @Test
+    void journalOfAnotherGenerationIsRefused() throws IOException
+    {
+        open().close();
+        final Path journal = directory.resolve("journal-0.log");
+        final byte[] bytes = Files.readAllBytes(journal);
+        bytes[JournalDescriptor.GENERATION_AT] = 7;
+        Files.write(journal, bytes);
+
+        assertThatThrownBy(this::open)
+            .isInstanceOf(CorruptStateException.class).hasMessageContaining("generation 7");
+    }
+
+    @Test
+    void commitCompactsTheJournalPastTheThreshold()
+    {
+        final StateStoreConfig config = StateStoreConfig.DEFAULT.compactionThresholdBytes(4096)
+            .durability(StateDurability.EVERY_BATCH);
+        try (SubscriptionStateStore store = open(config))
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(10_000);
+            for (int round = 0; round < 100; round++)
+            {
+                state.acquire(100, CONSUMER, (offset, deliveryNumber) ->
+                {
+                    if (offset % 2 == 0)
+                    {
+                        state.ack(offset, deliveryNumber);
+                    }
+                });
+                store.commit();
+                assertThat(store.journalBytes()).isLessThan(4096);
+            }
+        }
+        try (SubscriptionStateStore store = open(config))
+        {
+            final SubscriptionPartitionState state = store.state();
+            assertThat(state.readCursor()).isEqualTo(10_000);
+            assertThat(state.ackFloor()).isEqualTo(1);
+            for (long offset = 0; offset < 10_000; offset++)
+            {
+                assertThat(state.state(offset)).isEqualTo(offset % 2 == 0 ? MessageState.ACKED : MessageState.AVAILABLE);
+            }
+            assertThat(store.snapshotBytes()).isLessThan(128);
+        }
+    }
+
+    @Test
+    void startOffsetOfANewStateIsKeptAcrossRestart()
+    {
+        try (SubscriptionStateStore store = SubscriptionStateStore.open(directory, 2, LIMIT_3, 500, clock,
+            StateStoreConfig.DEFAULT, DeadLetterHandler.NONE))
+        {
+            assertThat(store.state().ackFloor()).isEqualTo(500);
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            assertThat(store.state().ackFloor()).isEqualTo(500);
+            assertThat(store.state().readCursor()).isEqualTo(500);
+        }
+    }
+
+    @Test
+    void invalidStoreSettingsAreRefused()
+    {
+        assertThatThrownBy(() -> StateStoreConfig.DEFAULT.compactionThresholdBytes(10))
+            .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("compaction threshold");
+        assertThatThrownBy(() -> StateStoreConfig.DEFAULT.durability(null))
+            .isInstanceOf(InvalidSettingsException.class);
+        assertThatThrownBy(() -> StateDurability.interval(0))
+            .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("interval");
+    }
+}
