@@ -15,6 +15,14 @@ class JsonObjectWriterTest
     }
 
     @Test
+    void writesVeryLargeAndVerySmallNumbersInJsonExponentForm()
+    {
+        assertThat(new JsonObjectWriter().member("big", 4.0e10).member("small", 4.5e-4).toJson())
+            .isEqualTo("{\"big\":4.0E10,\"small\":4.5E-4}")
+            .matches("\\{(\"[a-z]+\":-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?,?)+}");
+    }
+
+    @Test
     void writesAnEmptyObject()
     {
         assertThat(new JsonObjectWriter().toJson()).isEqualTo("{}");
