@@ -1,6 +1,8 @@
 package io.spool.perf.bench;
 
 import io.spool.log.Durability;
+import io.spool.log.LogConfig;
+import io.spool.log.RecordDescriptor;
 
 import java.nio.file.Path;
 
@@ -31,11 +33,20 @@ public record BenchSettings(
     int maxInFlightBatches,
     Path dataDirectory)
 {
+    /** The largest value the log accepts by default, in a record with a null key and no headers. */
+    public static final int MAX_PAYLOAD_BYTES = LogConfig.DEFAULT_MAX_RECORD_BYTES - RecordDescriptor.HEADER_LENGTH;
+
     public BenchSettings
     {
         requireAtLeast("records", records, 1);
         requireAtLeast("baseline records", baselineRecords, 1);
         requireAtLeast("payload bytes", payloadBytes, 0);
+        if (payloadBytes > MAX_PAYLOAD_BYTES)
+        {
+            throw new IllegalArgumentException("payload bytes must be at most " + MAX_PAYLOAD_BYTES +
+                " (a record of at most " + LogConfig.DEFAULT_MAX_RECORD_BYTES + " bytes with its header), was " +
+                payloadBytes);
+        }
         requireAtLeast("partitions", partitions, 1);
         requireAtLeast("producers", producers, 1);
         requireAtLeast("pipelines", pipelines, 1);

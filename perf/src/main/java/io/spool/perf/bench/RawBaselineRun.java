@@ -6,6 +6,9 @@ import io.spool.perf.report.Throughput;
 
 import java.nio.file.Path;
 
+import static io.spool.log.RecordDescriptor.align;
+import static io.spool.log.RecordDescriptor.frameLength;
+
 /**
  * Measures the raw baselines inside a {@code spool bench} run, so every Spool figure has its yardstick from the
  * same process and the same moment of a noisy machine. Not thread-safe.
@@ -16,10 +19,10 @@ public final class RawBaselineRun implements AutoCloseable
     public static final String RAW_SCAN = "raw mapped scan";
 
     /**
-     * Fewest records a baseline is measured over: a short benchmark (a few thousand fsynced records) would
-     * otherwise time a cold loop, and the yardstick is a rate, not a count.
+     * Fewest frame bytes a baseline is measured over: a short benchmark (a few thousand fsynced records) would
+     * otherwise time a cold loop, and the yardstick is a rate, not a count. 256 MiB is 1.9 M 100-byte records.
      */
-    private static final long MIN_RECORDS = 2_000_000;
+    private static final long MIN_BYTES = 256L * 1024 * 1024;
 
     private final long records;
     private final int valueLength;
@@ -42,9 +45,10 @@ public final class RawBaselineRun implements AutoCloseable
     }
 
     /** Records to measure a baseline over, for a benchmark of {@code benchmarkRecords} records. */
-    public static long baselineRecords(final long benchmarkRecords)
+    public static long baselineRecords(final long benchmarkRecords, final int valueLength)
     {
-        return Math.max(benchmarkRecords, MIN_RECORDS);
+        final long frameBytes = align(frameLength(-1, 0, valueLength));
+        return Math.max(benchmarkRecords, (MIN_BYTES + frameBytes - 1) / frameBytes);
     }
 
     /** Appends all the records once, timed. */

@@ -21,8 +21,8 @@ final class BenchOptions
     long records;
 
     @Option(names = "--baseline-records", paramLabel = "N",
-        description = "Records the raw baseline is measured over (default: --records, at least 2,000,000 so that "
-            + "the baseline loop runs warm).")
+        description = "Records the raw baseline is measured over (default: --records, and at least 256 MiB of "
+            + "frames so that the baseline loop runs warm).")
     Long baselineRecords;
 
     @Option(names = "--payload-bytes", defaultValue = "100", paramLabel = "BYTES",
@@ -70,7 +70,7 @@ final class BenchOptions
     {
         try
         {
-            final long rawRecords = baselineRecords == null ? RawBaselineRun.baselineRecords(records) : baselineRecords;
+            final long rawRecords = baselineRecords == null ? RawBaselineRun.baselineRecords(records, payloadBytes) : baselineRecords;
             return new BenchSettings(records, rawRecords, payloadBytes, partitions, producers, pipelines, durability,
                 batchSize, maxInFlightBatches, dataDirectory);
         }

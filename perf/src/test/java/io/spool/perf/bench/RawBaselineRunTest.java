@@ -33,7 +33,8 @@ class RawBaselineRunTest
     @Test
     void aShortBenchmarkStillGetsABaselineOverEnoughRecordsToBeWarm()
     {
-        assertThat(RawBaselineRun.baselineRecords(3_000)).isEqualTo(2_000_000);
-        assertThat(RawBaselineRun.baselineRecords(10_000_000)).isEqualTo(10_000_000);
+        assertThat(RawBaselineRun.baselineRecords(3_000, 100)).isEqualTo(1_864_136);
+        assertThat(RawBaselineRun.baselineRecords(3_000, 1_000_000)).isEqualTo(3_000);
+        assertThat(RawBaselineRun.baselineRecords(10_000_000, 100)).isEqualTo(10_000_000);
     }
 }

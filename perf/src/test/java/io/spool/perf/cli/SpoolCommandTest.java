@@ -49,9 +49,17 @@ class SpoolCommandTest
     }
 
     @Test
-    void aShortRunMeasuresItsBaselineOverTwoMillionRecords()
+    void aShortRunMeasuresItsBaselineOver256MiBOfFrames()
     {
-        assertThat(parseIngest("--records", "3000").baselineRecords()).isEqualTo(2_000_000);
+        assertThat(parseIngest("--records", "3000").baselineRecords()).isEqualTo(1_864_136);
+    }
+
+    @Test
+    void aPayloadTheLogWouldRefuseIsAUsageErrorBeforeAnythingRuns()
+    {
+        assertThat(execute("bench", "ingest", "--payload-bytes", "2000000", "--data-dir", dataDirectory.toString()))
+            .isEqualTo(2);
+        assertThat(err.toString()).contains("payload bytes must be at most 1048536");
     }
 
     @Test
