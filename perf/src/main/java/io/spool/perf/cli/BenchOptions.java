@@ -70,7 +70,8 @@ final class BenchOptions
     {
         try
         {
-            final long rawRecords = baselineRecords == null ? RawBaselineRun.baselineRecords(records, payloadBytes) : baselineRecords;
+            final long rawRecords =
+                baselineRecords == null ? RawBaselineRun.baselineRecords(records, payloadBytes) : baselineRecords;
             return new BenchSettings(records, rawRecords, payloadBytes, partitions, producers, pipelines, durability,
                 batchSize, maxInFlightBatches, dataDirectory);
         }
