@@ -1,9 +1,10 @@
 package io.spool.queue;
+
 /**
  * The held messages of one subscription partition (acquired or delayed): holder, deadline and timer links, in
  * pages of 1,024 offsets of parallel primitive arrays, 20 bytes per offset. A page exists only while it holds a
- * message, and up to 64 emptied pages are kept for reuse, so steady-state work allocates nothing. Not thread-safe: owned by
- * the subscription partition's thread.
+ * message, and up to 64 emptied pages are kept for reuse, so steady-state work allocates nothing. Not thread-safe:
+ * owned by the subscription partition's thread.
  * <p>
  * Design note: a record is named by the low 30 bits of its offset. The window never spans 2^30 offsets, so the
  * name is unique, the full offset is the ack floor plus the distance of the name from the floor's low bits, and

@@ -547,7 +547,8 @@ public final class SubscriptionPartitionState
             returnHeld(offset, record);
             throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
                 " its lock expired at " + deadline + " epoch ms and the message was " +
-                (offset < window.floor() || window.isSettled(offset) ? "dead-lettered on its delivery limit" : "released for redelivery"));
+                (offset < window.floor() || window.isSettled(offset) ?
+                "dead-lettered on its delivery limit" : "released for redelivery"));
         }
         return record;
     }

@@ -267,7 +267,8 @@ class SubscriptionStateStoreTest
             assertThat(state.ackFloor()).isEqualTo(1);
             for (long offset = 0; offset < 10_000; offset++)
             {
-                assertThat(state.state(offset)).isEqualTo(offset % 2 == 0 ? MessageState.ACKED : MessageState.AVAILABLE);
+                assertThat(state.state(offset))
+                    .isEqualTo(offset % 2 == 0 ? MessageState.ACKED : MessageState.AVAILABLE);
             }
             assertThat(store.snapshotBytes()).isLessThan(128);
         }
