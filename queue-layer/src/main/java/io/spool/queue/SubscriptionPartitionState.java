@@ -34,6 +34,7 @@ public final class SubscriptionPartitionState
     private final OffsetWindow window;
     private final InFlightTable records = new InFlightTable();
     private final DeadlineTimers timers;
+    private final ReceiptCheck receiptCheck;
     private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
     private StateLog stateLog;
     private long cursor;
@@ -64,6 +65,7 @@ public final class SubscriptionPartitionState
         this.stateLog = stateLog;
         this.window = new OffsetWindow(startOffset, 0);
         this.timers = new DeadlineTimers(records, clock.time());
+        this.receiptCheck = new ReceiptCheck(partition, window, records);
         this.cursor = startOffset;
         this.logEnd = startOffset;
     }
@@ -260,22 +262,22 @@ public final class SubscriptionPartitionState
     /** {@link #ack(long, int)} by receipt; also refuses a receipt of another partition. */
     public void ack(final Receipt receipt)
     {
-        ack(receipt.offset(), checkPartition(receipt, "ack"));
+        ack(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "ack"));
     }
 
     public void nack(final Receipt receipt)
     {
-        nack(receipt.offset(), checkPartition(receipt, "nack"));
+        nack(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "nack"));
     }
 
     public void reject(final Receipt receipt)
     {
-        reject(receipt.offset(), checkPartition(receipt, "reject"));
+        reject(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "reject"));
     }
 
     public long extend(final Receipt receipt, final long lockMillis)
     {
-        return extend(receipt.offset(), checkPartition(receipt, "extend"), lockMillis);
+        return extend(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "extend"), lockMillis);
     }
 
     /**
@@ -314,10 +316,14 @@ public final class SubscriptionPartitionState
     }
 
     /**
-     * @throws InvalidRequestException if the offset is at or past the log end.
+     * @throws InvalidRequestException if the offset is negative, or at or past the log end.
      */
     public MessageState state(final long offset)
     {
+        if (offset < 0)
+        {
+            throw new InvalidRequestException("offsets are >= 0, was " + offset);
+        }
         if (offset < window.floor())
         {
             return MessageState.ACKED;
@@ -487,76 +493,21 @@ public final class SubscriptionPartitionState
         window.advanceFloor(cursor);
     }
 
-    private int checkPartition(final Receipt receipt, final String action)
-    {
-        if (receipt.partition() != partition)
-        {
-            throw new UnknownDeliveryException(action + " " + receipt + " refused: the receipt is for partition " +
-                receipt.partition() + ", not partition " + partition);
-        }
-        return receipt.deliveryNumber();
-    }
-
-    /** The record of the delivery that currently holds the message, or a specific exception saying why not. */
+    /** The record of the delivery that holds the message now, or a specific exception saying why there is none. */
     private int heldRecord(final long offset, final int deliveryNumber, final String action)
     {
-        if (offset < window.floor())
-        {
-            throw new AlreadySettledException(refusal(action, offset, deliveryNumber) +
-                " the offset is below the ack floor " + window.floor() +
-                ", so it was already acknowledged or dead-lettered");
-        }
-        if (offset >= cursor)
-        {
-            throw new UnknownDeliveryException(refusal(action, offset, deliveryNumber) +
-                " offset " + offset + " was never delivered (next new delivery is offset " + cursor + ")");
-        }
-        if (window.isSettled(offset))
-        {
-            throw new AlreadySettledException(refusal(action, offset, deliveryNumber) +
-                " the message was already " + (window.isDead(offset) ? "dead-lettered" : "acknowledged"));
-        }
-        final int current = window.deliveryCount(offset);
-        if (deliveryNumber < 1 || deliveryNumber > current)
-        {
-            throw new UnknownDeliveryException(refusal(action, offset, deliveryNumber) +
-                " delivery " + deliveryNumber + " never happened, the latest delivery is " + current);
-        }
-        if (deliveryNumber < current)
-        {
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " the message was redelivered since as delivery " + current);
-        }
-        final int record = records.recordAt(offset);
-        if (record == InFlightTable.NIL)
-        {
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " the delivery was released or its lock expired; the message is available for redelivery");
-        }
+        final int record = receiptCheck.heldRecord(offset, deliveryNumber, cursor, action);
         final long deadline = records.deadline(record);
-        if (records.consumer(record) == InFlightTable.DELAYED)
-        {
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " the message was nacked with a delay until " + deadline + " epoch ms");
-        }
         if (deadline <= clock.time())
         {
             // The timer has not fired yet, but the lock is over: expire it now so the answer never depends on
             // when the owner last polled the timers.
             timers.unlink(record);
             returnHeld(offset, record);
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " its lock expired at " + deadline + " epoch ms and the message was " +
-                (offset < window.floor() || window.isSettled(offset) ?
-                "dead-lettered on its delivery limit" : "released for redelivery"));
+            throw receiptCheck.lockExpired(action, offset, deliveryNumber, deadline,
+                offset < window.floor() || window.isSettled(offset));
         }
         return record;
-    }
-
-    private String refusal(final String action, final long offset, final int deliveryNumber)
-    {
-        return action + " receipt (partition " + partition + ", offset " + offset + ", delivery " + deliveryNumber +
-            ") refused:";
     }
 
     private void hold(final long offset, final int consumerId, final long deadline)

@@ -449,6 +449,10 @@ class SubscriptionPartitionStateTest
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("cannot move back");
         assertThatThrownBy(() -> state.state(2))
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("past the log end");
+        assertThatThrownBy(() -> state.state(-1))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("offsets are >= 0");
+        assertThatThrownBy(() -> state.ack(-1, 1))
+            .isInstanceOf(UnknownDeliveryException.class).hasMessageContaining("never delivered");
         assertThatThrownBy(() -> SubscriptionPartitionState.inMemory(-1, SubscriptionSettings.DEFAULT, clock, 0,
             DeadLetterHandler.NONE)).isInstanceOf(InvalidRequestException.class);
         assertThat(state.state(0)).isEqualTo(MessageState.ACQUIRED);
