@@ -29,8 +29,9 @@ public final class AckingChild
 
     static StateStoreConfig config(final String durability)
     {
-        return StateStoreConfig.DEFAULT.compactionThresholdBytes(64 * 1024)
-            .durability("every_batch".equals(durability) ? StateDurability.EVERY_BATCH : StateDurability.NONE);
+        final StateDurability policy = "every_batch".equals(durability) ? StateDurability.EVERY_BATCH :
+            "interval".equals(durability) ? StateDurability.interval(5) : StateDurability.NONE;
+        return StateStoreConfig.DEFAULT.compactionThresholdBytes(64 * 1024).durability(policy);
     }
 
     public static void main(final String[] args)

@@ -31,7 +31,7 @@ class KillDuringAcksTest
     Path directory;
 
     @ParameterizedTest
-    @ValueSource(strings = {"none", "every_batch"})
+    @ValueSource(strings = {"none", "interval", "every_batch"})
     @Timeout(90)
     void committedAcksAndCountsSurviveSigkill(final String durability) throws Exception
     {
