@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,15 +39,18 @@ class ScatteredAckRestartTest
         {
             final SubscriptionPartitionState state = store.state();
             state.logEnd(MESSAGES);
+            final LongArrayList delivered = new LongArrayList(CHUNK, -1);
             while (state.readCursor() < MESSAGES)
             {
-                state.acquire(CHUNK, CONSUMER, (offset, deliveryNumber) ->
+                delivered.clear();
+                state.acquire(CHUNK, CONSUMER, (offset, deliveryNumber) -> delivered.addLong(offset));
+                for (int i = 0; i < delivered.size(); i++)
                 {
-                    if ((offset & 1) == 0)
+                    if ((delivered.getLong(i) & 1) == 0)
                     {
-                        state.ack(offset, deliveryNumber);
+                        state.ack(delivered.getLong(i), 1);
                     }
-                });
+                }
                 store.commit();
             }
             assertThat(state.inFlightCount()).isEqualTo(MESSAGES / 2);
@@ -85,15 +89,21 @@ class ScatteredAckRestartTest
             state.logEnd(messages);
             for (int round = 0; round < 3; round++)
             {
+                final LongArrayList delivered = new LongArrayList();
                 state.acquire(messages, CONSUMER + round, (offset, deliveryNumber) ->
                 {
                     counts[(int)offset] = deliveryNumber;
+                    delivered.addLong(offset);
+                });
+                for (int i = 0; i < delivered.size(); i++)
+                {
+                    final int offset = (int)delivered.getLong(i);
                     if (random.nextInt(4) == 0)
                     {
-                        state.ack(offset, deliveryNumber);
-                        acked[(int)offset] = true;
+                        state.ack(offset, counts[offset]);
+                        acked[offset] = true;
                     }
-                });
+                }
                 state.releaseConsumer(CONSUMER + round);
                 store.commit();
             }
