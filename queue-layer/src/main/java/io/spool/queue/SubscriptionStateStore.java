@@ -88,6 +88,7 @@ public final class SubscriptionStateStore implements AutoCloseable
         }
         else
         {
+            refuseOrphanJournals(directory);
             state = new SubscriptionPartitionState(partition, settings, clock, startOffset, deadLetters,
                 StateLog.NONE);
             generation = 0;
@@ -183,6 +184,23 @@ public final class SubscriptionStateStore implements AutoCloseable
         catch (final IOException ex)
         {
             throw new StateStorageException("reading the size of " + file + " failed", ex);
+        }
+    }
+
+    /** A journal without the snapshot it follows cannot be replayed exactly; starting afresh would drop its acks. */
+    private static void refuseOrphanJournals(final Path directory)
+    {
+        try (DirectoryStream<Path> journals = Files.newDirectoryStream(directory, "journal-*.log"))
+        {
+            for (final Path journal : journals)
+            {
+                throw new CorruptStateException("journal " + journal + " has no snapshot " +
+                    SnapshotDescriptor.FILE_NAME + " beside it; refusing to start afresh and drop its acks");
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("listing state files in " + directory + " failed", ex);
         }
     }
 

@@ -216,6 +216,20 @@ class SubscriptionStateStoreTest
     }
 
     @Test
+    void journalWithoutItsSnapshotIsRefusedRatherThanDropped() throws IOException
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+        }
+        Files.delete(directory.resolve(SnapshotDescriptor.FILE_NAME));
+
+        assertThatThrownBy(this::open)
+            .isInstanceOf(CorruptStateException.class).hasMessageContaining("has no snapshot");
+        assertThat(directory.resolve("journal-0.log")).exists();
+    }
+
+    @Test
     void snapshotOfAnotherPartitionIsRefused()
     {
         open().close();
