@@ -6,6 +6,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 import org.agrona.concurrent.CachedEpochClock;
 
 import java.io.IOException;
@@ -100,6 +101,11 @@ class SubscriptionStatePropertyTest
         }
         finally
         {
+            Statistics.label("restart holding").coverage(coverage ->
+            {
+                coverage.checkQuery(values -> "delayed".equals(values.get(0))).count(count -> count >= 5);
+                coverage.checkQuery(values -> "in flight".equals(values.get(1))).count(count -> count >= 20);
+            });
             store.close();
             try (Stream<Path> files = Files.walk(directory))
             {
@@ -167,7 +173,7 @@ class SubscriptionStatePropertyTest
                 state.logEnd(model.logEnd);
                 break;
             default:
-                net.jqwik.api.statistics.Statistics.label("restart holding").collect(
+                Statistics.label("restart holding").collect(
                     state.delayedCount() > 0 ? "delayed" : "none", state.inFlightCount() > 0 ? "in flight" : "none");
                 store.close();
                 model.restart();
