@@ -23,6 +23,8 @@ final class AppendEvent
     long correlation;
 
     long offset;
+    /** Set by the append stage when the record's dedup id was already stored: {@link #offset} is the first one's. */
+    boolean duplicate;
     Segment segment;
     int endPosition;
     SpoolException error;
@@ -30,7 +32,7 @@ final class AppendEvent
     /**
      * Copies a record in. Key, headers and value go back to back into the payload.
      */
-    void set(final PartitionLog log, final long timestamp, final DirectBuffer key, final int keyOffset,
+    void set(final PartitionLog log, final long timestamp, final int attributes, final DirectBuffer key, final int keyOffset,
         final int keyLength, final DirectBuffer headers, final int headersOffset, final int headersLength,
         final DirectBuffer value, final int valueOffset, final int valueLength, final ConfirmListener listener,
         final long correlation)
@@ -57,13 +59,14 @@ final class AppendEvent
         }
         this.log = log;
         this.timestamp = timestamp;
-        this.attributes = 0;
+        this.attributes = attributes;
         this.keyLength = keyLength;
         this.headersLength = headersLength;
         this.valueLength = valueLength;
         this.listener = listener;
         this.correlation = correlation;
         this.offset = -1;
+        this.duplicate = false;
         this.segment = null;
         this.error = null;
     }

@@ -39,6 +39,11 @@ final class AppendHandler implements EventHandler<AppendEvent>
             final LogAppender appender = log.appender;
             event.offset = appender.append(event.timestamp < 0 ? batchMillis : event.timestamp, event.attributes,
                 event.keyLength, event.headersLength, event.valueLength, event.payload, 0, batchMillis);
+            if (appender.lastWasDuplicate())
+            {
+                event.duplicate = true;
+                return;
+            }
             event.segment = appender.activeSegment();
             event.endPosition = appender.writePosition();
         }

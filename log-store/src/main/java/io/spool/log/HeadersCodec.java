@@ -110,11 +110,28 @@ public final class HeadersCodec
      */
     public static byte[] find(final DirectBuffer buffer, final int offset, final int length, final String name)
     {
-        if (length == 0)
+        final long found = locate(buffer, offset, length, name.getBytes(StandardCharsets.UTF_8));
+        if (found < 0 || (int)found < 0)
         {
             return null;
         }
-        final byte[] wanted = name.getBytes(StandardCharsets.UTF_8);
+        final byte[] value = new byte[(int)found];
+        buffer.getBytes((int)(found >>> 32), value);
+        return value;
+    }
+
+    /**
+     * Finds the first header named {@code name} (UTF-8 bytes) without allocating.
+     *
+     * @return -1 when absent; else the value's position in the high 32 bits and its length (-1 for a null value)
+     * in the low 32 bits.
+     */
+    public static long locate(final DirectBuffer buffer, final int offset, final int length, final byte[] wanted)
+    {
+        if (length == 0)
+        {
+            return -1;
+        }
         final int end = offset + length;
         int pos = offset;
         final int count = readInt(buffer, pos, end);
@@ -130,18 +147,12 @@ public final class HeadersCodec
             pos += Integer.BYTES;
             if (match)
             {
-                if (valueLength < 0)
-                {
-                    return null;
-                }
-                checkRoom(pos, valueLength, end);
-                final byte[] value = new byte[valueLength];
-                buffer.getBytes(pos, value);
-                return value;
+                checkRoom(pos, Math.max(0, valueLength), end);
+                return ((long)pos << 32) | (valueLength & 0xFFFF_FFFFL);
             }
             pos += Math.max(0, valueLength);
         }
-        return null;
+        return -1;
     }
 
     private static boolean equalBytes(final DirectBuffer buffer, final int pos, final byte[] wanted)

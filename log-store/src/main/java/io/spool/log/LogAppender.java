@@ -20,6 +20,8 @@ final class LogAppender
     private final PartitionLog log;
     private final LogConfig config;
     private final CRC32C crc = new CRC32C();
+    private final DedupIndex dedup;
+    private boolean lastWasDuplicate;
 
     private Segment active;
     private UnsafeBuffer buffer;
@@ -35,6 +37,7 @@ final class LogAppender
     {
         this.log = log;
         this.config = log.config();
+        this.dedup = new DedupIndex(config.dedupWindowMillis());
         attach(active);
         if (scanned != null)
         {
@@ -80,13 +83,68 @@ final class LogAppender
     }
 
     /**
-     * Appends one record whose key, headers and value lie back to back in {@code body}.
+     * Whether the last {@link #append} found its dedup id already stored and returned the first record's offset.
+     */
+    boolean lastWasDuplicate()
+    {
+        return lastWasDuplicate;
+    }
+
+    int dedupEntries()
+    {
+        return dedup.size();
+    }
+
+    /**
+     * Appends one record whose key, headers and value lie back to back in {@code body}, unless it carries a dedup
+     * id already stored inside the window.
      *
      * @param timestamp the record's timestamp in epoch millis.
-     * @param nowMillis the pipeline's clock reading for this batch; drives the age roll.
-     * @return the offset the record was stored at.
+     * @param nowMillis the pipeline's clock reading for this batch; drives the age roll and the dedup window.
+     * @return the offset the record was stored at, or that of the earlier record with the same dedup id.
      */
     long append(final long timestamp, final int attributes, final int keyLength, final int headersLength,
+        final int valueLength, final DirectBuffer body, final int bodyOffset, final long nowMillis)
+    {
+        lastWasDuplicate = false;
+        if ((attributes & ATTRIBUTE_DEDUP) == 0)
+        {
+            return write(timestamp, attributes, keyLength, headersLength, valueLength, body, bodyOffset, nowMillis);
+        }
+        final long found = HeadersCodec.locate(body, bodyOffset + Math.max(0, keyLength), headersLength,
+            LogProducer.DEDUP_HEADER);
+        final int idOffset = (int)(found >>> 32);
+        final int idLength = Math.max(0, (int)found);
+        final long high = DedupKey.high(body, idOffset, idLength);
+        final long low = DedupKey.low(body, idOffset, idLength);
+        final long earlier = dedup.find(high, low, nowMillis);
+        if (earlier != DedupIndex.NOT_FOUND)
+        {
+            lastWasDuplicate = true;
+            return earlier;
+        }
+        final long offset = write(timestamp, attributes, keyLength, headersLength, valueLength, body, bodyOffset, nowMillis);
+        dedup.add(high, low, offset, nowMillis);
+        return offset;
+    }
+
+    /**
+     * Recovery: a stored record inside the dedup window whose id must keep catching duplicates.
+     */
+    void rememberDedupId(final RecordView record)
+    {
+        final long found = HeadersCodec.locate(record.buffer(), record.headersOffset(), record.headersLength(),
+            LogProducer.DEDUP_HEADER);
+        if (found >= 0)
+        {
+            final int idOffset = (int)(found >>> 32);
+            final int idLength = Math.max(0, (int)found);
+            dedup.add(DedupKey.high(record.buffer(), idOffset, idLength), DedupKey.low(record.buffer(), idOffset, idLength),
+                record.offset(), record.timestamp());
+        }
+    }
+
+    private long write(final long timestamp, final int attributes, final int keyLength, final int headersLength,
         final int valueLength, final DirectBuffer body, final int bodyOffset, final long nowMillis)
     {
         final int frameLength = frameLength(keyLength, headersLength, valueLength);

@@ -17,6 +17,7 @@ public final class LogConfig
     private final long retentionMillis;
     private final long retentionBytes;
     private final Durability durability;
+    private final long dedupWindowMillis;
 
     private LogConfig(final Builder b)
     {
@@ -27,6 +28,7 @@ public final class LogConfig
         this.retentionMillis = b.retentionMillis;
         this.retentionBytes = b.retentionBytes;
         this.durability = b.durability;
+        this.dedupWindowMillis = b.dedupWindowMillis;
     }
 
     public static Builder builder()
@@ -44,6 +46,7 @@ public final class LogConfig
         b.retentionMillis = retentionMillis;
         b.retentionBytes = retentionBytes;
         b.durability = durability;
+        b.dedupWindowMillis = dedupWindowMillis;
         return b;
     }
 
@@ -88,13 +91,19 @@ public final class LogConfig
         return durability;
     }
 
+    /** How long a dedup id is remembered: a record with the same id inside it is not stored again. */
+    public long dedupWindowMillis()
+    {
+        return dedupWindowMillis;
+    }
+
     @Override
     public String toString()
     {
         return "LogConfig{segmentBytes=" + segmentBytes + ", indexIntervalBytes=" + indexIntervalBytes +
             ", maxRecordBytes=" + maxRecordBytes + ", segmentRollMillis=" + segmentRollMillis +
             ", retentionMillis=" + retentionMillis + ", retentionBytes=" + retentionBytes +
-            ", durability=" + durability + '}';
+            ", durability=" + durability + ", dedupWindowMillis=" + dedupWindowMillis + '}';
     }
 
     /**
@@ -109,6 +118,7 @@ public final class LogConfig
         private long retentionMillis = -1;
         private long retentionBytes = -1;
         private Durability durability = Durability.NONE;
+        private long dedupWindowMillis = 5 * 60 * 1000;
 
         private Builder()
         {
@@ -156,8 +166,18 @@ public final class LogConfig
             return this;
         }
 
+        public Builder dedupWindowMillis(final long dedupWindowMillis)
+        {
+            this.dedupWindowMillis = dedupWindowMillis;
+            return this;
+        }
+
         public LogConfig build()
         {
+            if (dedupWindowMillis <= 0)
+            {
+                throw new IllegalArgumentException("dedupWindowMillis must be positive, got " + dedupWindowMillis);
+            }
             if (maxRecordBytes < RecordDescriptor.HEADER_LENGTH)
             {
                 throw new IllegalArgumentException("maxRecordBytes " + maxRecordBytes +

@@ -21,6 +21,7 @@ public final class LogProducer
     public static final long BACK_PRESSURED = -2;
 
     private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
+    static final byte[] DEDUP_HEADER = DedupKey.HEADER.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final LogStore store;
     private final UnsafeBuffer keyWrapper = new UnsafeBuffer(0, 0);
@@ -48,9 +49,27 @@ public final class LogProducer
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final ConfirmListener listener, final long correlation)
     {
+        return publish(log, timestamp, 0, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength, listener, correlation);
+    }
+
+    /**
+     * {@link #publish} with record attributes: {@link RecordDescriptor#ATTRIBUTE_DEDUP} asks the log to store the
+     * record only if its {@link DedupKey#HEADER} was not stored inside the log's dedup window; a duplicate is
+     * confirmed with the first record's offset.
+     *
+     * @throws IllegalArgumentException when the dedup attribute is set but the headers carry no dedup id.
+     */
+    public long publish(final PartitionLog log, final long timestamp, final int attributes,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final ConfirmListener listener, final long correlation)
+    {
         final RingBuffer<AppendEvent> ring = check(log, keyLength, headersLength, valueLength);
+        checkAttributes(attributes, headers, headersOffset, headersLength);
         final long sequence = ring.next();
-        fill(ring.get(sequence), log, timestamp, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+        fill(ring.get(sequence), log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset, headersLength,
             value, valueOffset, valueLength, listener, correlation);
         ring.publish(sequence);
         return sequence;
@@ -65,7 +84,22 @@ public final class LogProducer
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final ConfirmListener listener, final long correlation)
     {
+        return tryPublish(log, timestamp, 0, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength, listener, correlation);
+    }
+
+    /**
+     * {@link #tryPublish} with record attributes, as {@link #publish(PartitionLog, long, int, DirectBuffer, int,
+     * int, DirectBuffer, int, int, DirectBuffer, int, int, ConfirmListener, long)}.
+     */
+    public long tryPublish(final PartitionLog log, final long timestamp, final int attributes,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final ConfirmListener listener, final long correlation)
+    {
         final RingBuffer<AppendEvent> ring = check(log, keyLength, headersLength, valueLength);
+        checkAttributes(attributes, headers, headersOffset, headersLength);
         final long sequence;
         try
         {
@@ -75,8 +109,8 @@ public final class LogProducer
         {
             return BACK_PRESSURED;
         }
-        fill(ring.get(sequence), log, timestamp, key, keyOffset, keyLength, headers, headersOffset, headersLength,
-            value, valueOffset, valueLength, listener, correlation);
+        fill(ring.get(sequence), log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset,
+            headersLength, value, valueOffset, valueLength, listener, correlation);
         ring.publish(sequence);
         return sequence;
     }
@@ -91,6 +125,7 @@ public final class LogProducer
         for (int i = 0; i < batch.size(); i++)
         {
             check(log, batch.keyLength(i), batch.headersLength(i), batch.valueLength(i));
+            batch.checkAttributes(i);
         }
         final RingBuffer<AppendEvent> ring = log.pipeline().ring();
         final int chunk = Math.max(1, ring.getBufferSize() / 2);
@@ -183,13 +218,27 @@ public final class LogProducer
     }
 
     private static void fill(final AppendEvent event, final PartitionLog log, final long timestamp,
-        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final int attributes, final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer headers, final int headersOffset, final int headersLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final ConfirmListener listener, final long correlation)
     {
-        event.set(log, timestamp, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+        event.set(log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset, headersLength,
             value, valueOffset, valueLength, listener, correlation);
+    }
+
+    static void checkAttributes(final int attributes, final DirectBuffer headers, final int headersOffset,
+        final int headersLength)
+    {
+        if ((attributes & ~RecordDescriptor.ATTRIBUTE_DEDUP) != 0)
+        {
+            throw new IllegalArgumentException("unknown record attributes 0x" + Integer.toHexString(attributes));
+        }
+        if ((attributes & RecordDescriptor.ATTRIBUTE_DEDUP) != 0 &&
+            HeadersCodec.locate(headers, headersOffset, headersLength, DEDUP_HEADER) < 0)
+        {
+            throw new IllegalArgumentException("the dedup attribute is set but the headers carry no " + DedupKey.HEADER);
+        }
     }
 
     /**

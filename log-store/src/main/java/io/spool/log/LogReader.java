@@ -34,7 +34,8 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
-     * Moves to {@code offset}; the end offset is allowed and waits for the next record.
+     * Moves to {@code offset}; the end offset is allowed and waits for the next record. Seeking to where the
+     * reader already is costs nothing, so sequential random-access readers stay cheap.
      *
      * @throws OffsetOutOfRangeException when the offset is below the log start or above its end.
      */
@@ -46,8 +47,11 @@ public final class LogReader implements AutoCloseable
         {
             throw new OffsetOutOfRangeException(log.name(), offset, start, end);
         }
-        nextOffset = offset;
-        positioned = false;
+        if (offset != nextOffset)
+        {
+            nextOffset = offset;
+            positioned = false;
+        }
     }
 
     public int poll(final RecordHandler handler, final int maxRecords)

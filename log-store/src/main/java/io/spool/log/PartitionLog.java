@@ -56,6 +56,27 @@ public final class PartitionLog
         this.flusher = new LogFlusher(this, active, appender.writePosition());
         this.startOffset = segments[0].baseOffset();
         this.committedOffset = appender.nextOffset();
+        rememberDedupIds(clock.time() - config.dedupWindowMillis());
+    }
+
+    /** Refills the appender's dedup index from the records stored inside the window. */
+    private void rememberDedupIds(final long windowStart)
+    {
+        try (LogReader reader = newReader())
+        {
+            reader.seek(offsetForTimestamp(windowStart));
+            final RecordHandler remember = record ->
+            {
+                if ((record.attributes() & RecordDescriptor.ATTRIBUTE_DEDUP) != 0 && record.timestamp() > windowStart)
+                {
+                    appender.rememberDedupId(record);
+                }
+            };
+            while (reader.poll(remember, 4096) > 0)
+            {
+                continue;
+            }
+        }
     }
 
     /**

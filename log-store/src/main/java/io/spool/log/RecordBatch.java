@@ -15,6 +15,7 @@ public final class RecordBatch
     private final IntArrayList layout = new IntArrayList();
     private final LongArrayList timestamps = new LongArrayList();
     private int used;
+    private static final int FIELDS = 5;
 
     /**
      * Adds a record; lengths of -1 mean a null key or value.
@@ -22,6 +23,16 @@ public final class RecordBatch
      * @param timestamp epoch millis, or -1 for the append time.
      */
     public RecordBatch add(final long timestamp, final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        return add(timestamp, 0, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength);
+    }
+
+    /** Adds a record with attributes (see {@link RecordDescriptor#ATTRIBUTE_DEDUP}). */
+    public RecordBatch add(final long timestamp, final int attributes,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer headers, final int headersOffset, final int headersLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
     {
@@ -45,6 +56,7 @@ public final class RecordBatch
         layout.addInt(keyLength);
         layout.addInt(headersLength);
         layout.addInt(valueLength);
+        layout.addInt(attributes);
         timestamps.addLong(timestamp);
         return this;
     }
@@ -72,27 +84,34 @@ public final class RecordBatch
 
     int keyLength(final int record)
     {
-        return layout.getInt(record * 4 + 1);
+        return layout.getInt(record * FIELDS + 1);
     }
 
     int headersLength(final int record)
     {
-        return layout.getInt(record * 4 + 2);
+        return layout.getInt(record * FIELDS + 2);
     }
 
     int valueLength(final int record)
     {
-        return layout.getInt(record * 4 + 3);
+        return layout.getInt(record * FIELDS + 3);
+    }
+
+    void checkAttributes(final int record)
+    {
+        final int start = layout.getInt(record * FIELDS);
+        LogProducer.checkAttributes(layout.getInt(record * FIELDS + 4), bytes, start + Math.max(0, keyLength(record)),
+            headersLength(record));
     }
 
     void fill(final AppendEvent event, final int record, final PartitionLog log, final ConfirmListener listener,
         final long correlation)
     {
-        final int start = layout.getInt(record * 4);
+        final int start = layout.getInt(record * FIELDS);
         final int keyLength = keyLength(record);
         final int headersLength = headersLength(record);
         final int keyBytes = Math.max(0, keyLength);
-        event.set(log, timestamps.getLong(record),
+        event.set(log, timestamps.getLong(record), layout.getInt(record * FIELDS + 4),
             bytes, start, keyLength,
             bytes, start + keyBytes, headersLength,
             bytes, start + keyBytes + headersLength, valueLength(record),

@@ -35,6 +35,8 @@ package io.spool.log;
 public final class RecordDescriptor
 {
     public static final byte CURRENT_VERSION = 1;
+    /** Attribute bit: the headers carry a {@link DedupKey#HEADER} and the log stores the record only once per window. */
+    public static final int ATTRIBUTE_DEDUP = 0x1;
     public static final int ALIGNMENT = 8;
 
     public static final int FRAME_LENGTH_OFFSET = 0;

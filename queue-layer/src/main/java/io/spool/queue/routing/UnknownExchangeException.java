@@ -1,0 +1,16 @@
+package io.spool.queue.routing;
+
+import io.spool.log.SpoolException;
+
+/**
+ * A publish, bind or lookup named an exchange that was never declared. Immutable, thread-safe.
+ */
+public final class UnknownExchangeException extends SpoolException
+{
+    private static final long serialVersionUID = 1L;
+
+    public UnknownExchangeException(final String name)
+    {
+        super("exchange '" + name + "' does not exist");
+    }
+}

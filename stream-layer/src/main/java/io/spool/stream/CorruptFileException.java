@@ -1,0 +1,12 @@
+package io.spool.stream;
+
+/**
+ * A stream-layer metadata file failed its checksum or format check and cannot be trusted. Immutable, thread-safe.
+ */
+public final class CorruptFileException extends StreamException
+{
+    public CorruptFileException(final String message)
+    {
+        super(message);
+    }
+}

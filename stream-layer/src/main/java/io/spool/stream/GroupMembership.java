@@ -1,0 +1,139 @@
+package io.spool.stream;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A consumer's side of group membership: joins, heartbeats on every poll, and turns the coordinator's answer into
+ * revoke and assign steps on the consumer. Rejoins under a new member id when its session expired. Not
+ * thread-safe: owned by one consumer.
+ */
+final class GroupMembership
+{
+    /** What the consumer does when partitions come and go; the membership only decides when. */
+    interface Owner
+    {
+        Set<TopicPartition> ownedPartitions();
+
+        /** Commits the positions of these partitions if auto-commit is on; must not fail the rebalance. */
+        void autoCommitBeforeRevoke(Collection<TopicPartition> partitions);
+
+        void dropPartitions(Collection<TopicPartition> partitions);
+
+        void addPartitions(Collection<TopicPartition> partitions);
+    }
+
+    private final GroupCoordinator coordinator;
+    private final String groupId;
+    private final Set<String> topics;
+    private final ConsumerConfig config;
+    private final RebalanceListener listener;
+    private String memberId;
+    private long knownVersion = GroupCoordinator.NO_VERSION;
+
+    GroupMembership(final GroupCoordinator coordinator, final ConsumerConfig config, final Set<String> topics,
+        final RebalanceListener listener)
+    {
+        this.coordinator = coordinator;
+        this.groupId = config.groupId();
+        this.topics = Set.copyOf(topics);
+        this.config = config;
+        this.listener = listener;
+    }
+
+    String groupId()
+    {
+        return groupId;
+    }
+
+    String memberId()
+    {
+        return memberId;
+    }
+
+    Set<String> topics()
+    {
+        return topics;
+    }
+
+    /** Heartbeats, then gives up revoked partitions and takes newly assigned ones. */
+    void sync(final Owner owner)
+    {
+        if (memberId == null)
+        {
+            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis());
+        }
+        MemberAssignment assignment;
+        try
+        {
+            assignment = coordinator.heartbeat(groupId, memberId, knownVersion);
+        }
+        catch (final UnknownMemberException ex)
+        {
+            final List<TopicPartition> lost = sorted(owner.ownedPartitions());
+            owner.dropPartitions(lost);
+            if (!lost.isEmpty())
+            {
+                listener.onPartitionsLost(lost);
+            }
+            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis());
+            assignment = coordinator.heartbeat(groupId, memberId);
+        }
+        if (assignment == null)
+        {
+            return;
+        }
+        knownVersion = assignment.version();
+        final Set<TopicPartition> revoked = new HashSet<>(owner.ownedPartitions());
+        revoked.removeAll(assignment.partitions());
+        if (!revoked.isEmpty())
+        {
+            final List<TopicPartition> ordered = sorted(revoked);
+            owner.autoCommitBeforeRevoke(ordered);
+            listener.onPartitionsRevoked(ordered);
+            owner.dropPartitions(ordered);
+            coordinator.release(groupId, memberId, ordered);
+        }
+        final Set<TopicPartition> gained = new HashSet<>(assignment.partitions());
+        gained.removeAll(owner.ownedPartitions());
+        if (!gained.isEmpty())
+        {
+            final List<TopicPartition> ordered = sorted(gained);
+            owner.addPartitions(ordered);
+            listener.onPartitionsAssigned(ordered);
+        }
+    }
+
+    void commit(final Map<TopicPartition, Long> offsets)
+    {
+        coordinator.commit(groupId, memberId, offsets);
+    }
+
+    /** Revokes everything (the listener may commit) and leaves the group so the others take over at once. */
+    void leave(final Owner owner)
+    {
+        if (memberId == null)
+        {
+            return;
+        }
+        final List<TopicPartition> owned = sorted(owner.ownedPartitions());
+        if (!owned.isEmpty())
+        {
+            owner.autoCommitBeforeRevoke(owned);
+            listener.onPartitionsRevoked(owned);
+            owner.dropPartitions(owned);
+        }
+        coordinator.leave(groupId, memberId);
+        memberId = null;
+        knownVersion = GroupCoordinator.NO_VERSION;
+    }
+
+    private static List<TopicPartition> sorted(final Collection<TopicPartition> partitions)
+    {
+        return List.copyOf(new TreeSet<>(partitions));
+    }
+}

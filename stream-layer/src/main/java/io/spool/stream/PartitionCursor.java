@@ -1,0 +1,118 @@
+package io.spool.stream;
+
+import io.spool.log.LogReader;
+import io.spool.log.OffsetOutOfRangeException;
+import io.spool.log.PartitionLog;
+import io.spool.log.RecordHandler;
+
+/**
+ * A consumer's position in one assigned partition and the reader behind it. The position is {@link #UNSET}
+ * until a seek, a committed offset or the reset policy gives it one. Not thread-safe: owned by one consumer.
+ */
+final class PartitionCursor
+{
+    static final long UNSET = -1;
+
+    final TopicPartition partition;
+    final PartitionLog log;
+    private final LogReader reader;
+    private long position = UNSET;
+    private long lastCommitted = UNSET;
+    private boolean readerAtPosition;
+
+    PartitionCursor(final TopicPartition partition, final PartitionLog log)
+    {
+        this.partition = partition;
+        this.log = log;
+        this.reader = log.newReader();
+    }
+
+    long position()
+    {
+        return position;
+    }
+
+    boolean hasPosition()
+    {
+        return position != UNSET;
+    }
+
+    /**
+     * @throws OffsetOutOfRangeException when {@code offset} is below the log start or above its end
+     */
+    void seek(final long offset)
+    {
+        checkInRange(offset);
+        position = offset;
+        readerAtPosition = false;
+    }
+
+    /** True when a record at the position is committed and could be read now. */
+    boolean hasDataAvailable()
+    {
+        return position != UNSET && position < log.endOffset();
+    }
+
+    /**
+     * Reads from the position on and moves past what was read.
+     *
+     * @throws OffsetOutOfRangeException when retention removed the records at the position, with the earliest
+     *                                   offset left, so the caller can seek there
+     * @throws UnknownTopicException     when the topic was deleted
+     */
+    int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
+    {
+        if (log.isClosed())
+        {
+            throw new UnknownTopicException("topic \"" + partition.topic() + "\" was deleted while " + partition +
+                " was being read");
+        }
+        if (position == log.endOffset())
+        {
+            return 0;
+        }
+        checkInRange(position);
+        if (!readerAtPosition)
+        {
+            reader.seek(position);
+            readerAtPosition = true;
+        }
+        try
+        {
+            final int read = reader.poll(handler, maxRecords, maxBytes);
+            position = reader.nextOffset();
+            return read;
+        }
+        catch (final OffsetOutOfRangeException ex)
+        {
+            readerAtPosition = false;
+            throw new OffsetOutOfRangeException(partition.toString(), position, ex.earliestOffset(), ex.endOffset());
+        }
+    }
+
+    /** The position to commit, or {@link #UNSET} when it has not moved since the last commit. */
+    long positionToCommit()
+    {
+        return position != lastCommitted ? position : UNSET;
+    }
+
+    void committed(final long offset)
+    {
+        lastCommitted = offset;
+    }
+
+    void close()
+    {
+        reader.close();
+    }
+
+    private void checkInRange(final long offset)
+    {
+        final long start = log.startOffset();
+        final long end = log.endOffset();
+        if (offset < start || offset > end)
+        {
+            throw new OffsetOutOfRangeException(partition.toString(), offset, start, end);
+        }
+    }
+}

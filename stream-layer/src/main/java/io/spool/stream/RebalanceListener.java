@@ -1,0 +1,39 @@
+package io.spool.stream;
+
+import java.util.Collection;
+
+/**
+ * Told, on the consuming thread inside {@code poll}, which partitions a group member gives up and which it gains.
+ * A partition given up is not handed to another member until {@link #onPartitionsRevoked} returns, so committing
+ * there hands over the exact position. Implementations are called from one thread at a time.
+ */
+public interface RebalanceListener
+{
+    RebalanceListener NONE = new RebalanceListener()
+    {
+        @Override
+        public void onPartitionsRevoked(final Collection<TopicPartition> partitions)
+        {
+        }
+
+        @Override
+        public void onPartitionsAssigned(final Collection<TopicPartition> partitions)
+        {
+        }
+    };
+
+    /** The member still owns these partitions during the call and may commit their offsets. */
+    void onPartitionsRevoked(Collection<TopicPartition> partitions);
+
+    /** Positions of these partitions are already set from the committed offsets or the reset policy. */
+    void onPartitionsAssigned(Collection<TopicPartition> partitions);
+
+    /**
+     * The member lost these partitions without a chance to commit (its session expired, so another member may
+     * already read them). By default treated like a revocation.
+     */
+    default void onPartitionsLost(final Collection<TopicPartition> partitions)
+    {
+        onPartitionsRevoked(partitions);
+    }
+}

@@ -1,0 +1,200 @@
+package io.spool.stream;
+
+import io.spool.log.LogStore;
+import io.spool.log.PartitionLog;
+import org.agrona.concurrent.EpochClock;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The stream half of Spool opened on a data directory: the log store, the topics, the consumer groups and their
+ * committed offsets. Every topic and committed offset is back after a reopen. The queue layer builds on the
+ * same instance through {@link #logStore()} and {@link #topics()}. Thread-safe.
+ * <p>
+ * Layout: the log store owns the data directory ({@code topics/<name>/<partition>} per partition); the stream
+ * layer keeps {@code stream/topics.meta} and {@code stream/committed-offsets.log} beside it.
+ */
+public final class StreamEngine implements AutoCloseable
+{
+    static final String STREAM_DIRECTORY = "stream";
+    static final String OFFSETS_FILE = "committed-offsets.log";
+
+    private final LogStore logStore;
+    private final TopicRegistry topics;
+    private final CommittedOffsetStore offsets;
+    private final GroupCoordinator groups;
+
+    private StreamEngine(final LogStore logStore, final TopicRegistry topics, final CommittedOffsetStore offsets)
+    {
+        this.logStore = logStore;
+        this.topics = topics;
+        this.offsets = offsets;
+        this.groups = new GroupCoordinator(logStore.clock(), offsets, topics::partitionCount);
+    }
+
+    public static StreamEngine open(final Path dataDir)
+    {
+        return open(dataDir, StreamEngineConfig.defaults());
+    }
+
+    public static StreamEngine open(final Path dataDir, final StreamEngineConfig config)
+    {
+        final LogStore logStore = LogStore.open(dataDir, config.logStore());
+        try
+        {
+            final Path streamDirectory = dataDir.resolve(STREAM_DIRECTORY);
+            final TopicRegistry topics = new TopicRegistry(logStore, dataDir, streamDirectory);
+            final CommittedOffsetStore offsets = CommittedOffsetStore.open(
+                streamDirectory.resolve(OFFSETS_FILE), config.syncEachCommit());
+            return new StreamEngine(logStore, topics, offsets);
+        }
+        catch (final RuntimeException ex)
+        {
+            logStore.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * @throws InvalidTopicException when the name or settings break a rule
+     * @throws TopicExistsException  when the name is taken
+     */
+    public Topic createTopic(final String name, final TopicConfig config)
+    {
+        final Topic topic = topics.create(name, config);
+        groups.topicsChanged();
+        return topic;
+    }
+
+    /**
+     * Deletes the topic, its data and every group's committed offsets for it.
+     *
+     * @throws UnknownTopicException when there is no such topic
+     */
+    public void deleteTopic(final String name)
+    {
+        topics.topic(name);
+        offsets.deleteTopic(name);
+        topics.delete(name);
+        groups.topicsChanged();
+    }
+
+    /**
+     * @throws UnknownTopicException when there is no such topic
+     */
+    public TopicDescription describeTopic(final String name)
+    {
+        return topics.describe(name);
+    }
+
+    public List<String> listTopics()
+    {
+        return topics.list();
+    }
+
+    public TopicRegistry topics()
+    {
+        return topics;
+    }
+
+    public GroupCoordinator groups()
+    {
+        return groups;
+    }
+
+    /** A producer whose zero-copy publishes report to {@code listener}; one per publishing thread. */
+    public StreamProducer newProducer(final PublishListener listener)
+    {
+        return new StreamProducer(topics, logStore.newProducer(), listener);
+    }
+
+    /** A producer for the future-returning {@code send} methods only; its zero-copy publishes are refused. */
+    public StreamProducer newProducer()
+    {
+        return new StreamProducer(topics, logStore.newProducer(), null);
+    }
+
+    /** A consumer; one per consuming thread. */
+    public StreamConsumer newConsumer(final ConsumerConfig config)
+    {
+        return new StreamConsumer(topics, groups, logStore.clock(), config);
+    }
+
+    /**
+     * Lag of a group per partition: end offset minus committed offset, for every partition of the topics it has
+     * committed for or its members subscribe to. A partition without a committed offset lags by everything still
+     * in the log (end minus start).
+     */
+    public Map<TopicPartition, Long> lag(final String groupId)
+    {
+        final Set<String> topicNames = new HashSet<>();
+        final Map<TopicPartition, Long> committed = groups.committedOffsets(groupId);
+        committed.keySet().forEach(partition -> topicNames.add(partition.topic()));
+        final GroupDescription description = groups.describe(groupId);
+        if (description != null)
+        {
+            description.subscriptions().values().forEach(topicNames::addAll);
+        }
+        final Map<TopicPartition, Long> lag = new TreeMap<>();
+        for (final String name : topicNames)
+        {
+            final Topic topic = topics.topicOrNull(name);
+            if (topic == null)
+            {
+                continue;
+            }
+            for (int p = 0; p < topic.partitionCount(); p++)
+            {
+                final PartitionLog log = topic.partition(p);
+                final Long offset = committed.get(new TopicPartition(name, p));
+                final long from = offset == null ? log.startOffset() : offset;
+                lag.put(new TopicPartition(name, p), Math.max(0, log.endOffset() - from));
+            }
+        }
+        return lag;
+    }
+
+    /** End offset minus the group's committed offset for one partition (see {@link #lag(String)}). */
+    public long lag(final String groupId, final TopicPartition partition)
+    {
+        final PartitionLog log = topics.topic(partition.topic()).partition(partition.partition());
+        final long committed = groups.committed(groupId, partition);
+        final long from = committed == CommittedOffsetStore.NO_OFFSET ? log.startOffset() : committed;
+        return Math.max(0, log.endOffset() - from);
+    }
+
+    /** Applies retention and expires dead group members now; returns deleted segments plus expired members. */
+    public int runMaintenance()
+    {
+        return logStore.runMaintenance() + groups.expireSessions();
+    }
+
+    public LogStore logStore()
+    {
+        return logStore;
+    }
+
+    public EpochClock clock()
+    {
+        return logStore.clock();
+    }
+
+    /** Closes the log store (confirming everything published) and the offset file. */
+    @Override
+    public void close()
+    {
+        try
+        {
+            logStore.close();
+        }
+        finally
+        {
+            offsets.close();
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.spool.stream;
+
+import io.spool.log.LogStoreConfig;
+
+/**
+ * Settings of a {@link StreamEngine}: those of its log store, and whether each offset commit is forced to disk
+ * before it returns. Immutable, thread-safe.
+ *
+ * @param logStore        pipelines, ring size, clock and maintenance of the underlying log store
+ * @param syncEachCommit  fsync committed offsets before a commit returns (survives a machine crash); without it a
+ *                        commit survives a process crash only
+ */
+public record StreamEngineConfig(LogStoreConfig logStore, boolean syncEachCommit)
+{
+    public static StreamEngineConfig defaults()
+    {
+        return new StreamEngineConfig(LogStoreConfig.defaults(), true);
+    }
+}

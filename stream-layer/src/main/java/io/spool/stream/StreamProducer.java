@@ -1,0 +1,351 @@
+package io.spool.stream;
+
+import io.spool.log.ConfirmListener;
+import io.spool.log.HeadersCodec;
+import io.spool.log.LogProducer;
+import io.spool.log.PartitionLog;
+import io.spool.log.RecordBatch;
+import io.spool.log.SpoolException;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Publishes records to topics: by key (the partition Kafka's default partitioner would pick), to an explicit
+ * partition, or spread in turn when the key is null. The zero-copy {@code publish} methods allocate nothing per
+ * record and report through the {@link PublishListener} given at creation; the {@code send} methods take byte
+ * arrays and return futures. Not thread-safe: one producer per publishing thread.
+ */
+public final class StreamProducer
+{
+    /** {@link #tryPublish} found the pipeline full; nothing was published. */
+    public static final int BACK_PRESSURED = -2;
+
+    private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
+
+    private final TopicRegistry topics;
+    private final LogProducer logProducer;
+    private final PublishListener listener;
+    private final KeyPartitioner partitioner = new KeyPartitioner();
+    private final Map<String, TopicConfirms> confirmsByTopic = new HashMap<>();
+    private final UnsafeBuffer keyWrapper = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer headersWrapper = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer valueWrapper = new UnsafeBuffer(0, 0);
+    private final RecordBatch batch = new RecordBatch();
+
+    StreamProducer(final TopicRegistry topics, final LogProducer logProducer, final PublishListener listener)
+    {
+        this.topics = topics;
+        this.logProducer = logProducer;
+        this.listener = listener;
+    }
+
+    /**
+     * Publishes one record, choosing the partition by key (or in turn for a null key, {@code keyLength == -1}),
+     * waiting while the pipeline is full. The outcome reaches the producer's listener with {@code correlation}.
+     *
+     * @param headersLength 0 for no headers; otherwise bytes encoded by {@link HeadersCodec}
+     * @param valueLength   -1 for a null value
+     * @return the partition the record went to
+     * @throws UnknownTopicException when the topic does not exist
+     */
+    public int publish(final String topic,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long correlation)
+    {
+        final TopicConfirms confirms = confirmsFor(topic);
+        final int partition = choosePartition(confirms.topic, key, keyOffset, keyLength);
+        logProducer.publish(confirms.topic.partition(partition), -1, key, keyOffset, keyLength,
+            headers, headersOffset, headersLength, value, valueOffset, valueLength,
+            confirms.forPartition(partition), correlation);
+        return partition;
+    }
+
+    /**
+     * Like {@link #publish} but to the partition given.
+     *
+     * @throws UnknownPartitionException when the topic has no such partition
+     */
+    public int publishToPartition(final String topic, final int partition,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long correlation)
+    {
+        final TopicConfirms confirms = confirmsFor(topic);
+        logProducer.publish(confirms.topic.partition(partition), -1, key, keyOffset, keyLength,
+            headers, headersOffset, headersLength, value, valueOffset, valueLength,
+            confirms.forPartition(partition), correlation);
+        return partition;
+    }
+
+    /**
+     * Like {@link #publish} but returns {@link #BACK_PRESSURED} instead of waiting when the pipeline is full.
+     * A null-key record that was back-pressured does not use up its turn, so a retry goes to the same partition.
+     */
+    public int tryPublish(final String topic,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength,
+        final long correlation)
+    {
+        final TopicConfirms confirms = confirmsFor(topic);
+        final int partition = keyLength < 0 ? partitioner.peekSpreadPartition(confirms.topic.partitionCount()) :
+            KeyPartitioner.partitionForKey(key, keyOffset, keyLength, confirms.topic.partitionCount());
+        final long sequence = logProducer.tryPublish(confirms.topic.partition(partition), -1,
+            key, keyOffset, keyLength, headers, headersOffset, headersLength, value, valueOffset, valueLength,
+            confirms.forPartition(partition), correlation);
+        if (sequence == LogProducer.BACK_PRESSURED)
+        {
+            return BACK_PRESSURED;
+        }
+        if (keyLength < 0)
+        {
+            partitioner.nextSpreadPartition(confirms.topic.partitionCount());
+        }
+        return partition;
+    }
+
+    /**
+     * Publishes every record of {@code records} to one partition with one claim of pipeline slots; record
+     * {@code i} is confirmed with correlation {@code firstCorrelation + i}.
+     */
+    public void publishBatch(final String topic, final int partition, final RecordBatch records,
+        final long firstCorrelation)
+    {
+        final TopicConfirms confirms = confirmsFor(topic);
+        logProducer.publishBatch(confirms.topic.partition(partition), records, confirms.forPartition(partition),
+            firstCorrelation);
+    }
+
+    /** Convenience: publishes a copy of the arrays by key (or spread) and completes with where it landed. */
+    public CompletableFuture<PublishResult> send(final String topic, final byte[] key, final byte[] value)
+    {
+        return send(ProducerRecord.of(topic, key, value));
+    }
+
+    /** Convenience: publishes one record and completes with where it landed. Allocates. */
+    public CompletableFuture<PublishResult> send(final ProducerRecord record)
+    {
+        final Topic topic = topics.topic(record.topic());
+        final int partition = partitionOf(topic, record);
+        final byte[] headers = HeadersCodec.encode(record.headers());
+        final FutureConfirm confirm = new FutureConfirm(record.topic(), partition);
+        logProducer.publish(topic.partition(partition), -1,
+            wrap(keyWrapper, record.key()), 0, record.key() == null ? -1 : record.key().length,
+            wrap(headersWrapper, headers), 0, headers.length,
+            wrap(valueWrapper, record.value()), 0, record.value() == null ? -1 : record.value().length,
+            confirm, 0);
+        return confirm;
+    }
+
+    /**
+     * Convenience: publishes records (to any topics and partitions), each partition's share in one batch, and
+     * completes with every record's place, in the order given, once all are stored; fails if any failed.
+     */
+    public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
+    {
+        final BatchConfirm confirm = new BatchConfirm(records.size());
+        final Map<PartitionLog, List<Integer>> byLog = new HashMap<>();
+        for (int i = 0; i < records.size(); i++)
+        {
+            final ProducerRecord record = records.get(i);
+            final Topic topic = topics.topic(record.topic());
+            final int partition = partitionOf(topic, record);
+            final PartitionLog log = topic.partition(partition);
+            byLog.computeIfAbsent(log, l -> new ArrayList<>()).add(i);
+            confirm.placeOf(i, record.topic(), partition);
+        }
+        for (final Map.Entry<PartitionLog, List<Integer>> share : byLog.entrySet())
+        {
+            batch.clear();
+            for (final int index : share.getValue())
+            {
+                final ProducerRecord record = records.get(index);
+                batch.add(record.key(), HeadersCodec.encode(record.headers()), record.value());
+            }
+            logProducer.publishBatch(share.getKey(), batch, confirm.forIndices(share.getValue()), 0);
+        }
+        if (records.isEmpty())
+        {
+            confirm.complete(List.of());
+        }
+        return confirm;
+    }
+
+    private int partitionOf(final Topic topic, final ProducerRecord record)
+    {
+        if (record.partition() != ProducerRecord.ANY_PARTITION)
+        {
+            topic.partition(record.partition());
+            return record.partition();
+        }
+        return record.key() == null ? partitioner.nextSpreadPartition(topic.partitionCount()) :
+            KeyPartitioner.partitionForKey(record.key(), topic.partitionCount());
+    }
+
+    private int choosePartition(final Topic topic, final DirectBuffer key, final int keyOffset, final int keyLength)
+    {
+        return keyLength < 0 ? partitioner.nextSpreadPartition(topic.partitionCount()) :
+            KeyPartitioner.partitionForKey(key, keyOffset, keyLength, topic.partitionCount());
+    }
+
+    /** The topic's per-partition confirm adapters, rebuilt when the topic was deleted and created again. */
+    private TopicConfirms confirmsFor(final String topicName)
+    {
+        final Topic topic = topics.topic(topicName);
+        TopicConfirms confirms = confirmsByTopic.get(topicName);
+        if (confirms == null || confirms.topic != topic)
+        {
+            if (listener == null)
+            {
+                throw new IllegalClientStateException("this producer was made without a PublishListener, so it " +
+                    "has nowhere to report zero-copy publishes; use send(...) or newProducer(listener)");
+            }
+            confirms = new TopicConfirms(topic, listener);
+            confirmsByTopic.put(topicName, confirms);
+        }
+        return confirms;
+    }
+
+    private static DirectBuffer wrap(final UnsafeBuffer wrapper, final byte[] bytes)
+    {
+        if (bytes == null || bytes.length == 0)
+        {
+            return EMPTY;
+        }
+        wrapper.wrap(bytes);
+        return wrapper;
+    }
+
+    /** One adapter per partition, so a confirm carries its partition without allocating per record. */
+    private static final class TopicConfirms
+    {
+        final Topic topic;
+        private final PartitionConfirm[] partitions;
+
+        TopicConfirms(final Topic topic, final PublishListener listener)
+        {
+            this.topic = topic;
+            this.partitions = new PartitionConfirm[topic.partitionCount()];
+            for (int p = 0; p < partitions.length; p++)
+            {
+                partitions[p] = new PartitionConfirm(topic.name(), p, listener);
+            }
+        }
+
+        ConfirmListener forPartition(final int partition)
+        {
+            return partitions[partition];
+        }
+    }
+
+    private static final class PartitionConfirm implements ConfirmListener
+    {
+        private final String topic;
+        private final int partition;
+        private final PublishListener listener;
+
+        PartitionConfirm(final String topic, final int partition, final PublishListener listener)
+        {
+            this.topic = topic;
+            this.partition = partition;
+            this.listener = listener;
+        }
+
+        @Override
+        public void onConfirmed(final long correlation, final long offset)
+        {
+            listener.onPublished(correlation, topic, partition, offset);
+        }
+
+        @Override
+        public void onFailed(final long correlation, final SpoolException error)
+        {
+            listener.onFailed(correlation, topic, partition, error);
+        }
+    }
+
+    private static final class FutureConfirm extends CompletableFuture<PublishResult> implements ConfirmListener
+    {
+        private final String topic;
+        private final int partition;
+
+        FutureConfirm(final String topic, final int partition)
+        {
+            this.topic = topic;
+            this.partition = partition;
+        }
+
+        @Override
+        public void onConfirmed(final long correlation, final long offset)
+        {
+            complete(new PublishResult(topic, partition, offset));
+        }
+
+        @Override
+        public void onFailed(final long correlation, final SpoolException error)
+        {
+            completeExceptionally(error);
+        }
+    }
+
+    /** Collects a batch's confirms, which arrive on several pipeline threads, into one future. */
+    private static final class BatchConfirm extends CompletableFuture<List<PublishResult>>
+    {
+        private final String[] topicOf;
+        private final int[] partitionOf;
+        private final long[] offsetOf;
+        private final AtomicInteger outstanding;
+
+        BatchConfirm(final int size)
+        {
+            topicOf = new String[size];
+            partitionOf = new int[size];
+            offsetOf = new long[size];
+            outstanding = new AtomicInteger(size);
+        }
+
+        void placeOf(final int index, final String topic, final int partition)
+        {
+            topicOf[index] = topic;
+            partitionOf[index] = partition;
+        }
+
+        ConfirmListener forIndices(final List<Integer> indices)
+        {
+            final int[] recordIndex = indices.stream().mapToInt(Integer::intValue).toArray();
+            return new ConfirmListener()
+            {
+                @Override
+                public void onConfirmed(final long correlation, final long offset)
+                {
+                    offsetOf[recordIndex[(int)correlation]] = offset;
+                    if (outstanding.decrementAndGet() == 0)
+                    {
+                        final List<PublishResult> results = new ArrayList<>(offsetOf.length);
+                        for (int i = 0; i < offsetOf.length; i++)
+                        {
+                            results.add(new PublishResult(topicOf[i], partitionOf[i], offsetOf[i]));
+                        }
+                        complete(results);
+                    }
+                }
+
+                @Override
+                public void onFailed(final long correlation, final SpoolException error)
+                {
+                    completeExceptionally(error);
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.spool.stream;
+
+import io.spool.log.PartitionLog;
+
+/**
+ * A topic and the logs of its partitions. Thread-safe: it only hands out its (thread-safe) partition logs.
+ */
+public final class Topic
+{
+    private final String name;
+    private final TopicConfig config;
+    private final PartitionLog[] partitions;
+
+    Topic(final String name, final TopicConfig config, final PartitionLog[] partitions)
+    {
+        this.name = name;
+        this.config = config;
+        this.partitions = partitions;
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public TopicConfig config()
+    {
+        return config;
+    }
+
+    public int partitionCount()
+    {
+        return partitions.length;
+    }
+
+    /**
+     * The log of one partition.
+     *
+     * @throws UnknownPartitionException when {@code partition} is outside {@code [0, partitionCount())}
+     */
+    public PartitionLog partition(final int partition)
+    {
+        if (partition < 0 || partition >= partitions.length)
+        {
+            throw new UnknownPartitionException("topic \"" + name + "\" has partitions 0.." +
+                (partitions.length - 1) + ", there is no partition " + partition);
+        }
+        return partitions[partition];
+    }
+
+    static String logName(final String topic, final int partition)
+    {
+        return TopicRegistry.TOPICS_DIRECTORY + "/" + topic + "/" + partition;
+    }
+}

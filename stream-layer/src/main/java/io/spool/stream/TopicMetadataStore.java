@@ -1,0 +1,170 @@
+package io.spool.stream;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads and atomically replaces the topic metadata file ({@link TopicMetadataDescriptor}) in a data directory.
+ * A crash leaves either the old file or the new one, never a mix. Not thread-safe: its owner serialises changes.
+ */
+final class TopicMetadataStore
+{
+    private final Path file;
+    private final Path temporary;
+
+    TopicMetadataStore(final Path directory)
+    {
+        this.file = directory.resolve(TopicMetadataDescriptor.FILE_NAME);
+        this.temporary = directory.resolve(TopicMetadataDescriptor.FILE_NAME + ".tmp");
+    }
+
+    /** The stored topics in file order; none when the file does not exist yet. */
+    List<StoredTopic> load()
+    {
+        try
+        {
+            Files.deleteIfExists(temporary);
+            if (!Files.exists(file))
+            {
+                return List.of();
+            }
+            return decode(Files.readAllBytes(file));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read topic metadata " + file, ex);
+        }
+    }
+
+    void save(final List<StoredTopic> topics)
+    {
+        final byte[] encoded = encode(topics);
+        try
+        {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+            {
+                final ByteBuffer buffer = ByteBuffer.wrap(encoded);
+                while (buffer.hasRemaining())
+                {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            DataDirectory.syncDirectory(file.toAbsolutePath().getParent());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write topic metadata " + file, ex);
+        }
+    }
+
+    private static byte[] encode(final List<StoredTopic> topics)
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes))
+        {
+            out.writeInt(TopicMetadataDescriptor.MAGIC);
+            out.writeInt(TopicMetadataDescriptor.VERSION);
+            out.writeInt(topics.size());
+            for (final StoredTopic topic : topics)
+            {
+                out.writeUTF(topic.name());
+                out.writeInt(topic.partitions());
+                out.writeInt(topic.settings().size());
+                for (final Map.Entry<String, String> setting : new TreeMap<>(topic.settings()).entrySet())
+                {
+                    out.writeUTF(setting.getKey());
+                    out.writeUTF(setting.getValue());
+                }
+            }
+            final CRC32C crc = new CRC32C();
+            crc.update(bytes.toByteArray());
+            out.writeInt((int)crc.getValue());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot encode topic metadata", ex);
+        }
+        return bytes.toByteArray();
+    }
+
+    private List<StoredTopic> decode(final byte[] content)
+    {
+        if (content.length < 4 * Integer.BYTES)
+        {
+            throw corrupt("is " + content.length + " bytes, shorter than its header");
+        }
+        final CRC32C crc = new CRC32C();
+        crc.update(content, 0, content.length - Integer.BYTES);
+        if ((int)crc.getValue() != ByteBuffer.wrap(content, content.length - Integer.BYTES, Integer.BYTES).getInt())
+        {
+            throw corrupt("fails its checksum");
+        }
+        try (DataInputStream in = new DataInputStream(
+            new ByteArrayInputStream(content, 0, content.length - Integer.BYTES)))
+        {
+            return decodeChecked(in);
+        }
+        catch (final EOFException ex)
+        {
+            throw corrupt("ends inside a topic entry");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot decode topic metadata " + file, ex);
+        }
+    }
+
+    private List<StoredTopic> decodeChecked(final DataInputStream in) throws IOException
+    {
+        if (in.readInt() != TopicMetadataDescriptor.MAGIC)
+        {
+            throw corrupt("does not start with the topic metadata magic number");
+        }
+        final int version = in.readInt();
+        if (version != TopicMetadataDescriptor.VERSION)
+        {
+            throw corrupt("has version " + version + ", this build reads version " + TopicMetadataDescriptor.VERSION);
+        }
+        final int count = in.readInt();
+        final List<StoredTopic> topics = new ArrayList<>(Math.max(0, Math.min(count, 1024)));
+        for (int i = 0; i < count; i++)
+        {
+            final String name = in.readUTF();
+            final int partitions = in.readInt();
+            final int settingCount = in.readInt();
+            final Map<String, String> settings = new HashMap<>();
+            for (int s = 0; s < settingCount; s++)
+            {
+                settings.put(in.readUTF(), in.readUTF());
+            }
+            topics.add(new StoredTopic(name, partitions, settings));
+        }
+        return topics;
+    }
+
+    private CorruptFileException corrupt(final String problem)
+    {
+        return new CorruptFileException("topic metadata file " + file.getFileName() + " " + problem);
+    }
+}

@@ -1,0 +1,244 @@
+package io.spool.stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.spool.stream.EngineFixture.NO_WAIT;
+import static io.spool.stream.EngineFixture.bytes;
+import static io.spool.stream.EngineFixture.topic;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConsumerGroupsTest
+{
+    private static final long SESSION = 10_000;
+
+    @TempDir
+    Path dir;
+
+    /** Records what a member was told, in order. */
+    private static final class RecordingListener implements RebalanceListener
+    {
+        final List<String> events = new ArrayList<>();
+        final Set<TopicPartition> owned = new HashSet<>();
+
+        @Override
+        public void onPartitionsRevoked(final Collection<TopicPartition> partitions)
+        {
+            events.add("revoked " + partitions);
+            owned.removeAll(partitions);
+        }
+
+        @Override
+        public void onPartitionsAssigned(final Collection<TopicPartition> partitions)
+        {
+            events.add("assigned " + partitions);
+            owned.addAll(partitions);
+        }
+
+        @Override
+        public void onPartitionsLost(final Collection<TopicPartition> partitions)
+        {
+            events.add("lost " + partitions);
+            owned.removeAll(partitions);
+        }
+    }
+
+    private static ConsumerConfig manualCommit(final String assignor)
+    {
+        return ConsumerConfig.group("g").withAutoCommit(false, 0).withSessionTimeout(SESSION).withAssignor(assignor);
+    }
+
+    private static void publishEach(final StreamEngine engine, final int partitions, final int perPartition)
+    {
+        final StreamProducer producer = engine.newProducer();
+        for (int p = 0; p < partitions; p++)
+        {
+            for (int i = 0; i < perPartition; i++)
+            {
+                producer.send(ProducerRecord.toPartition("orders", p, null, bytes("r" + i))).join();
+            }
+        }
+    }
+
+    @Test
+    void joinRebalancesAndTellsEachMemberWhatItLostAndGained()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(4));
+            final RecordingListener first = new RecordingListener();
+            final RecordingListener second = new RecordingListener();
+            try (StreamConsumer a = engine.newConsumer(manualCommit("range"));
+                StreamConsumer b = engine.newConsumer(manualCommit("range")))
+            {
+                a.subscribe(Set.of("orders"), "g", first);
+                assertThat(first.owned).hasSize(4);
+
+                b.subscribe(Set.of("orders"), "g", second);
+                assertThat(second.owned).as("nothing until the owner lets go").isEmpty();
+                a.poll(10, 1 << 20, NO_WAIT);
+                b.poll(10, 1 << 20, NO_WAIT);
+
+                assertThat(first.owned).hasSize(2);
+                assertThat(second.owned).hasSize(2);
+                assertThat(a.assignment()).isEqualTo(first.owned).doesNotContainAnyElementsOf(b.assignment());
+                assertThat(first.events).hasSize(2);
+                assertThat(first.events.get(1)).startsWith("revoked");
+            }
+        }
+    }
+
+    @Test
+    void leaverHandsItsPartitionsOverAtItsCommittedPosition()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            final StreamConsumer stayer = engine.newConsumer(ConsumerConfig.group("g").withSessionTimeout(SESSION));
+            final StreamConsumer leaver = engine.newConsumer(ConsumerConfig.group("g").withSessionTimeout(SESSION));
+            stayer.subscribe("orders", "g");
+            leaver.subscribe("orders", "g");
+            stayer.poll(100, 1 << 20, NO_WAIT);
+            leaver.poll(100, 1 << 20, NO_WAIT);
+            stayer.poll(100, 1 << 20, NO_WAIT);
+            publishEach(engine, 2, 5);
+            final TopicPartition leaversPartition = leaver.assignment().iterator().next();
+            final int read = leaver.poll(3, 1 << 20, NO_WAIT).size();
+            assertThat(read).isEqualTo(3);
+
+            leaver.close();
+
+            assertThat(engine.groups().committed("g", leaversPartition)).isEqualTo(3);
+            final List<ConsumerRecord> rest = stayer.poll(100, 1 << 20, NO_WAIT);
+            assertThat(stayer.assignment()).hasSize(2);
+            assertThat(stayer.poll(100, 1 << 20, NO_WAIT)).isEmpty();
+            assertThat(rest).filteredOn(r -> r.topicPartition().equals(leaversPartition))
+                .extracting(ConsumerRecord::offset).containsExactly(3L, 4L);
+            stayer.close();
+        }
+    }
+
+    @Test
+    void memberThatStopsHeartbeatingLosesItsPartitionsToTheOthers()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(4));
+            final RecordingListener aliveEvents = new RecordingListener();
+            final RecordingListener silentEvents = new RecordingListener();
+            try (StreamConsumer alive = engine.newConsumer(manualCommit("sticky"));
+                StreamConsumer silent = engine.newConsumer(manualCommit("sticky")))
+            {
+                alive.subscribe(Set.of("orders"), "g", aliveEvents);
+                silent.subscribe(Set.of("orders"), "g", silentEvents);
+                alive.poll(1, 1, NO_WAIT);
+                silent.poll(1, 1, NO_WAIT);
+                assertThat(alive.assignment()).hasSize(2);
+                assertThat(silent.assignment()).hasSize(2);
+
+                fixture.clock.advance(SESSION + 1);
+                assertThat(engine.runMaintenance()).isEqualTo(2);
+                fixture.clock.advance(1);
+                alive.poll(1, 1, NO_WAIT);
+                assertThat(alive.assignment()).hasSize(4);
+
+                silent.poll(1, 1, NO_WAIT);
+                assertThat(silentEvents.events).anyMatch(e -> e.startsWith("lost"));
+                assertThat(silent.assignment()).as("rejoined, waiting for a share").isEmpty();
+                alive.poll(1, 1, NO_WAIT);
+                silent.poll(1, 1, NO_WAIT);
+                assertThat(alive.assignment()).hasSize(2);
+                assertThat(silent.assignment()).hasSize(2);
+            }
+        }
+    }
+
+    @Test
+    void committedOffsetsSurviveReopenAndLagFollowsThem()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            publishEach(engine, 2, 10);
+            try (StreamConsumer consumer = engine.newConsumer(manualCommit("range")))
+            {
+                consumer.subscribe("orders", "g");
+                consumer.seek(new TopicPartition("orders", 1), 10);
+                consumer.poll(4, 1 << 20, NO_WAIT);
+                consumer.commitSync();
+            }
+            assertThat(engine.lag("g")).containsEntry(new TopicPartition("orders", 0), 6L)
+                .containsEntry(new TopicPartition("orders", 1), 0L);
+        }
+        try (StreamEngine engine = fixture.open())
+        {
+            assertThat(engine.groups().committed("g", new TopicPartition("orders", 0))).isEqualTo(4);
+            assertThat(engine.lag("g", new TopicPartition("orders", 0))).isEqualTo(6);
+            assertThat(engine.lag("fresh", new TopicPartition("orders", 0))).isEqualTo(10);
+            try (StreamConsumer consumer = engine.newConsumer(manualCommit("range")))
+            {
+                consumer.subscribe("orders", "g");
+                assertThat(consumer.poll(100, 1 << 20, NO_WAIT)).extracting(ConsumerRecord::offset)
+                    .containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
+            }
+        }
+    }
+
+    @Test
+    void autoCommitRunsOnItsIntervalOfTheEngineClock()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(1));
+            publishEach(engine, 1, 5);
+            final TopicPartition partition = new TopicPartition("orders", 0);
+            try (StreamConsumer consumer = engine.newConsumer(ConsumerConfig.group("g").withAutoCommit(true, 1_000)))
+            {
+                consumer.subscribe("orders", "g");
+                consumer.poll(5, 1 << 20, NO_WAIT);
+                consumer.poll(5, 1 << 20, NO_WAIT);
+                assertThat(engine.groups().committed("g", partition)).isEqualTo(CommittedOffsetStore.NO_OFFSET);
+
+                fixture.clock.advance(1_000);
+                consumer.poll(5, 1 << 20, NO_WAIT);
+                assertThat(engine.groups().committed("g", partition)).isEqualTo(5);
+            }
+        }
+    }
+
+    @Test
+    void commitOfAPartitionHandedAwayIsRefused()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            try (StreamConsumer a = engine.newConsumer(manualCommit("range"));
+                StreamConsumer b = engine.newConsumer(manualCommit("range")))
+            {
+                a.subscribe("orders", "g");
+                b.subscribe("orders", "g");
+                a.poll(1, 1, NO_WAIT);
+                b.poll(1, 1, NO_WAIT);
+                final TopicPartition notMine = b.assignment().iterator().next();
+
+                assertThatThrownBy(() -> a.commitSync(Map.of(notMine, 0L)))
+                    .isInstanceOf(CommitFailedException.class).hasMessageContaining("does not own " + notMine);
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.spool.stream;
+
+import io.spool.log.HeadersCodec;
+import io.spool.log.RecordBatch;
+import io.spool.log.SpoolException;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import static io.spool.stream.EngineFixture.awaitCondition;
+import static io.spool.stream.EngineFixture.bytes;
+import static io.spool.stream.EngineFixture.text;
+import static io.spool.stream.EngineFixture.topic;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StreamProducerTest
+{
+    @TempDir
+    Path dir;
+
+    private StreamEngine engine;
+    private final ConcurrentLinkedQueue<String> confirms = new ConcurrentLinkedQueue<>();
+    private final PublishListener recording = new PublishListener()
+    {
+        @Override
+        public void onPublished(final long correlation, final String topic, final int partition, final long offset)
+        {
+            confirms.add(correlation + ":" + topic + "-" + partition + "@" + offset);
+        }
+
+        @Override
+        public void onFailed(final long correlation, final String topic, final int partition,
+            final SpoolException error)
+        {
+            confirms.add(correlation + ":failed:" + error.getClass().getSimpleName());
+        }
+    };
+
+    @BeforeEach
+    void open()
+    {
+        engine = new EngineFixture(dir).open();
+        engine.createTopic("orders", topic(4));
+    }
+
+    @AfterEach
+    void close()
+    {
+        engine.close();
+    }
+
+    @Test
+    void sameKeyGoesToTheSamePartitionKafkaWouldPick()
+    {
+        final StreamProducer producer = engine.newProducer();
+        for (final String key : List.of("alice", "bob", "carol", "dave", "erin"))
+        {
+            final int expected = KeyPartitioner.partitionForKey(bytes(key), 4);
+            final PublishResult first = producer.send("orders", bytes(key), bytes("1")).join();
+            final PublishResult second = producer.send("orders", bytes(key), bytes("2")).join();
+            assertThat(first.partition()).isEqualTo(expected);
+            assertThat(second.partition()).isEqualTo(expected);
+            assertThat(second.offset()).isEqualTo(first.offset() + 1);
+        }
+    }
+
+    @Test
+    void nullKeysSpreadOverEveryPartitionInTurn()
+    {
+        final StreamProducer producer = engine.newProducer();
+        final List<Integer> partitions = new ArrayList<>();
+        for (int i = 0; i < 8; i++)
+        {
+            partitions.add(producer.send("orders", null, bytes("v" + i)).join().partition());
+        }
+        assertThat(partitions).containsExactly(0, 1, 2, 3, 0, 1, 2, 3);
+    }
+
+    @Test
+    void explicitPartitionIsHonouredAndCheckedAgainstTheTopic()
+    {
+        final StreamProducer producer = engine.newProducer();
+        final PublishResult result = producer.send(ProducerRecord.toPartition("orders", 3, bytes("k"), bytes("v")))
+            .join();
+        assertThat(result).isEqualTo(new PublishResult("orders", 3, 0));
+        assertThatThrownBy(() -> producer.send(ProducerRecord.toPartition("orders", 4, null, bytes("v"))))
+            .isInstanceOf(UnknownPartitionException.class);
+    }
+
+    @Test
+    void sendBatchReturnsEachRecordsPlaceInOrder()
+    {
+        final StreamProducer producer = engine.newProducer();
+        final List<ProducerRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++)
+        {
+            records.add(ProducerRecord.toPartition("orders", i % 2, null, bytes("v" + i)));
+        }
+        final List<PublishResult> results = producer.sendBatch(records).join();
+
+        assertThat(results).hasSize(10);
+        for (int i = 0; i < 10; i++)
+        {
+            assertThat(results.get(i)).isEqualTo(new PublishResult("orders", i % 2, i / 2));
+        }
+        assertThat(producer.sendBatch(List.of()).join()).isEmpty();
+    }
+
+    @Test
+    void zeroCopyPublishesConfirmPartitionAndOffsetThroughTheListener()
+    {
+        final StreamProducer producer = engine.newProducer(recording);
+        final UnsafeBuffer key = new UnsafeBuffer(bytes("xxkeyxx"));
+        final byte[] encodedHeaders = HeadersCodec.encode(Map.of("h", bytes("1")));
+        final UnsafeBuffer headers = new UnsafeBuffer(encodedHeaders);
+        final UnsafeBuffer value = new UnsafeBuffer(bytes("payload"));
+
+        final int byKey = producer.publish("orders", key, 2, 3, headers, 0, encodedHeaders.length, value, 0, 7, 11);
+        final int explicit = producer.publishToPartition("orders", 1, key, 0, -1, headers, 0, 0, value, 0, 7, 12);
+        final int tried = producer.tryPublish("orders", key, 0, -1, headers, 0, 0, value, 0, 7, 13);
+
+        assertThat(byKey).isEqualTo(KeyPartitioner.partitionForKey(bytes("key"), 4));
+        assertThat(explicit).isEqualTo(1);
+        assertThat(tried).isBetween(0, 3);
+        awaitCondition("three confirms", () -> confirms.size() == 3);
+        assertThat(confirms).contains("11:orders-" + byKey + "@0", "12:orders-1@" + (byKey == 1 ? 1 : 0));
+    }
+
+    @Test
+    void publishBatchConfirmsWithConsecutiveCorrelations()
+    {
+        final StreamProducer producer = engine.newProducer(recording);
+        final RecordBatch batch = new RecordBatch();
+        batch.add(null, null, bytes("a")).add(null, null, bytes("b")).add(bytes("k"), null, bytes("c"));
+
+        producer.publishBatch("orders", 2, batch, 100);
+
+        awaitCondition("three confirms", () -> confirms.size() == 3);
+        assertThat(confirms).containsExactly("100:orders-2@0", "101:orders-2@1", "102:orders-2@2");
+    }
+
+    @Test
+    void producerWithoutListenerRefusesZeroCopyPublishes()
+    {
+        final StreamProducer producer = engine.newProducer();
+        final UnsafeBuffer value = new UnsafeBuffer(bytes("v"));
+        assertThatThrownBy(() -> producer.publish("orders", value, 0, -1, value, 0, 0, value, 0, 1, 0))
+            .isInstanceOf(IllegalClientStateException.class).hasMessageContaining("without a PublishListener");
+    }
+
+    @Test
+    void headersAndNullsArriveAsSent()
+    {
+        final StreamProducer producer = engine.newProducer();
+        final Map<String, byte[]> headers = new LinkedHashMap<>();
+        headers.put("trace", bytes("abc"));
+        headers.put("empty", new byte[0]);
+        producer.send(new ProducerRecord("orders", 0, null, headers, null)).join();
+
+        try (StreamConsumer consumer = engine.newConsumer(ConsumerConfig.standalone()))
+        {
+            consumer.assign(List.of(new TopicPartition("orders", 0)));
+            final ConsumerRecord record = consumer.poll(10, 1 << 20, EngineFixture.LONG_WAIT).get(0);
+            assertThat(record.key()).isNull();
+            assertThat(record.value()).isNull();
+            assertThat(record.headers()).containsOnlyKeys("trace", "empty");
+            assertThat(text(record.headers().get("trace"))).isEqualTo("abc");
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.spool.stream;
+
+import io.spool.log.LogConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TopicMetadataStoreTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void missingFileMeansNoTopics()
+    {
+        assertThat(new TopicMetadataStore(dir).load()).isEmpty();
+    }
+
+    @Test
+    void savedTopicsLoadBackInOrder()
+    {
+        final List<StoredTopic> topics = List.of(
+            new StoredTopic("orders", 8, Map.of("segment.bytes", "1048576", "retention.ms", "60000")),
+            new StoredTopic("audit", 1, Map.of()));
+        new TopicMetadataStore(dir).save(topics);
+
+        assertThat(new TopicMetadataStore(dir).load()).isEqualTo(topics);
+    }
+
+    @Test
+    void saveReplacesTheWholeFileAndLeavesNoTemporary() throws IOException
+    {
+        final TopicMetadataStore store = new TopicMetadataStore(dir);
+        store.save(List.of(new StoredTopic("a", 1, Map.of())));
+        store.save(List.of(new StoredTopic("b", 2, Map.of())));
+
+        assertThat(store.load()).containsExactly(new StoredTopic("b", 2, Map.of()));
+        try (var files = Files.list(dir))
+        {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly(TopicMetadataDescriptor.FILE_NAME);
+        }
+    }
+
+    @Test
+    void leftoverTemporaryFromACrashIsIgnored() throws IOException
+    {
+        final TopicMetadataStore store = new TopicMetadataStore(dir);
+        store.save(List.of(new StoredTopic("kept", 3, Map.of())));
+        Files.write(dir.resolve(TopicMetadataDescriptor.FILE_NAME + ".tmp"), new byte[] {1, 2, 3});
+
+        assertThat(new TopicMetadataStore(dir).load()).containsExactly(new StoredTopic("kept", 3, Map.of()));
+        assertThat(dir.resolve(TopicMetadataDescriptor.FILE_NAME + ".tmp")).doesNotExist();
+    }
+
+    @Test
+    void flippedByteIsCaughtByTheChecksum() throws IOException
+    {
+        new TopicMetadataStore(dir).save(List.of(new StoredTopic("orders", 8, Map.of("k", "v"))));
+        final Path file = dir.resolve(TopicMetadataDescriptor.FILE_NAME);
+        final byte[] bytes = Files.readAllBytes(file);
+        bytes[14] ^= 0x01;
+        Files.write(file, bytes);
+
+        assertThatThrownBy(() -> new TopicMetadataStore(dir).load())
+            .isInstanceOf(CorruptFileException.class).hasMessageContaining("fails its checksum");
+    }
+
+    @Test
+    void truncatedFileIsReportedAsCorrupt() throws IOException
+    {
+        Files.write(dir.resolve(TopicMetadataDescriptor.FILE_NAME), new byte[] {0, 1, 2});
+
+        assertThatThrownBy(() -> new TopicMetadataStore(dir).load())
+            .isInstanceOf(CorruptFileException.class).hasMessageContaining("shorter than its header");
+    }
+
+    @Test
+    void fileOfAnotherVersionIsReportedAsCorrupt() throws IOException
+    {
+        final byte[] content = ByteBuffer.allocate(16)
+            .putInt(TopicMetadataDescriptor.MAGIC).putInt(2).putInt(0).array();
+        final CRC32C crc = new CRC32C();
+        crc.update(content, 0, 12);
+        ByteBuffer.wrap(content).putInt(12, (int)crc.getValue());
+        Files.write(dir.resolve(TopicMetadataDescriptor.FILE_NAME), content);
+
+        assertThatThrownBy(() -> new TopicMetadataStore(dir).load())
+            .isInstanceOf(CorruptFileException.class).hasMessageContaining("has version 2");
+    }
+
+    @Test
+    void unknownDurabilityInStoredSettingsIsReportedAsCorrupt()
+    {
+        assertThatThrownBy(() -> TopicConfig.fromSettings(1, Map.of(TopicConfig.DURABILITY, "sometimes")))
+            .isInstanceOf(CorruptFileException.class).hasMessageContaining("unknown durability \"sometimes\"");
+    }
+
+    @Test
+    void settingsMissingFromAnOlderFileKeepTheirDefaults()
+    {
+        final TopicConfig config = TopicConfig.fromSettings(3, Map.of(TopicConfig.RETENTION_MS, "5000"));
+        assertThat(config.partitions()).isEqualTo(3);
+        assertThat(config.log().retentionMillis()).isEqualTo(5000);
+        assertThat(config.log().segmentBytes()).isEqualTo(LogConfig.DEFAULT.segmentBytes());
+    }
+}
