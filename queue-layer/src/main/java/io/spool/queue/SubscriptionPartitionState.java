@@ -18,9 +18,9 @@ import org.agrona.concurrent.EpochClock;
  * allocate (their message). Changes of durable state go to a {@link StateLog}; the owner makes them durable with
  * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
  * <p>
- * Design note: the work is split four ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
- * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), and persistence ({@link StateJournal} and
- * {@link StateSnapshot}). This class only runs the state machine over them.
+ * Design note: the work is split five ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
+ * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), receipt validation ({@link ReceiptCheck}), and
+ * persistence ({@link StateJournal} and {@link StateSnapshot}). This class only runs the state machine over them.
  */
 public final class SubscriptionPartitionState
 {
