@@ -96,7 +96,7 @@ public final class SubscriptionStateStore implements AutoCloseable
             snapshotBytes = StateSnapshot.write(directory, state, generation);
         }
         final Path journalFile = directory.resolve(JournalDescriptor.fileName(generation));
-        final long validLength = JournalReader.replay(journalFile, generation, new Restorer(state, delays));
+        final long validLength = JournalReader.replay(journalFile, generation, new JournalRestorer(state, delays));
         final long truncatedBytes = Files.exists(journalFile) ? Math.max(0, size(journalFile) - validLength) : 0;
         deleteStaleFiles(directory, journalFile);
         final StateJournal journal = new StateJournal(journalFile, generation, validLength,
@@ -220,53 +220,6 @@ public final class SubscriptionStateStore implements AutoCloseable
         catch (final IOException ex)
         {
             throw new StateStorageException("removing stale state files in " + directory + " failed", ex);
-        }
-    }
-
-    /** Applies replayed journal entries to a state being restored. */
-    private static final class Restorer implements StateLog
-    {
-        private final SubscriptionPartitionState state;
-        private final Long2LongHashMap delays;
-
-        Restorer(final SubscriptionPartitionState state, final Long2LongHashMap delays)
-        {
-            this.state = state;
-            this.delays = delays;
-        }
-
-        @Override
-        public void firstDelivery(final long offset)
-        {
-            state.restoreDelivery(offset, 1);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void redelivery(final long offset, final int deliveryNumber)
-        {
-            state.restoreDelivery(offset, deliveryNumber);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void acked(final long offset)
-        {
-            state.restoreSettled(offset, false);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void dead(final long offset, final DeadReason reason)
-        {
-            state.restoreSettled(offset, true);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void delayed(final long offset, final long untilMillis)
-        {
-            delays.put(offset, untilMillis);
         }
     }
 }
