@@ -132,13 +132,25 @@ public final class SubscriptionPartitionState
      */
     public int acquire(final int max, final int consumerId, final DeliveryHandler handler)
     {
-        if (max < 1 || consumerId < 0)
+        return acquire(max, consumerId, lockTimeoutMillis, handler);
+    }
+
+    /**
+     * {@link #acquire(int, int, DeliveryHandler)} with a lock of {@code lockMillis} for these deliveries instead of
+     * the subscription's lock timeout, as an SQS receive may ask for its own visibility timeout.
+     *
+     * @throws InvalidRequestException if an argument is out of range.
+     */
+    public int acquire(final int max, final int consumerId, final long lockMillis, final DeliveryHandler handler)
+    {
+        if (max < 1 || consumerId < 0 || lockMillis < 1 || lockMillis > SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS)
         {
-            throw new InvalidRequestException("acquire needs max >= 1 and consumer id >= 0, was max " + max +
-                " and consumer " + consumerId);
+            throw new InvalidRequestException("acquire needs max >= 1, consumer id >= 0 and a lock between 1 ms " +
+                "and " + SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was max " + max + ", consumer " +
+                consumerId + " and lock " + lockMillis + " ms");
         }
         expireDue();
-        final long deadline = clock.time() + lockTimeoutMillis;
+        final long deadline = clock.time() + lockMillis;
         int delivered = 0;
         while (delivered < max && window.readyCount() > 0)
         {

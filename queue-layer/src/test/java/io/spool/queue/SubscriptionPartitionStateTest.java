@@ -208,6 +208,23 @@ class SubscriptionPartitionStateTest
     }
 
     @Test
+    void acquireCanAskForItsOwnLock()
+    {
+        final SubscriptionPartitionState state = newState(2);
+        state.acquire(1, CONSUMER, 500, collect);
+        state.acquire(1, CONSUMER, collect);
+
+        assertThat(state.deadline(0)).isEqualTo(clock.time() + 500);
+        assertThat(state.deadline(1)).isEqualTo(clock.time() + SubscriptionSettings.DEFAULT_LOCK_TIMEOUT_MILLIS);
+        clock.advance(500);
+        assertThat(state.expireDue()).isEqualTo(1);
+        assertThatThrownBy(() -> state.acquire(1, CONSUMER, 0, collect))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("lock 0 ms");
+        assertThatThrownBy(() -> state.acquire(1, CONSUMER, SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + 1, collect))
+            .isInstanceOf(InvalidRequestException.class);
+    }
+
+    @Test
     void extendMovesTheDeadlineSoNobodyElseGetsTheMessage()
     {
         final SubscriptionPartitionState state = newState(
