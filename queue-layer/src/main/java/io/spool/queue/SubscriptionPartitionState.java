@@ -66,7 +66,7 @@ public final class SubscriptionPartitionState
         this.deliveryLimit = settings.deliveryLimit();
         this.deadLetters = deadLetters;
         this.stateLog = stateLog;
-        this.window = new OffsetWindow(startOffset, 0);
+        this.window = new OffsetWindow(startOffset);
         this.timers = new DeadlineTimers(records, clock.time());
         this.receiptCheck = new ReceiptCheck(partition, window, records);
         this.cursor = startOffset;
