@@ -288,6 +288,53 @@ class SubscriptionStateStoreTest
     }
 
     @Test
+    void inOrderAcksTakeAFewBytesAndScatteredOnesEightEach()
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(3_000);
+            state.acquire(3_000, CONSUMER, (offset, deliveryNumber) -> {});
+            store.commit();
+            long before = store.journalBytes();
+            for (long offset = 0; offset < 1_000; offset++)
+            {
+                state.ack(offset, 1);
+            }
+            store.commit();
+            assertThat(store.journalBytes() - before).isEqualTo(JournalDescriptor.ENTRY_HEADER_LENGTH + 12);
+
+            before = store.journalBytes();
+            for (long offset = 1_000; offset < 2_000; offset += 2)
+            {
+                state.ack(offset, 1);
+            }
+            store.commit();
+            assertThat(store.journalBytes() - before).isEqualTo(JournalDescriptor.ENTRY_HEADER_LENGTH + 500 * 8);
+
+            for (long offset = 2_000; offset < 3_000; offset++)
+            {
+                if (offset % 10 < 3 || offset % 10 > 4)
+                {
+                    state.ack(offset, 1);
+                }
+            }
+            store.commit();
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            for (long offset = 0; offset < 3_000; offset++)
+            {
+                final boolean acked = offset < 1_000 || offset < 2_000 && offset % 2 == 0 ||
+                    offset >= 2_000 && (offset % 10 < 3 || offset % 10 > 4);
+                assertThat(state.state(offset)).as("offset %d", offset)
+                    .isEqualTo(acked ? MessageState.ACKED : MessageState.AVAILABLE);
+            }
+        }
+    }
+
+    @Test
     void startOffsetOfANewStateIsKeptAcrossRestart()
     {
         try (SubscriptionStateStore store = SubscriptionStateStore.open(directory, 2, LIMIT_3, 500, clock,
