@@ -35,7 +35,7 @@ public final class StateVerifier
         final Long2LongHashMap delays = restored.delayUntilByOffset;
         final Path journalFile = directory.resolve(JournalDescriptor.fileName(restored.generation));
         final long journalValidBytes = JournalReader.replay(journalFile, restored.generation,
-            new JournalRestorer(state, delays));
+            new StateRestorer(state, delays));
 
         final OffsetWindow window = state.window();
         long acked = 0;

@@ -1,7 +1,6 @@
 package io.spool.queue;
 
 import org.agrona.collections.Int2IntHashMap;
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochClock;
 
 /**
@@ -458,6 +457,7 @@ public final class SubscriptionPartitionState
         this.stateLog = stateLog;
     }
 
+    /** Moves the read cursor up to {@code readCursor} while restoring; every offset below it was delivered. */
     void restoreCursor(final long readCursor)
     {
         if (readCursor > window.floor())
@@ -467,57 +467,25 @@ public final class SubscriptionPartitionState
         cursor = Math.max(cursor, readCursor);
     }
 
-    /** Replays a delivery from the journal or a snapshot: counts only, nobody holds it after a restart. */
-    void restoreDelivery(final long offset, final int deliveryNumber)
+    /** A delayed message restored from the files: held by nobody, due at {@code until}. */
+    void holdDelayed(final long offset, final long until)
     {
-        if (offset >= window.floor())
-        {
-            window.ensureCovers(offset);
-            window.deliveryCount(offset, deliveryNumber);
-            cursor = Math.max(cursor, offset + 1);
-        }
+        timers.schedule(records.allocate(offset, InFlightTable.DELAYED), until);
+        delayedCount++;
     }
 
-    void restoreSettled(final long offset, final boolean isDead)
+    /** A message nobody holds any more becomes available again, or dead if it reached the delivery limit. */
+    void giveBack(final long offset)
     {
-        if (offset >= window.floor())
+        final int deliveries = window.deliveryCount(offset);
+        if (isOverLimit(deliveries))
         {
-            window.ensureCovers(offset);
-            window.settle(offset, isDead);
-            cursor = Math.max(cursor, offset + 1);
+            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
         }
-    }
-
-    /**
-     * Ends a restore: every unsettled delivered offset becomes available (redelivered), delayed, or dead if its
-     * last delivery already reached the limit; the latter are logged and reported as they would have been had the
-     * process not stopped.
-     */
-    void completeRestore(final Long2LongHashMap delayUntilByOffset)
-    {
-        logEnd = Math.max(logEnd, cursor);
-        for (long offset = window.floor(); offset < cursor; offset++)
+        else
         {
-            if (offset < window.floor() || window.isSettled(offset))
-            {
-                continue;
-            }
-            final long until = delayUntilByOffset.get(offset);
-            if (until != delayUntilByOffset.missingValue())
-            {
-                timers.schedule(records.allocate(offset, InFlightTable.DELAYED), until);
-                delayedCount++;
-            }
-            else if (isOverLimit(window.deliveryCount(offset)))
-            {
-                die(offset, DeadReason.DELIVERY_LIMIT, window.deliveryCount(offset));
-            }
-            else
-            {
-                window.markReady(offset);
-            }
+            window.markReady(offset);
         }
-        window.advanceFloor(cursor);
     }
 
     /** The record of the delivery that holds the message now, or a specific exception saying why there is none. */
@@ -551,15 +519,7 @@ public final class SubscriptionPartitionState
     {
         endHold(record);
         records.free(record);
-        final int deliveries = window.deliveryCount(offset);
-        if (isOverLimit(deliveries))
-        {
-            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
-        }
-        else
-        {
-            window.markReady(offset);
-        }
+        giveBack(offset);
     }
 
     /** An acquired record stops counting as in flight, for the subscription and for its consumer. */

@@ -96,13 +96,14 @@ public final class SubscriptionStateStore implements AutoCloseable
             snapshotBytes = StateSnapshot.write(directory, state, generation);
         }
         final Path journalFile = directory.resolve(JournalDescriptor.fileName(generation));
-        final long validLength = JournalReader.replay(journalFile, generation, new JournalRestorer(state, delays));
+        final StateRestorer restorer = new StateRestorer(state, delays);
+        final long validLength = JournalReader.replay(journalFile, generation, restorer);
         final long truncatedBytes = Files.exists(journalFile) ? Math.max(0, size(journalFile) - validLength) : 0;
         deleteStaleFiles(directory, journalFile);
         final StateJournal journal = new StateJournal(journalFile, generation, validLength,
             config.durability(), clock);
         state.stateLog(journal);
-        state.completeRestore(delays);
+        restorer.complete();
         journal.commit();
         return new SubscriptionStateStore(directory, config, state, journal, generation, snapshotBytes,
             truncatedBytes);
