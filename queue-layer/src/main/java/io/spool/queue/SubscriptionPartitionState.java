@@ -19,7 +19,8 @@ import org.agrona.concurrent.EpochClock;
  * <p>
  * Design note: the work is split five ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
  * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), receipt validation ({@link ReceiptCheck}), and
- * persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}). This class only runs the state machine over them.
+ * persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}). This class only runs the
+ * state machine over them.
  */
 public final class SubscriptionPartitionState
 {
