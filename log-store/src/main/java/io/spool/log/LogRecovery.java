@@ -59,6 +59,7 @@ final class LogRecovery
         final long[] bases = segmentBases(dir);
         final List<Segment> segments = new ArrayList<>();
         long expectedBase = bases.length == 0 ? 0 : bases[0];
+        SegmentScanner.Result lastClosedScan = null;
         for (int i = 0; i < bases.length; i++)
         {
             final long base = bases[i];
@@ -83,22 +84,34 @@ final class LogRecovery
             }
             if (last)
             {
-                cutTail(base, scanned);
-                syncIndexes(base, scanned, true);
-                segments.add(Segment.openActive(dir, base, config, scanned));
-                activeScan = scanned;
+                activate(segments, base, scanned);
                 break;
             }
             trimClosed(base, scanned);
             syncIndexes(base, scanned, false);
             segments.add(Segment.openClosed(dir, base, scanned));
             expectedBase = scanned.nextOffset;
+            lastClosedScan = scanned;
+        }
+        if (activeScan == null && !segments.isEmpty())
+        {
+            // The segments after this one were dropped (a bad header or a gap), so it takes appends again.
+            final Segment lastKept = segments.remove(segments.size() - 1);
+            activate(segments, lastKept.baseOffset(), lastClosedScan);
         }
         if (segments.isEmpty())
         {
             segments.add(Segment.createActive(dir, expectedBase, config, nowMillis));
         }
         return segments;
+    }
+
+    private void activate(final List<Segment> segments, final long base, final SegmentScanner.Result scanned)
+    {
+        cutTail(base, scanned);
+        syncIndexes(base, scanned, true);
+        segments.add(Segment.openActive(dir, base, config, scanned));
+        activeScan = scanned;
     }
 
     static long[] segmentBases(final Path dir)
