@@ -117,7 +117,8 @@ class LogInspectorTest
         final String first = String.format("%020d", healthy.get(0).baseOffset());
         final String last = String.format("%020d", healthy.get(healthy.size() - 1).baseOffset());
         Files.delete(logDir.resolve(first + ".index"));
-        Files.write(logDir.resolve(last + ".timeindex"), "this is not an index file".getBytes(StandardCharsets.US_ASCII));
+        Files.write(logDir.resolve(last + ".timeindex"),
+            "this is not an index file".getBytes(StandardCharsets.US_ASCII));
         final Map<Path, String> before = snapshot();
 
         final VerifyReport report = LogInspector.verify(logDir);
