@@ -31,7 +31,7 @@ import static org.assertj.core.api.Assertions.fail;
  */
 class LogCrashTest
 {
-    private static final int ROUNDS = 24;
+    private static final int ROUNDS = 20;
     private static final int SEGMENT_BYTES = 16 * 1024;
     private static final int MAX_CONFIRMS_BEFORE_KILL = 1000;
     private static final long LINE_TIMEOUT_SECONDS = 30;
@@ -92,7 +92,7 @@ class LogCrashTest
                 if (line == null || line.equals(END_OF_OUTPUT))
                 {
                     fail("round " + round + ": the child stopped after " + confirms + " confirms; its stderr:\n" +
-                        Files.readString(stderr));
+                        Files.readString(stderr) + "\nits threads:\n" + threadDump(child));
                 }
                 confirms += record(line, seed);
             }
@@ -110,7 +110,23 @@ class LogCrashTest
             assertThat(line).as("round %d: output after the kill ends", round).isNotNull();
             confirms += record(line, seed);
         }
+        assertThat(Files.readString(stderr)).as("round %d: the child's errors", round)
+            .doesNotContain("failed").doesNotContain("Exception");
         return confirms;
+    }
+
+    /** The child's threads as jcmd prints them, to tell a hang from a crash when the child goes quiet. */
+    private String threadDump(final Process child) throws IOException, InterruptedException
+    {
+        final Path dump = dir.resolve("child-threads.txt");
+        final Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+            Long.toString(child.pid()), "Thread.print")
+            .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+        if (!jcmd.waitFor(LINE_TIMEOUT_SECONDS, TimeUnit.SECONDS))
+        {
+            jcmd.destroyForcibly();
+        }
+        return Files.readString(dump);
     }
 
     private static void pump(final Process child, final BlockingQueue<String> lines)
