@@ -25,7 +25,7 @@ import static io.spool.log.SegmentDescriptor.*;
  */
 public final class SegmentInspection
 {
-    /** What an index file looks like next to its segment. */
+    /** What an index file looks like next to its segment. Immutable, thread-safe. */
     public enum IndexHealth
     {
         /** Every entry points at the record it names; recovery would keep it. */

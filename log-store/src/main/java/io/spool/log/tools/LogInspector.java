@@ -77,9 +77,16 @@ public final class LogInspector
     public static long dump(final Path logDir, final long from, final long count, final PrintStream out)
     {
         final StringBuilder line = new StringBuilder(256);
+        final List<Path> files = SegmentInspection.segmentFiles(logDir);
         long printed = 0;
         long expectedBase = -1;
-        for (final Path file : SegmentInspection.segmentFiles(logDir))
+        // Segments wholly below the start are not read: their names say where the next one begins.
+        int first = 0;
+        while (first + 1 < files.size() && baseOffsetOf(files.get(first + 1)) <= from)
+        {
+            first++;
+        }
+        for (final Path file : files.subList(first, files.size()))
         {
             if (printed >= count)
             {
@@ -114,6 +121,11 @@ public final class LogInspector
             }
         }
         return printed;
+    }
+
+    private static long baseOffsetOf(final Path segmentFile)
+    {
+        return Long.parseLong(segmentFile.getFileName().toString().substring(0, 20));
     }
 
     private static StringBuilder describe(final RecordView record, final StringBuilder line)

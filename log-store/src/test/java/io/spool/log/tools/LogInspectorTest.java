@@ -103,6 +103,8 @@ class LogInspectorTest
         final String out = print(ps -> assertThat(LogInspector.dump(logDir, 0, 1_000, ps)).isEqualTo(RECORDS));
         assertThat(out.lines()).hasSize(RECORDS).last().asString().startsWith("offset=199 ");
         assertThat(print(ps -> assertThat(LogInspector.dump(logDir, RECORDS, 10, ps)).isZero())).isEmpty();
+        assertThat(print(ps -> LogInspector.dump(logDir, 150, 60, ps)).lines())
+            .hasSize(50).first().asString().startsWith("offset=150 ");
     }
 
     @Test
