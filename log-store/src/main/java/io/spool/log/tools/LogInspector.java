@@ -19,7 +19,7 @@ import java.util.Map;
  * Verifies and dumps a partition log directory for the people who operate it ({@code spool verify},
  * {@code spool dump}). It only reads: no file is ever written, truncated or deleted, so it is safe on a log a running
  * store has open and on a damaged log kept for analysis. It reports what recovery would cut and rebuild, and does
- * neither.
+ * neither. On a live log, a frame being written at that moment may show as a torn write at the end.
  * <p>
  * Thread-safe (stateless).
  */
