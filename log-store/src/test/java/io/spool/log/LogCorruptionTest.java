@@ -92,14 +92,15 @@ class LogCorruptionTest
         {
             final SegmentLayout segment = template.segments.get(random.nextInt(template.segments.size()));
             final String index = random.nextBoolean() ? OFFSET_INDEX_SUFFIX : TIME_INDEX_SUFFIX;
-            switch (random.nextInt(8))
+            switch (random.nextInt(9))
             {
                 case 0, 1, 2 -> damage.flipLog(segment, random);
                 case 3 -> damage.truncateLog(segment, random);
                 case 4 -> damage.flipIndex(segment, index, random);
                 case 5 -> damage.truncateIndex(segment, index, random);
                 case 6 -> damage.deleteIndex(segment, index);
-                default -> damage.garbageIndex(segment, index, random);
+                case 7 -> damage.garbageIndex(segment, index, random);
+                default -> damage.deleteLog(segment);
             }
         }
         reopenAndCheck(damage, "seed " + seed + ": " + damage.applied);
@@ -545,7 +546,8 @@ class LogCorruptionTest
             int deleted = 0;
             for (final SegmentLayout segment : template.segments)
             {
-                if (segment.baseOffset > firstLost ||
+                final boolean exists = currentLogBytes[template.segments.indexOf(segment)] >= 0;
+                if (exists && segment.baseOffset > firstLost ||
                     (segment.baseOffset == firstLost && damagedHeaders.contains(segment.baseOffset)))
                 {
                     deleted++;
@@ -580,7 +582,10 @@ class LogCorruptionTest
         void truncateLog(final SegmentLayout segment, final SplittableRandom random)
         {
             final int bytes = currentLogBytes[template.segments.indexOf(segment)];
-            truncateLogAt(segment, random.nextInt(bytes + 1));
+            if (bytes >= 0)
+            {
+                truncateLogAt(segment, random.nextInt(bytes + 1));
+            }
         }
 
         void truncateLogAt(final SegmentLayout segment, final int length)
@@ -610,8 +615,7 @@ class LogCorruptionTest
                     // simply ended there: nothing is left to tell recovery.
                     if (frame.position >= length && segment == template.last())
                     {
-                        lossDetectable = lossDetectable && frame.offset >= firstLost;
-                        firstLost = Math.min(firstLost, frame.offset);
+                        loseSilently(frame.offset);
                         return;
                     }
                     lose(frame.offset);
@@ -626,6 +630,32 @@ class LogCorruptionTest
             emptySegmentAfterTheLast = true;
             applied.add("empty " + fileName(template.endOffset, LOG_SUFFIX));
             operations.add(dir -> Files.createFile(dir.resolve(fileName(template.endOffset, LOG_SUFFIX))));
+        }
+
+        /**
+         * Deletes a segment file, never the first: a log whose first segments are gone starts later, as after
+         * retention, and loses nothing it still claims to hold.
+         */
+        void deleteLog(final SegmentLayout segment)
+        {
+            final int i = template.segments.indexOf(segment);
+            if (i == 0 || currentLogBytes[i] < 0)
+            {
+                return;
+            }
+            currentLogBytes[i] = -1;
+            damagedHeaders.remove(segment.baseOffset);
+            applied.add("delete " + fileName(segment.baseOffset, LOG_SUFFIX));
+            operations.add(dir -> Files.delete(dir.resolve(fileName(segment.baseOffset, LOG_SUFFIX))));
+            if (segment == template.last())
+            {
+                junkAfterTheLastRecord.clear();
+                loseSilently(segment.baseOffset);
+            }
+            else
+            {
+                lose(segment.baseOffset);
+            }
         }
 
         void flipIndex(final SegmentLayout segment, final String suffix, final SplittableRandom random)
@@ -716,6 +746,16 @@ class LogCorruptionTest
         {
             damagedHeaders.add(segment.baseOffset);
             lose(segment.baseOffset);
+        }
+
+        /** A loss recovery cannot see: the log just looks shorter. */
+        private void loseSilently(final long offset)
+        {
+            if (offset < firstLost)
+            {
+                lossDetectable = false;
+                firstLost = offset;
+            }
         }
 
         private void lose(final long offset)
