@@ -1,6 +1,7 @@
 package io.spool.log;
 
 import org.agrona.IoUtil;
+import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -299,7 +300,8 @@ public final class SegmentInspection
             scan.maxTimestamp = result.maxTimestamp;
             scan.positions = new int[result.records];
             scan.runningMaxTimestamps = new long[result.records];
-            long runningMax = Long.MIN_VALUE;
+            // Starts where the writer's does, so the time index entries it wrote compare equal.
+            long runningMax = -1;
             for (int i = 0; i < result.records; i++)
             {
                 scan.positions[i] = result.offsetIndex.getInt(2 * i + 1);
@@ -363,6 +365,7 @@ public final class SegmentInspection
         {
             return IndexCheck.disagrees(path, header);
         }
+        final IntArrayList indexed = new IntArrayList();
         int previous = -1;
         for (int at = INDEX_HEADER_LENGTH; at < index.capacity(); at += OFFSET_INDEX_ENTRY_LENGTH)
         {
@@ -370,8 +373,11 @@ public final class SegmentInspection
             final int position = index.getInt(at + Integer.BYTES);
             if (relativeOffset == 0 && position == 0)
             {
-                return zeroesFrom(index, at) ? IndexCheck.OK :
-                    IndexCheck.disagrees(path, "non-zero bytes after the last entry at position " + at);
+                if (!zeroesFrom(index, at))
+                {
+                    return IndexCheck.disagrees(path, "non-zero bytes after the last entry at position " + at);
+                }
+                break;
             }
             final String entry = "entry at position " + at + " (relative offset " + relativeOffset + ", position " +
                 position + ")";
@@ -388,7 +394,52 @@ public final class SegmentInspection
                 return IndexCheck.disagrees(path, entry + " but that record is at position " +
                     scan.positions[relativeOffset]);
             }
+            indexed.addInt(relativeOffset);
             previous = relativeOffset;
+        }
+        return checkSpacing(path, indexed, scan.positions);
+    }
+
+    /**
+     * The writer indexes a segment's first record, then each first record that lies at least one interval of bytes
+     * after the last indexed one. Whatever the interval was, one value must explain every gap between entries and the
+     * records after the last entry; when none can, entries are missing (an index cut short, say).
+     */
+    private static IndexCheck checkSpacing(final Path path, final IntArrayList indexed, final int[] positions)
+    {
+        if (positions.length == 0)
+        {
+            return IndexCheck.OK;
+        }
+        if (indexed.isEmpty() || indexed.getInt(0) != 0)
+        {
+            return IndexCheck.disagrees(path, "the first of the segment's " + positions.length +
+                " records has no entry");
+        }
+        long longestUnindexed = -1;
+        int longestUnindexedFrom = 0;
+        long shortestGap = Long.MAX_VALUE;
+        for (int k = 0; k < indexed.size(); k++)
+        {
+            final int from = indexed.getInt(k);
+            final int next = k + 1 < indexed.size() ? indexed.getInt(k + 1) : positions.length;
+            // The records from this entry up to the one before the next entry stayed below the interval.
+            final long unindexed = positions[next - 1] - positions[from];
+            if (unindexed > longestUnindexed)
+            {
+                longestUnindexed = unindexed;
+                longestUnindexedFrom = from;
+            }
+            if (k + 1 < indexed.size())
+            {
+                shortestGap = Math.min(shortestGap, positions[next] - positions[from]);
+            }
+        }
+        if (longestUnindexed >= shortestGap)
+        {
+            return IndexCheck.disagrees(path, "entries are missing: " + longestUnindexed +
+                " bytes of records after relative offset " + longestUnindexedFrom + " have no entry, but entries " +
+                shortestGap + " bytes apart exist");
         }
         return IndexCheck.OK;
     }
@@ -405,6 +456,7 @@ public final class SegmentInspection
         {
             return IndexCheck.disagrees(path, header);
         }
+        int first = -1;
         int previous = -1;
         for (int at = INDEX_HEADER_LENGTH; at < index.capacity(); at += TIME_INDEX_ENTRY_LENGTH)
         {
@@ -413,8 +465,11 @@ public final class SegmentInspection
             final int unused = index.getInt(at + Long.BYTES + Integer.BYTES);
             if (timestamp == 0 && relativeOffset == 0 && unused == 0)
             {
-                return zeroesFrom(index, at) ? IndexCheck.OK :
-                    IndexCheck.disagrees(path, "non-zero bytes after the last entry at position " + at);
+                if (!zeroesFrom(index, at))
+                {
+                    return IndexCheck.disagrees(path, "non-zero bytes after the last entry at position " + at);
+                }
+                break;
             }
             final String entry = "entry at position " + at + " (timestamp " + timestamp + ", relative offset " +
                 relativeOffset + ")";
@@ -431,7 +486,14 @@ public final class SegmentInspection
                 return IndexCheck.disagrees(path, entry + " but the largest timestamp up to that record is " +
                     scan.runningMaxTimestamps[relativeOffset]);
             }
+            first = previous < 0 ? relativeOffset : first;
             previous = relativeOffset;
+        }
+        if (scan.positions.length > 0 && first != 0)
+        {
+            // The first record always sets a new largest timestamp, so the writer always indexes it.
+            return IndexCheck.disagrees(path, "the first of the segment's " + scan.positions.length +
+                " records has no entry");
         }
         return IndexCheck.OK;
     }

@@ -175,6 +175,26 @@ class LogInspectorTest
     }
 
     @Test
+    void indexCutShortAtAnEntryBoundaryIsReportedAsMissingEntries() throws IOException
+    {
+        final Path offsetIndex = logDir.resolve(String.format("%020d.index", 0));
+        final Path timeIndex = logDir.resolve(String.format("%020d.timeindex", 0));
+        try (RandomAccessFile offsets = new RandomAccessFile(offsetIndex.toFile(), "rw");
+            RandomAccessFile times = new RandomAccessFile(timeIndex.toFile(), "rw"))
+        {
+            offsets.setLength(16 + 3 * 8);
+            times.setLength(16);
+        }
+
+        final SegmentReport first = LogInspector.verify(logDir).segments().get(0);
+
+        assertThat(first.offsetIndex()).isEqualTo(IndexHealth.DISAGREES);
+        assertThat(first.timeIndex()).isEqualTo(IndexHealth.DISAGREES);
+        assertThat(first.indexDetail()).contains("entries are missing").contains("has no entry");
+        assertThat(first.error()).isNull();
+    }
+
+    @Test
     void truncatedHeaderMakesTheWholeSegmentAnError() throws IOException
     {
         final List<SegmentReport> healthy = LogInspector.verify(logDir).segments();
