@@ -1,5 +1,9 @@
 package io.spool.log;
 
+import io.spool.log.SegmentInspection.IndexHealth;
+import io.spool.log.tools.LogInspector;
+import io.spool.log.tools.LogInspector.SegmentReport;
+import io.spool.log.tools.LogInspector.VerifyReport;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -242,6 +246,7 @@ class LogCorruptionTest
         copyTemplate();
         damage.applyTo(caseLogDir());
         final long expectedEnd = damage.firstLostOffset();
+        assertInspectorPredictsRecovery(damage, expectedEnd, what + "; inspector");
         final RecoveryReport report;
         try (LogFixture fx = new LogFixture(caseRoot))
         {
@@ -278,6 +283,49 @@ class LogCorruptionTest
             assertThat(LogFixture.readAll(reopened, expectedEnd)).as(context).isEqualTo(appended);
         }
         return report;
+    }
+
+    /**
+     * The read-only inspector must find the first error exactly where recovery is about to cut, and flag the indexes
+     * it is about to rebuild.
+     */
+    private void assertInspectorPredictsRecovery(final Damage damage, final long expectedEnd, final String what)
+    {
+        final VerifyReport verified = LogInspector.verify(caseLogDir());
+        final String context = what + ": " + verified.segments();
+        if (expectedEnd < template.endOffset && damage.lossDetectable)
+        {
+            assertThat(verified.firstError()).as(context).isNotNull();
+            assertThat(verified.firstError().offset()).as(context).isEqualTo(expectedEnd);
+        }
+        else if (expectedEnd == template.endOffset && !damage.hasJunkAfterTheLastRecord() &&
+            !damage.emptySegmentAfterTheLast)
+        {
+            assertThat(verified.firstError()).as(context).isNull();
+        }
+        for (final SegmentReport segment : verified.segments())
+        {
+            if (segment.endOffset() >= expectedEnd || segment.baseOffset() == template.last().baseOffset)
+            {
+                break;
+            }
+            assertIndexHealth(segment.offsetIndex(), fileName(segment.baseOffset(), OFFSET_INDEX_SUFFIX), damage,
+                context);
+            assertIndexHealth(segment.timeIndex(), fileName(segment.baseOffset(), TIME_INDEX_SUFFIX), damage, context);
+        }
+    }
+
+    private static void assertIndexHealth(final IndexHealth health, final String index, final Damage damage,
+        final String context)
+    {
+        if (!damage.damagedIndexes.contains(index))
+        {
+            assertThat(health).as(index + " in " + context).isEqualTo(IndexHealth.OK);
+        }
+        else if (!damage.shortenedIndexes.contains(index))
+        {
+            assertThat(health).as(index + " in " + context).isNotEqualTo(IndexHealth.OK);
+        }
     }
 
     private static void assertSurvivorsIdentical(final PartitionLog log, final String context)
@@ -505,6 +553,8 @@ class LogCorruptionTest
     {
         final List<String> applied = new ArrayList<>();
         final Set<String> damagedIndexes = new HashSet<>();
+        /** Indexes cut at an entry boundary: what is left still points right, the inspector may call it ok. */
+        final Set<String> shortenedIndexes = new HashSet<>();
         private final List<FileOperation> operations = new ArrayList<>();
         private final Set<Long> damagedHeaders = new HashSet<>();
         private final int[] currentLogBytes = new int[template.segments.size()];
@@ -685,6 +735,13 @@ class LogCorruptionTest
             if (length < segment.meaningfulIndexBytes(suffix))
             {
                 damagedIndexes.add(fileName(segment.baseOffset, suffix));
+                final int entryLength = suffix.equals(OFFSET_INDEX_SUFFIX) ?
+                    SegmentDescriptor.OFFSET_INDEX_ENTRY_LENGTH : SegmentDescriptor.TIME_INDEX_ENTRY_LENGTH;
+                if (length >= SegmentDescriptor.INDEX_HEADER_LENGTH &&
+                    (length - SegmentDescriptor.INDEX_HEADER_LENGTH) % entryLength == 0)
+                {
+                    shortenedIndexes.add(fileName(segment.baseOffset, suffix));
+                }
             }
         }
 
