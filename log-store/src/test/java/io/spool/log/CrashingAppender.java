@@ -83,7 +83,8 @@ public final class CrashingAppender
         final long seed = Long.parseLong(args[1]);
         final int segmentBytes = Integer.parseInt(args[2]);
         final CachedEpochClock clock = new CachedEpochClock();
-        clock.update(1_000_000L + seed);
+        // A different start per run, so timestamps also go backwards across recoveries; never negative.
+        clock.update(1_000_000L + seed % 1_000_000_000L);
         final LogStore store = LogStore.open(dataDir, LogStoreConfig.builder().clock(clock)
             .backgroundMaintenance(false).ringSize(256).build());
         final PartitionLog log = store.openLog(LOG_NAME, logConfig(segmentBytes));

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.tools.LogInspector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,7 +58,16 @@ class LogCrashTest
             final int killAfter = random.nextInt(MAX_CONFIRMS_BEFORE_KILL + 1);
             final int confirmsSeen = runAndKill(dataDir, seed, killAfter, round);
             assertThat(confirmsSeen).as("round %d confirms", round).isGreaterThanOrEqualTo(killAfter);
+            final Path logDir = dataDir.resolve(CrashingAppender.LOG_NAME);
+            final LogInspector.SegmentError crashDamage = LogInspector.verify(logDir).firstError();
+            if (crashDamage != null)
+            {
+                assertThat(crashDamage.offset()).as("round %d: the inspector finds %s in a confirmed record", round,
+                    crashDamage).isGreaterThan(highestConfirmed());
+            }
             segments = Math.max(segments, checkRecovered(dataDir, round));
+            final LogInspector.VerifyReport recovered = LogInspector.verify(logDir);
+            assertThat(recovered.isHealthy()).as("round %d: after recovery %s", round, recovered.segments()).isTrue();
         }
         assertThat(segments).as("segments in the log, so rolls happened while the child ran").isGreaterThan(10);
     }
@@ -127,6 +137,11 @@ class LogCrashTest
             jcmd.destroyForcibly();
         }
         return Files.readString(dump);
+    }
+
+    private long highestConfirmed()
+    {
+        return confirmed.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
     }
 
     private static void pump(final Process child, final BlockingQueue<String> lines)
@@ -213,9 +228,8 @@ class LogCrashTest
             }
             assertThat(problems).as("round %d: %s", round, log.recoveryReport()).isEmpty();
             assertThat(expected[0]).as("records read up to the end offset").isEqualTo(end);
-            final long highestConfirmed = confirmed.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
             assertThat(end).as("round %d: end offset covers every confirm; %s", round, log.recoveryReport())
-                .isGreaterThan(highestConfirmed);
+                .isGreaterThan(highestConfirmed());
 
             final byte[] own = CrashingAppender.value(round, PARENT_PRODUCER, round);
             final long ownOffset = fx.store.newProducer().appendAndWait(log, null, null, own);
