@@ -52,7 +52,8 @@ public final class LogInspector
             }
             segments.add(new SegmentReport(file.getFileName().toString(), inspection.baseOffset(),
                 inspection.endOffset(), inspection.records(), inspection.fileBytes(), inspection.validBytes(),
-                inspection.offsetIndexHealth(), inspection.timeIndexHealth(),
+                inspection.firstTimestamp(), inspection.maxTimestamp(), inspection.offsetIndexHealth(),
+                inspection.timeIndexHealth(),
                 indexDetail(inspection.offsetIndexDetail(), inspection.timeIndexDetail()), error));
             expectedBase = inspection.endOffset();
         }
@@ -201,11 +202,13 @@ public final class LogInspector
     }
 
     /**
-     * What verify found in one segment; {@code endOffset} is exclusive and stops at the first error. Immutable,
+     * What verify found in one segment; {@code endOffset} is exclusive and stops at the first error; the timestamps
+     * (first, and largest, of the valid records; -1 without any) are what retention by age goes by. Immutable,
      * thread-safe.
      */
     public record SegmentReport(String file, long baseOffset, long endOffset, int records, long fileBytes,
-        int validBytes, IndexHealth offsetIndex, IndexHealth timeIndex, String indexDetail, SegmentError error)
+        int validBytes, long firstTimestamp, long maxTimestamp, IndexHealth offsetIndex, IndexHealth timeIndex,
+        String indexDetail, SegmentError error)
     {
         public boolean isHealthy()
         {
@@ -216,8 +219,10 @@ public final class LogInspector
         public String toString()
         {
             final String range = records == 0 ? "no records" : "offsets " + baseOffset + ".." + (endOffset - 1);
+            final String times = records == 0 ? "" : ", timestamps " + firstTimestamp + " first, " + maxTimestamp +
+                " largest";
             return file + ": " + range + ", " + records + " records, " + validBytes + " of " + fileBytes +
-                " bytes valid, offset index " + offsetIndex + ", time index " + timeIndex +
+                " bytes valid" + times + ", offset index " + offsetIndex + ", time index " + timeIndex +
                 (indexDetail == null ? "" : " (" + indexDetail + ")") +
                 (error == null ? "" : ", ERROR " + error);
         }

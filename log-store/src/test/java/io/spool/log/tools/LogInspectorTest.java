@@ -76,6 +76,8 @@ class LogInspectorTest
             assertThat(segment.offsetIndex()).isEqualTo(IndexHealth.OK);
             assertThat(segment.timeIndex()).isEqualTo(IndexHealth.OK);
             assertThat(segment.indexDetail()).isNull();
+            assertThat(segment.firstTimestamp()).isEqualTo(1_000_000L + segment.baseOffset());
+            assertThat(segment.maxTimestamp()).isEqualTo(1_000_000L + segment.endOffset() - 1);
             expectedBase = segment.endOffset();
         }
         assertThat(expectedBase).isEqualTo(RECORDS);
