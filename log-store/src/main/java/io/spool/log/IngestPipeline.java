@@ -1,6 +1,5 @@
 package io.spool.log;
 
-import com.lmax.disruptor.LiteTimeoutBlockingWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
@@ -34,7 +33,7 @@ final class IngestPipeline implements AutoCloseable
     {
         this.id = id;
         this.disruptor = new Disruptor<>(AppendEvent::new, ringSize, threadFactory(id), ProducerType.MULTI,
-            new LiteTimeoutBlockingWaitStrategy(idleFlushCheckMillis, TimeUnit.MILLISECONDS));
+            new BackoffWaitStrategy(TimeUnit.MILLISECONDS.toNanos(idleFlushCheckMillis)));
         final AppendHandler appendHandler = new AppendHandler(clock);
         this.flushHandler = new FlushHandler(clock, this);
         this.publishHandler = new PublishHandler();
