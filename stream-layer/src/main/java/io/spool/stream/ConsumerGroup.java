@@ -27,6 +27,7 @@ final class ConsumerGroup
     private int generation;
     /** Bumped whenever a member's readable partitions may have changed: rebalances and releases. */
     private long version;
+    private long lastExpiryScan = Long.MIN_VALUE;
 
     ConsumerGroup(final String id, final PartitionAssignor assignor)
     {
@@ -66,6 +67,12 @@ final class ConsumerGroup
     /** Removes members whose last heartbeat is older than their session timeout; returns how many. */
     int expire(final long now, final ToIntFunction<String> partitionCount)
     {
+        if (now == lastExpiryScan)
+        {
+            // heartbeats only move sessions forward, so nobody can have expired since a scan at this same time
+            return 0;
+        }
+        lastExpiryScan = now;
         List<String> expired = null;
         for (final Map.Entry<String, Member> entry : members.entrySet())
         {
