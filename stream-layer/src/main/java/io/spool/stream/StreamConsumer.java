@@ -470,13 +470,25 @@ public final class StreamConsumer implements AutoCloseable
             }
         }
 
-        /** Positions set before the assigned callback; ERROR policy leaves it unset so poll reports it. */
+        /**
+         * Sets the position before the assigned callback when it can; a missing offset under the ERROR policy or
+         * a committed offset retention already removed stays unset, so the next poll reports it and the callback
+         * still runs.
+         */
         private void ensurePositionQuietly(final PartitionCursor cursor)
         {
             if (config.resetPolicy() != OffsetResetPolicy.ERROR ||
                 coordinator.committed(groupId(), cursor.partition) != CommittedOffsetStore.NO_OFFSET)
             {
-                ensurePosition(cursor);
+                try
+                {
+                    ensurePosition(cursor);
+                }
+                catch (final OffsetOutOfRangeException ex)
+                {
+                    LOGGER.log(System.Logger.Level.DEBUG, "position of " + cursor.partition +
+                        " left unset: " + ex.getMessage());
+                }
             }
         }
     }

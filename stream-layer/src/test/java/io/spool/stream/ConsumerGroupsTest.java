@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.log.OffsetOutOfRangeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -238,6 +239,38 @@ class ConsumerGroupsTest
 
                 assertThatThrownBy(() -> a.commitSync(Map.of(notMine, 0L)))
                     .isInstanceOf(CommitFailedException.class).hasMessageContaining("does not own " + notMine);
+            }
+        }
+    }
+
+    @Test
+    void committedOffsetThatRetentionRemovedIsReportedAfterTheAssignedCallback()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", TopicConfig.of(1).withLog(EngineFixture.SMALL_SEGMENTS.toBuilder()
+                .retentionBytes(64 * 1024).build()));
+            final TopicPartition partition = new TopicPartition("orders", 0);
+            engine.groups().commitStandalone("g", Map.of(partition, 0L));
+            final StreamProducer producer = engine.newProducer();
+            for (int i = 0; i < 100; i++)
+            {
+                producer.send("orders", null, new byte[4000]).join();
+            }
+            engine.runMaintenance();
+            final long earliest = engine.describeTopic("orders").partitions().get(0).startOffset();
+            final RecordingListener events = new RecordingListener();
+            try (StreamConsumer consumer = engine.newConsumer(manualCommit("range")))
+            {
+                consumer.subscribe(Set.of("orders"), "g", events);
+                assertThat(events.events).containsExactly("assigned [orders-0]");
+
+                assertThatThrownBy(() -> consumer.poll(10, 1 << 20, NO_WAIT))
+                    .isInstanceOfSatisfying(OffsetOutOfRangeException.class,
+                        ex -> assertThat(ex.earliestOffset()).isEqualTo(earliest));
+                consumer.seek(partition, earliest);
+                assertThat(consumer.poll(1, 1 << 20, NO_WAIT).get(0).offset()).isEqualTo(earliest);
             }
         }
     }
