@@ -103,9 +103,10 @@ public final class StreamConsumer implements AutoCloseable
         ensureOpen();
         if (membership != null || !cursors.isEmpty())
         {
-            throw new IllegalClientStateException("consumer already " +
-                (membership != null ? "subscribed to group \"" + membership.groupId() + "\"" : "has assigned partitions") +
-                "; use a new consumer for another subscription");
+            final String current = membership != null ?
+                "subscribed to group \"" + membership.groupId() + "\"" : "has assigned partitions";
+            throw new IllegalClientStateException(
+                "consumer already " + current + "; use a new consumer for another subscription");
         }
         if (config.groupId() != null && !config.groupId().equals(groupId))
         {

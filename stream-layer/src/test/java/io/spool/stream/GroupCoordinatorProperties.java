@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Random joins, leaves, clock jumps (which expire whoever does not heartbeat) and syncs of members that behave
  * like consumers (give up what they are told to, then take what they are given): no partition is ever read by
- * two live members, and after three rounds of syncs (rejoin, give up, take) the partitions are all owned and balanced.
+ * two live members, and after three rounds of syncs (rejoin, give up, take) the partitions are all owned and
+ * balanced.
  */
 class GroupCoordinatorProperties
 {

@@ -230,7 +230,8 @@ class StreamConsumerTest
                     assertThat(ex.requestedOffset()).isZero();
                     assertThat(ex.earliestOffset()).isEqualTo(earliest);
                 });
-            assertThatThrownBy(() -> consumer.seek(partition, earliest - 1)).isInstanceOf(OffsetOutOfRangeException.class);
+            assertThatThrownBy(() -> consumer.seek(partition, earliest - 1))
+                .isInstanceOf(OffsetOutOfRangeException.class);
             consumer.seek(partition, earliest);
             assertThat(consumer.poll(1, 1 << 20, NO_WAIT).get(0).offset()).isEqualTo(earliest);
         }
