@@ -210,6 +210,31 @@ public final class GroupCoordinator
         return offsets.committedOffsets(groupId);
     }
 
+    /**
+     * Forgets a group's committed offsets.
+     *
+     * @throws InvalidGroupException when the group still has live members
+     */
+    public void deleteGroup(final String groupId)
+    {
+        TopicNames.validateGroup(groupId);
+        final ConsumerGroup group = groups.get(groupId);
+        if (group != null)
+        {
+            synchronized (group)
+            {
+                group.expire(clock.time(), partitionCount);
+                if (!group.isEmpty())
+                {
+                    throw new InvalidGroupException("group \"" + groupId + "\" has live members " +
+                        group.describe().members() + "; they must leave before the group is deleted");
+                }
+                dropIfEmpty(group);
+            }
+        }
+        offsets.deleteGroup(groupId);
+    }
+
     /** Expires dead members of every group; returns how many were removed. */
     public int expireSessions()
     {
