@@ -318,4 +318,24 @@ class StreamConsumerTest
                 .isInstanceOf(UnknownTopicException.class).hasMessageContaining("was deleted");
         }
     }
+
+    @Test
+    void aHandlerThatThrowsGetsTheFailedRecordAgainOnTheNextPoll()
+    {
+        publish(0, 5);
+        try (StreamConsumer consumer = consumer(ConsumerConfig.standalone(), P0))
+        {
+            assertThatThrownBy(() -> consumer.poll((topic, partition, view) ->
+            {
+                if (view.offset() == 2)
+                {
+                    throw new IllegalStateException("handler failed on offset 2");
+                }
+            }, 10, 1 << 20, NO_WAIT)).hasMessageContaining("offset 2");
+
+            assertThat(consumer.position(P0)).isEqualTo(2);
+            assertThat(consumer.poll(10, 1 << 20, NO_WAIT)).extracting(ConsumerRecord::offset)
+                .containsExactly(2L, 3L, 4L);
+        }
+    }
 }
