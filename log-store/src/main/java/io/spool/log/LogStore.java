@@ -7,15 +7,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Owns a data directory of partition logs, the ingest pipelines that write them, and the maintenance task that
@@ -136,7 +133,7 @@ public final class LogStore implements AutoCloseable
             closeLog(log);
             log.deleteSegments();
         }
-        deleteTree(dir);
+        DurableFiles.deleteTree(dir);
     }
 
     private static void closeLog(final PartitionLog log)
@@ -145,25 +142,6 @@ public final class LogStore implements AutoCloseable
         log.pipeline().awaitDrained();
         log.close();
         log.pipeline().detach(log);
-    }
-
-    private static void deleteTree(final Path dir)
-    {
-        if (!Files.exists(dir))
-        {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            for (final Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList()))
-            {
-                Files.deleteIfExists(path);
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot delete " + dir, ex);
-        }
     }
 
     private Path resolve(final String name)

@@ -1,0 +1,104 @@
+package io.spool.log;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Small metadata files replaced atomically and durably: written beside, forced, renamed over the old one, and the
+ * directory forced, so a crash leaves the old content or the new, never a mix. Thread-safe (stateless); callers
+ * serialise changes to one file.
+ */
+public final class DurableFiles
+{
+    private static final String TEMPORARY_SUFFIX = ".tmp";
+
+    private DurableFiles()
+    {
+    }
+
+    /**
+     * The file's content, or null when it does not exist. A temporary left by a crash mid-write is removed.
+     */
+    public static byte[] read(final Path file)
+    {
+        try
+        {
+            Files.deleteIfExists(temporaryOf(file));
+            return Files.exists(file) ? Files.readAllBytes(file) : null;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read " + file, ex);
+        }
+    }
+
+    public static void replace(final Path file, final byte[] content)
+    {
+        final Path temporary = temporaryOf(file);
+        try
+        {
+            final Path directory = file.toAbsolutePath().getParent();
+            Files.createDirectories(directory);
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+            {
+                final ByteBuffer buffer = ByteBuffer.wrap(content);
+                while (buffer.hasRemaining())
+                {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            syncDirectory(directory);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + file, ex);
+        }
+    }
+
+    /** Forces a directory's entries (new, renamed or deleted files) to disk. */
+    public static void syncDirectory(final Path directory)
+    {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ))
+        {
+            channel.force(true);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot sync directory " + directory, ex);
+        }
+    }
+
+    /** Deletes a directory and everything in it; nothing happens when it does not exist. */
+    public static void deleteTree(final Path dir)
+    {
+        if (!Files.exists(dir))
+        {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path path : paths.sorted(java.util.Comparator.reverseOrder()).toArray(Path[]::new))
+            {
+                Files.deleteIfExists(path);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot delete " + dir, ex);
+        }
+    }
+
+    private static Path temporaryOf(final Path file)
+    {
+        return file.resolveSibling(file.getFileName() + TEMPORARY_SUFFIX);
+    }
+}

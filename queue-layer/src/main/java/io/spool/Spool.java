@@ -1,0 +1,223 @@
+package io.spool;
+
+import io.spool.log.LogStoreConfig;
+import io.spool.queue.StateDurability;
+import io.spool.queue.StateStoreConfig;
+import io.spool.queue.Subscription;
+import io.spool.queue.SubscriptionRegistry;
+import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.routing.Exchanges;
+import io.spool.stream.ConsumerConfig;
+import io.spool.stream.StreamConsumer;
+import io.spool.stream.StreamEngine;
+import io.spool.stream.StreamEngineConfig;
+import io.spool.stream.StreamProducer;
+import io.spool.stream.Topic;
+import io.spool.stream.TopicConfig;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The embedded engine: one data directory of topics (read as streams) and subscriptions (read as queues) over the
+ * same logs. Open it, create topics, publish, then read them by offset ({@link #newConsumer}) or as queues
+ * ({@link #createSubscription}); {@link #close()} flushes and releases everything.
+ * <pre>{@code
+ * try (Spool spool = Spool.open(Path.of("spool-data"))) {
+ *     spool.createTopic("orders", TopicConfig.of(4));
+ *     spool.newProducer().send("orders", key, value).join();
+ *     Subscription billing = spool.createSubscription("billing", "orders", SubscriptionSettings.DEFAULT);
+ *     for (Delivery d : billing.receive(10, 5_000)) { handle(d); billing.ack(d.receipt()); }
+ * }
+ * }</pre>
+ * Thread-safe.
+ */
+public final class Spool implements AutoCloseable
+{
+    private static final String QUEUE_DIRECTORY = "queue";
+
+    private final StreamEngine streams;
+    private final SubscriptionRegistry subscriptions;
+    private final Exchanges exchanges = new Exchanges();
+    private final ScheduledExecutorService maintenance;
+
+    private Spool(final Builder builder)
+    {
+        this.streams = StreamEngine.open(builder.dataDir, new StreamEngineConfig(
+            LogStoreConfig.builder().clock(builder.clock).pipelines(builder.pipelines)
+                .backgroundMaintenance(builder.backgroundMaintenance).build(),
+            builder.syncEachCommit));
+        try
+        {
+            this.subscriptions = new SubscriptionRegistry(streams, builder.dataDir.resolve(QUEUE_DIRECTORY),
+                builder.clock, StateStoreConfig.DEFAULT.durability(builder.stateDurability));
+        }
+        catch (final RuntimeException ex)
+        {
+            streams.close();
+            throw ex;
+        }
+        if (builder.backgroundMaintenance)
+        {
+            maintenance = Executors.newSingleThreadScheduledExecutor(runnable ->
+            {
+                final Thread thread = new Thread(runnable, "spool-queue-retention");
+                thread.setDaemon(true);
+                return thread;
+            });
+            maintenance.scheduleWithFixedDelay(subscriptions::applyWorkQueueRetention, 5, 5, TimeUnit.SECONDS);
+        }
+        else
+        {
+            maintenance = null;
+        }
+    }
+
+    /** Opens (or creates) an engine on {@code dataDir} with the system clock and default settings. */
+    public static Spool open(final Path dataDir)
+    {
+        return builder(dataDir).open();
+    }
+
+    public static Builder builder(final Path dataDir)
+    {
+        return new Builder(dataDir);
+    }
+
+    /** The stream half: topics, producers, offset consumers, consumer groups. */
+    public StreamEngine streams()
+    {
+        return streams;
+    }
+
+    public Topic createTopic(final String name, final TopicConfig config)
+    {
+        return streams.createTopic(name, config);
+    }
+
+    /** A producer for one publishing thread. */
+    public StreamProducer newProducer()
+    {
+        return streams.newProducer();
+    }
+
+    public StreamConsumer newConsumer(final ConsumerConfig config)
+    {
+        return streams.newConsumer(config);
+    }
+
+    /** Creates a subscription that reads {@code topic} as a queue. */
+    public Subscription createSubscription(final String name, final String topic, final SubscriptionSettings settings)
+    {
+        return subscriptions.create(name, topic, settings);
+    }
+
+    /**
+     * @throws io.spool.queue.UnknownSubscriptionException when there is none of that name.
+     */
+    public Subscription subscription(final String name)
+    {
+        return subscriptions.get(name);
+    }
+
+    public List<String> subscriptions()
+    {
+        return subscriptions.list();
+    }
+
+    public void deleteSubscription(final String name)
+    {
+        subscriptions.delete(name);
+    }
+
+    /** The exchanges that route publishes to subscriptions. */
+    public Exchanges exchanges()
+    {
+        return exchanges;
+    }
+
+    /**
+     * Runs maintenance now: retention by age and size for every log, expiry of silent consumer-group members,
+     * then retention by consumption for topics with work-queue subscriptions. The background thread does the same
+     * unless {@link Builder#backgroundMaintenance(boolean)} turned it off.
+     *
+     * @return the number of segments deleted and members expired.
+     */
+    public int runMaintenance()
+    {
+        return streams.runMaintenance() + subscriptions.applyWorkQueueRetention();
+    }
+
+    @Override
+    public void close()
+    {
+        if (maintenance != null)
+        {
+            maintenance.shutdownNow();
+        }
+        subscriptions.close();
+        streams.close();
+    }
+
+    /**
+     * Settings for {@link Spool#open}. Not thread-safe.
+     */
+    public static final class Builder
+    {
+        private final Path dataDir;
+        private EpochClock clock = SystemEpochClock.INSTANCE;
+        private int pipelines = 1;
+        private boolean backgroundMaintenance = true;
+        private boolean syncEachCommit;
+        private StateDurability stateDurability = StateDurability.NONE;
+
+        private Builder(final Path dataDir)
+        {
+            this.dataDir = dataDir;
+        }
+
+        /** The clock every timeout, delay, TTL and timestamp reads; tests pass a {@code CachedEpochClock}. */
+        public Builder clock(final EpochClock clock)
+        {
+            this.clock = clock;
+            return this;
+        }
+
+        public Builder pipelines(final int pipelines)
+        {
+            this.pipelines = pipelines;
+            return this;
+        }
+
+        /** False leaves maintenance to {@link Spool#runMaintenance()} calls, as tests and labs do. */
+        public Builder backgroundMaintenance(final boolean backgroundMaintenance)
+        {
+            this.backgroundMaintenance = backgroundMaintenance;
+            return this;
+        }
+
+        /** Force every consumer-group offset commit to disk before it returns. */
+        public Builder syncEachCommit(final boolean syncEachCommit)
+        {
+            this.syncEachCommit = syncEachCommit;
+            return this;
+        }
+
+        /** When queue state changes (acks, delivery counts) are forced to disk. */
+        public Builder stateDurability(final StateDurability stateDurability)
+        {
+            this.stateDurability = stateDurability;
+            return this;
+        }
+
+        public Spool open()
+        {
+            return new Spool(this);
+        }
+    }
+}

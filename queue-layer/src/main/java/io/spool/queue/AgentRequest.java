@@ -1,0 +1,76 @@
+package io.spool.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A call into a subscription's agent that waits for its answer: a receive, a batch of settlements, a consumer
+ * joining or leaving, a metrics read, a barrier. The caller parks until the agent completes it. Not thread-safe:
+ * filled by the caller, then owned by the agent until {@link #complete()}.
+ */
+final class AgentRequest
+{
+    enum Kind
+    {
+        RECEIVE, SETTLE, ADD_CONSUMER, REMOVE_CONSUMER, METRICS, BARRIER
+    }
+
+    final Kind kind;
+    final Thread caller = Thread.currentThread();
+    int max;
+    long deadline;
+    Settlement settlement;
+    long argument;
+    List<Receipt> receipts;
+    QueueConsumer consumer;
+    final List<Delivery> deliveries = new ArrayList<>();
+    final List<QueueException> errors = new ArrayList<>();
+    SubscriptionMetrics metrics;
+    RuntimeException failure;
+    private volatile boolean done;
+
+    AgentRequest(final Kind kind)
+    {
+        this.kind = kind;
+    }
+
+    void complete()
+    {
+        done = true;
+        LockSupport.unpark(caller);
+    }
+
+    void fail(final RuntimeException failure)
+    {
+        this.failure = failure;
+        complete();
+    }
+
+    boolean isDone()
+    {
+        return done;
+    }
+
+    /**
+     * Parks until the agent completes the request.
+     *
+     * @throws QueueException when the subscription closed first.
+     */
+    void await(final SubscriptionAgent agent)
+    {
+        while (!done)
+        {
+            if (!agent.isRunning())
+            {
+                throw new QueueException("subscription " + agent.name() + " is closed");
+            }
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        if (failure != null)
+        {
+            throw failure;
+        }
+    }
+}

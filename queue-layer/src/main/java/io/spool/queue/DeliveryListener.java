@@ -1,0 +1,21 @@
+package io.spool.queue;
+
+/**
+ * Receives pushed deliveries on the consumer's own thread, one at a time.
+ */
+public interface DeliveryListener
+{
+    /**
+     * Handles one delivery. Settle it through {@code consumer} (ack, nack, reject), now or later by receipt; in
+     * auto-ack mode it is already settled.
+     */
+    void onDelivery(Delivery delivery, QueueConsumer consumer);
+
+    /**
+     * A settlement this consumer sent was refused (a stale receipt, a second ack); the delivery it named is left
+     * as it was. The default ignores it.
+     */
+    default void onSettlementRefused(final Receipt receipt, final QueueException error)
+    {
+    }
+}

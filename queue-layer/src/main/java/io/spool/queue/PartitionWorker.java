@@ -1,0 +1,169 @@
+package io.spool.queue;
+
+import io.spool.log.HeadersCodec;
+import io.spool.log.LogReader;
+import io.spool.log.OffsetOutOfRangeException;
+import io.spool.log.PartitionLog;
+import io.spool.log.RecordView;
+import org.agrona.concurrent.EpochClock;
+
+import java.util.Map;
+
+/**
+ * One partition of a subscription, as its agent runs it: the message state and its durable store, and a reader
+ * that fetches the records the state hands out. Owned by the subscription's agent thread; not thread-safe.
+ */
+final class PartitionWorker implements DeadLetterHandler
+{
+    private final String subscription;
+    private final String topic;
+    private final int partition;
+    private final PartitionLog log;
+    private final EpochClock clock;
+    private final String deadLetterTopic;
+    private final DeadLetterSink deadLetters;
+    private final LogReader reader;
+    private final RecordView[] found = new RecordView[1];
+    private SubscriptionStateStore store;
+    private SubscriptionPartitionState state;
+    /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
+    private volatile long publishedAckFloor;
+
+    PartitionWorker(final String subscription, final String topic, final int partition, final PartitionLog log,
+        final EpochClock clock, final String deadLetterTopic, final DeadLetterSink deadLetters)
+    {
+        this.subscription = subscription;
+        this.topic = topic;
+        this.partition = partition;
+        this.log = log;
+        this.clock = clock;
+        this.deadLetterTopic = deadLetterTopic;
+        this.deadLetters = deadLetters;
+        this.reader = log.newReader();
+    }
+
+    /** Attaches the opened state store (it needs this worker as its dead-letter handler, hence two steps). */
+    void attach(final SubscriptionStateStore store)
+    {
+        this.store = store;
+        this.state = store.state();
+        this.publishedAckFloor = state.ackFloor();
+    }
+
+    int partition()
+    {
+        return partition;
+    }
+
+    SubscriptionPartitionState state()
+    {
+        return state;
+    }
+
+    PartitionLog log()
+    {
+        return log;
+    }
+
+    long publishedAckFloor()
+    {
+        return publishedAckFloor;
+    }
+
+    /**
+     * Tells the state how far the log reaches and ends due locks and delays.
+     *
+     * @return the work done.
+     */
+    int refresh()
+    {
+        int work = 0;
+        final long end = log.endOffset();
+        if (end > state.logEnd())
+        {
+            state.logEnd(end);
+            work++;
+        }
+        work += state.expireDue();
+        return work;
+    }
+
+    /**
+     * Fills {@code delivery} with the record at {@code offset}.
+     *
+     * @return false when retention has already removed the record.
+     */
+    boolean read(final long offset, final int deliveryNumber, final Delivery delivery)
+    {
+        final RecordView record = find(offset);
+        if (record == null)
+        {
+            return false;
+        }
+        delivery.fill(subscription, partition, deliveryNumber, record);
+        return true;
+    }
+
+    private RecordView find(final long offset)
+    {
+        found[0] = null;
+        try
+        {
+            reader.seek(offset);
+            reader.poll(r -> found[0] = r, 1);
+        }
+        catch (final OffsetOutOfRangeException ex)
+        {
+            return null;
+        }
+        return found[0];
+    }
+
+    /** Journals what this pass changed and publishes the ack floor. */
+    void commit()
+    {
+        store.commit();
+        publishedAckFloor = state.ackFloor();
+    }
+
+    void snapshot()
+    {
+        store.snapshot();
+    }
+
+    long journalBytes()
+    {
+        return store.journalBytes();
+    }
+
+    /**
+     * The state declared a message dead: publish a copy with its death history to the dead-letter topic. The view
+     * is copied out before anything else uses the reader.
+     */
+    @Override
+    public void onDead(final long offset, final DeadReason reason, final int deliveryCount)
+    {
+        if (deadLetterTopic == null)
+        {
+            return;
+        }
+        final RecordView record = find(offset);
+        if (record == null)
+        {
+            return;
+        }
+        final Map<String, byte[]> headers = DeathHistory.record(
+            HeadersCodec.decode(record.buffer(), record.headersOffset(), record.headersLength()),
+            topic, subscription, partition, offset, reason, deliveryCount, clock.time());
+        deadLetters.send(deadLetterTopic, record.keyBytes(), HeadersCodec.encode(headers), record.valueBytes());
+    }
+
+    void close()
+    {
+        reader.close();
+        if (store != null)
+        {
+            store.close();
+        }
+    }
+}

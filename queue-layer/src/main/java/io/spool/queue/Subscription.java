@@ -1,0 +1,184 @@
+package io.spool.queue;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A subscription on a topic: the topic's messages read as a queue, each tracked on its own. Many consumers on one
+ * subscription compete for its messages (a work queue); several subscriptions on one topic each see every message
+ * (pub/sub) without copying it.
+ * <p>
+ * Pull: {@link #receive} hands out up to N messages, locked for the lock timeout; settle each by its receipt with
+ * {@link #ack}, {@link #nack}, {@link #reject} or {@link #extend}. Push: {@link #consume} starts a consumer with a
+ * prefetch. A receipt that is stale (the message was redelivered since) or already settled is refused with a
+ * specific {@link QueueException}, and the newer delivery is left alone.
+ * <p>
+ * Thread-safe.
+ */
+public final class Subscription
+{
+    private final String name;
+    private final String topic;
+    private final SubscriptionSettings settings;
+    private final SubscriptionAgent agent;
+    private final org.agrona.concurrent.EpochClock clock;
+    private final AtomicInteger consumerIds = new AtomicInteger(SubscriptionAgent.PULL_CONSUMER + 1);
+
+    Subscription(final String name, final String topic, final SubscriptionSettings settings,
+        final SubscriptionAgent agent, final org.agrona.concurrent.EpochClock clock)
+    {
+        this.name = name;
+        this.topic = topic;
+        this.settings = settings;
+        this.agent = agent;
+        this.clock = clock;
+    }
+
+    public String name()
+    {
+        return name;
+    }
+
+    public String topic()
+    {
+        return topic;
+    }
+
+    public SubscriptionSettings settings()
+    {
+        return settings;
+    }
+
+    SubscriptionAgent agent()
+    {
+        return agent;
+    }
+
+    /**
+     * Receives up to {@code max} messages, each locked for the subscription's lock timeout. When none is ready,
+     * waits up to {@code waitMillis} (by the engine's clock) for one to arrive: long polling, no busy loop.
+     *
+     * @throws InvalidRequestException when {@code max} is not between 1 and 10,000 or the wait is negative.
+     */
+    public List<Delivery> receive(final int max, final long waitMillis)
+    {
+        if (max < 1 || max > 10_000)
+        {
+            throw new InvalidRequestException("receive max must be between 1 and 10000, was " + max);
+        }
+        if (waitMillis < 0)
+        {
+            throw new InvalidRequestException("receive wait must be >= 0 ms, was " + waitMillis);
+        }
+        final AgentRequest request = new AgentRequest(AgentRequest.Kind.RECEIVE);
+        request.max = max;
+        request.deadline = clock.time() + waitMillis;
+        return agent.call(request).deliveries;
+    }
+
+    /** Settles the delivery as done. */
+    public void ack(final Receipt receipt)
+    {
+        settleOne(Settlement.ACK, receipt, 0);
+    }
+
+    /** Returns the message to ready, to be delivered again (redelivered). */
+    public void nack(final Receipt receipt)
+    {
+        settleOne(Settlement.NACK, receipt, 0);
+    }
+
+    /** Returns the message, due again after {@code delayMillis}; messages behind it are not held up. */
+    public void nack(final Receipt receipt, final long delayMillis)
+    {
+        settleOne(Settlement.NACK_DELAYED, receipt, delayMillis);
+    }
+
+    /** Dead-letters the message with reason rejected. */
+    public void reject(final Receipt receipt)
+    {
+        settleOne(Settlement.REJECT, receipt, 0);
+    }
+
+    /** Keeps the delivery locked until now plus {@code lockMillis}. */
+    public void extend(final Receipt receipt, final long lockMillis)
+    {
+        settleOne(Settlement.EXTEND, receipt, lockMillis);
+    }
+
+    public BatchResult ack(final List<Receipt> receipts)
+    {
+        return settle(Settlement.ACK, receipts, 0);
+    }
+
+    public BatchResult nack(final List<Receipt> receipts)
+    {
+        return settle(Settlement.NACK, receipts, 0);
+    }
+
+    public BatchResult nack(final List<Receipt> receipts, final long delayMillis)
+    {
+        return settle(Settlement.NACK_DELAYED, receipts, delayMillis);
+    }
+
+    public BatchResult reject(final List<Receipt> receipts)
+    {
+        return settle(Settlement.REJECT, receipts, 0);
+    }
+
+    public BatchResult extend(final List<Receipt> receipts, final long lockMillis)
+    {
+        return settle(Settlement.EXTEND, receipts, lockMillis);
+    }
+
+    private void settleOne(final Settlement settlement, final Receipt receipt, final long argument)
+    {
+        final BatchResult result = settle(settlement, List.of(receipt), argument);
+        if (!result.allSucceeded())
+        {
+            throw result.failed().get(receipt);
+        }
+    }
+
+    private BatchResult settle(final Settlement settlement, final List<Receipt> receipts, final long argument)
+    {
+        final AgentRequest request = new AgentRequest(AgentRequest.Kind.SETTLE);
+        request.settlement = settlement;
+        request.receipts = List.copyOf(receipts);
+        request.argument = argument;
+        agent.call(request);
+        return new BatchResult(request.receipts, request.errors);
+    }
+
+    /**
+     * Starts a push consumer: deliveries arrive on its own thread, never more unacked than the prefetch.
+     */
+    public QueueConsumer consume(final ConsumerOptions options, final DeliveryListener listener)
+    {
+        final QueueConsumer consumer = new QueueConsumer(consumerIds.getAndIncrement(), options, listener, agent);
+        final AgentRequest request = new AgentRequest(AgentRequest.Kind.ADD_CONSUMER);
+        request.consumer = consumer;
+        agent.call(request);
+        return consumer;
+    }
+
+    public SubscriptionMetrics metrics()
+    {
+        return agent.call(new AgentRequest(AgentRequest.Kind.METRICS)).metrics;
+    }
+
+    /**
+     * Returns once the subscription's agent has finished a whole pass after this call: every earlier settlement,
+     * due lock and delay by the engine's clock has taken effect. Tests and labs use it after moving the clock.
+     */
+    public void sync()
+    {
+        agent.call(new AgentRequest(AgentRequest.Kind.BARRIER));
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Subscription{" + name + " on " + topic + ", " + settings + '}';
+    }
+}

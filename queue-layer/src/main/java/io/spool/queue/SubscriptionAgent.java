@@ -1,0 +1,487 @@
+package io.spool.queue;
+
+import org.agrona.collections.IntArrayList;
+import org.agrona.collections.LongArrayList;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.MessageHandler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The single thread that owns a subscription's message state: it applies settlements, ends due locks and delays,
+ * pushes deliveries to consumers within their credit, answers receives (long-polling ones when messages arrive or
+ * their wait ends), and journals what changed once per pass (group commit). Other threads talk to it only through
+ * its request queue and the consumers' settlement rings, so the state needs no lock.
+ * <p>
+ * Thread-safe: every method but {@link #run()} may be called from any thread.
+ */
+final class SubscriptionAgent implements Runnable
+{
+    static final int PULL_CONSUMER = 0;
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final int SETTLEMENTS_PER_PASS = 4096;
+
+    private final String name;
+    private final EpochClock clock;
+    private final PartitionWorker[] partitions;
+    private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
+    private final List<AgentRequest> waitingReceives = new ArrayList<>();
+    private final List<AgentRequest> barriers = new ArrayList<>();
+    private final List<QueueConsumer> consumers = new ArrayList<>();
+    private final LongArrayList acquiredOffsets = new LongArrayList();
+    private final IntArrayList acquiredDeliveries = new IntArrayList();
+    private final IntArrayList acquiredPartitions = new IntArrayList();
+    private final DeliveryHandler collect = (offset, deliveryNumber) ->
+    {
+        acquiredOffsets.addLong(offset);
+        acquiredDeliveries.addInt(deliveryNumber);
+    };
+    private final Thread thread;
+    private volatile boolean running = true;
+    private int nextPartition;
+    private int nextConsumer;
+    private QueueConsumer settling;
+    private final MessageHandler settlementHandler = this::onSettlement;
+
+    SubscriptionAgent(final String name, final EpochClock clock, final PartitionWorker[] partitions)
+    {
+        this.name = name;
+        this.clock = clock;
+        this.partitions = partitions;
+        this.thread = new Thread(this, "spool-subscription-" + name);
+        this.thread.setDaemon(true);
+    }
+
+    void start()
+    {
+        thread.start();
+    }
+
+    String name()
+    {
+        return name;
+    }
+
+    boolean isRunning()
+    {
+        return running;
+    }
+
+    PartitionWorker[] partitions()
+    {
+        return partitions;
+    }
+
+    void wake()
+    {
+        LockSupport.unpark(thread);
+    }
+
+    /** Sends a request and waits for the agent to complete it. */
+    AgentRequest call(final AgentRequest request)
+    {
+        if (!running)
+        {
+            throw new QueueException("subscription " + name + " is closed");
+        }
+        while (!requests.offer(request))
+        {
+            wake();
+            LockSupport.parkNanos(10_000);
+        }
+        wake();
+        request.await(this);
+        return request;
+    }
+
+    @Override
+    public void run()
+    {
+        try
+        {
+            while (running)
+            {
+                if (doWork() == 0)
+                {
+                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                }
+            }
+        }
+        finally
+        {
+            failPending();
+        }
+    }
+
+    /**
+     * One pass over everything the agent owns.
+     *
+     * @return the amount of work done; 0 lets the thread idle.
+     */
+    int doWork()
+    {
+        int work = 0;
+        AgentRequest request;
+        while ((request = requests.poll()) != null)
+        {
+            handle(request);
+            work++;
+        }
+        for (int i = 0; i < consumers.size(); i++)
+        {
+            settling = consumers.get(i);
+            work += settling.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS);
+        }
+        settling = null;
+        for (final PartitionWorker partition : partitions)
+        {
+            work += partition.refresh();
+        }
+        work += push();
+        work += serveReceives();
+        if (work > 0)
+        {
+            for (final PartitionWorker partition : partitions)
+            {
+                partition.commit();
+            }
+        }
+        for (int i = 0; i < barriers.size(); i++)
+        {
+            barriers.get(i).complete();
+        }
+        barriers.clear();
+        return work;
+    }
+
+    private void handle(final AgentRequest request)
+    {
+        try
+        {
+            switch (request.kind)
+            {
+                case RECEIVE:
+                    waitingReceives.add(request);
+                    break;
+                case SETTLE:
+                    for (final Receipt receipt : request.receipts)
+                    {
+                        request.errors.add(settle(request.settlement, receipt.partition(), receipt.offset(),
+                            receipt.deliveryNumber(), request.argument));
+                    }
+                    request.complete();
+                    break;
+                case ADD_CONSUMER:
+                    consumers.add(request.consumer);
+                    request.consumer.start();
+                    request.complete();
+                    break;
+                case REMOVE_CONSUMER:
+                    removeConsumer(request);
+                    break;
+                case METRICS:
+                    request.metrics = metrics();
+                    request.complete();
+                    break;
+                case BARRIER:
+                    barriers.add(request);
+                    break;
+                default:
+                    throw new IllegalStateException("unknown request " + request.kind);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            request.fail(ex);
+        }
+    }
+
+    private void removeConsumer(final AgentRequest request)
+    {
+        final QueueConsumer consumer = request.consumer;
+        settling = consumer;
+        while (consumer.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS) > 0)
+        {
+            continue;
+        }
+        settling = null;
+        consumers.remove(consumer);
+        for (final PartitionWorker partition : partitions)
+        {
+            partition.state().releaseConsumer(consumer.id());
+        }
+        request.complete();
+    }
+
+    /**
+     * Applies one settlement.
+     *
+     * @return null when it took effect, else the error that says why not.
+     */
+    private QueueException settle(final Settlement settlement, final int partition, final long offset,
+        final int deliveryNumber, final long argument)
+    {
+        if (partition < 0 || partition >= partitions.length)
+        {
+            return new UnknownDeliveryException("subscription " + name + " has no partition " + partition +
+                " (receipt for offset " + offset + ", delivery " + deliveryNumber + ")");
+        }
+        final SubscriptionPartitionState state = partitions[partition].state();
+        try
+        {
+            switch (settlement)
+            {
+                case ACK:
+                    state.ack(offset, deliveryNumber);
+                    break;
+                case NACK:
+                    state.nack(offset, deliveryNumber);
+                    break;
+                case NACK_DELAYED:
+                    state.nackWithDelay(offset, deliveryNumber, argument);
+                    break;
+                case REJECT:
+                    state.reject(offset, deliveryNumber);
+                    break;
+                case EXTEND:
+                    state.extend(offset, deliveryNumber, argument);
+                    break;
+                default:
+                    throw new IllegalStateException("unknown settlement " + settlement);
+            }
+            return null;
+        }
+        catch (final QueueException ex)
+        {
+            return ex;
+        }
+    }
+
+    private void onSettlement(final int code, final org.agrona.MutableDirectBuffer buffer, final int index,
+        final int length)
+    {
+        final Settlement settlement = Settlement.ofCode(code);
+        final int partition = buffer.getInt(index);
+        final int deliveryNumber = buffer.getInt(index + 4);
+        final long offset = buffer.getLong(index + 8);
+        final QueueException error = settle(settlement, partition, offset, deliveryNumber, buffer.getLong(index + 16));
+        if (error == null)
+        {
+            if (settlement.endsHold())
+            {
+                settling.outstanding--;
+            }
+        }
+        else
+        {
+            settling.refused(new Receipt(partition, offset, deliveryNumber), error);
+        }
+    }
+
+    /**
+     * Hands deliveries to push consumers within their credit, consumers taken in turn so each gets its share.
+     */
+    private int push()
+    {
+        int pushed = 0;
+        final int count = consumers.size();
+        for (int i = 0; i < count; i++)
+        {
+            final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
+            final int credit = consumer.options().autoAck() ?
+                consumer.options().prefetch() - consumer.inbox.size() :
+                consumer.options().prefetch() - consumer.outstanding;
+            if (credit <= 0)
+            {
+                continue;
+            }
+            final int n = acquire(credit, consumer.id());
+            for (int d = 0; d < n; d++)
+            {
+                final Delivery delivery = pooledDelivery(consumer);
+                if (!fill(d, delivery))
+                {
+                    continue;
+                }
+                if (consumer.options().autoAck())
+                {
+                    partitions[delivery.partition()].state().ack(delivery.offset(), delivery.deliveryNumber());
+                }
+                else
+                {
+                    consumer.outstanding++;
+                }
+                consumer.inbox.offer(delivery);
+            }
+            if (n > 0)
+            {
+                consumer.wake();
+                pushed += n;
+            }
+        }
+        if (count > 0)
+        {
+            nextConsumer = (nextConsumer + 1) % count;
+        }
+        return pushed;
+    }
+
+    private static Delivery pooledDelivery(final QueueConsumer consumer)
+    {
+        final Delivery recycled = consumer.recycled.poll();
+        return recycled != null ? recycled : new Delivery();
+    }
+
+    /**
+     * Acquires up to {@code max} messages across partitions, taking partitions in turn; the offsets and delivery
+     * numbers land in the acquired lists, partition by partition.
+     */
+    private int acquire(final int max, final int consumerId)
+    {
+        acquiredOffsets.clear();
+        acquiredDeliveries.clear();
+        acquiredPartitions.clear();
+        int total = 0;
+        for (int i = 0; i < partitions.length && total < max; i++)
+        {
+            final PartitionWorker partition = partitions[(nextPartition + i) % partitions.length];
+            final int n = partition.state().acquire(max - total, consumerId, collect);
+            for (int k = 0; k < n; k++)
+            {
+                acquiredPartitions.addInt(partition.partition());
+            }
+            total += n;
+        }
+        nextPartition = (nextPartition + 1) % partitions.length;
+        return total;
+    }
+
+    /** Copies acquired message {@code i} into {@code delivery}; a message retention already removed is acked. */
+    private boolean fill(final int i, final Delivery delivery)
+    {
+        final PartitionWorker partition = partitions[acquiredPartitions.getInt(i)];
+        final long offset = acquiredOffsets.getLong(i);
+        final int deliveryNumber = acquiredDeliveries.getInt(i);
+        if (partition.read(offset, deliveryNumber, delivery))
+        {
+            return true;
+        }
+        partition.state().ack(offset, deliveryNumber);
+        return false;
+    }
+
+    private int serveReceives()
+    {
+        int served = 0;
+        final long now = clock.time();
+        for (int r = 0; r < waitingReceives.size(); r++)
+        {
+            final AgentRequest request = waitingReceives.get(r);
+            final int n = acquire(request.max, PULL_CONSUMER);
+            for (int i = 0; i < n; i++)
+            {
+                final Delivery delivery = new Delivery();
+                if (fill(i, delivery))
+                {
+                    request.deliveries.add(delivery);
+                }
+            }
+            if (!request.deliveries.isEmpty() || now >= request.deadline)
+            {
+                request.complete();
+                waitingReceives.remove(r--);
+                served++;
+            }
+        }
+        return served;
+    }
+
+    private SubscriptionMetrics metrics()
+    {
+        long ready = 0;
+        long inFlight = 0;
+        long delayed = 0;
+        long dead = 0;
+        long redeliveries = 0;
+        long oldestTimestamp = Long.MAX_VALUE;
+        final Delivery probe = new Delivery();
+        for (final PartitionWorker partition : partitions)
+        {
+            partition.refresh();
+            final SubscriptionPartitionState state = partition.state();
+            ready += state.readyCount();
+            inFlight += state.inFlightCount();
+            delayed += state.delayedCount();
+            dead += state.deadCount();
+            redeliveries += state.redeliveryCount();
+            final long oldest = state.oldestReadyOffset();
+            if (oldest >= 0 && partition.read(oldest, 1, probe))
+            {
+                oldestTimestamp = Math.min(oldestTimestamp, probe.timestamp());
+            }
+        }
+        final long age = oldestTimestamp == Long.MAX_VALUE ? 0 : Math.max(0, clock.time() - oldestTimestamp);
+        return new SubscriptionMetrics(ready, inFlight, delayed, dead, redeliveries, age, consumers.size());
+    }
+
+    private void failPending()
+    {
+        final QueueException closed = new QueueException("subscription " + name + " is closed");
+        AgentRequest request;
+        while ((request = requests.poll()) != null)
+        {
+            request.fail(closed);
+        }
+        for (final AgentRequest waiting : waitingReceives)
+        {
+            waiting.complete();
+        }
+        waitingReceives.clear();
+        for (final AgentRequest barrier : barriers)
+        {
+            barrier.complete();
+        }
+        barriers.clear();
+    }
+
+    /**
+     * Stops the thread after its current pass, journals, and closes the partitions.
+     */
+    void close()
+    {
+        for (final QueueConsumer consumer : new ArrayList<>(consumers))
+        {
+            consumer.close();
+        }
+        running = false;
+        wake();
+        try
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        for (final PartitionWorker partition : partitions)
+        {
+            partition.commit();
+            partition.close();
+        }
+    }
+
+    void removeConsumer(final QueueConsumer consumer)
+    {
+        if (!running)
+        {
+            return;
+        }
+        final AgentRequest request = new AgentRequest(AgentRequest.Kind.REMOVE_CONSUMER);
+        request.consumer = consumer;
+        call(request);
+    }
+}

@@ -1,0 +1,139 @@
+package io.spool.queue;
+
+import io.spool.log.DurableFiles;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * The durable list of subscriptions: name, topic and settings, one line each, followed by a CRC32C of the lines.
+ * <pre>
+ *   spool-subscriptions 1
+ *   NAME TOPIC lock=MS limit=N dlq=TOPIC|- retention=WORK_QUEUE|NONE start=KIND:VALUE
+ *   ...
+ *   crc HEX
+ * </pre>
+ * Replaced atomically on every change. Not thread-safe: its owner serialises changes.
+ */
+final class SubscriptionCatalog
+{
+    private static final String MAGIC = "spool-subscriptions 1";
+
+    private final Path file;
+
+    SubscriptionCatalog(final Path file)
+    {
+        this.file = file;
+    }
+
+    /** Stored subscriptions by name: topic and settings. */
+    Map<String, Entry> load()
+    {
+        final Map<String, Entry> entries = new LinkedHashMap<>();
+        final byte[] content = DurableFiles.read(file);
+        if (content == null)
+        {
+            return entries;
+        }
+        final String text = new String(content, StandardCharsets.UTF_8);
+        final int crcLine = text.lastIndexOf("crc ");
+        if (!text.startsWith(MAGIC + "\n") || crcLine < 0 ||
+            !Long.toHexString(crc(text.substring(0, crcLine))).equals(text.substring(crcLine + 4).trim()))
+        {
+            throw new CorruptStateException("subscription catalog " + file + " is damaged: bad header or checksum");
+        }
+        for (final String line : text.substring(MAGIC.length() + 1, crcLine).split("\n"))
+        {
+            if (!line.isEmpty())
+            {
+                final Entry entry = Entry.parse(line);
+                entries.put(entry.name, entry);
+            }
+        }
+        return entries;
+    }
+
+    void save(final Map<String, Entry> entries)
+    {
+        final StringBuilder text = new StringBuilder(MAGIC).append('\n');
+        for (final Entry entry : entries.values())
+        {
+            text.append(entry.format()).append('\n');
+        }
+        final long crc = crc(text.toString());
+        text.append("crc ").append(Long.toHexString(crc)).append('\n');
+        DurableFiles.replace(file, text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static long crc(final String text)
+    {
+        final CRC32C crc = new CRC32C();
+        crc.update(text.getBytes(StandardCharsets.UTF_8));
+        return crc.getValue();
+    }
+
+    /**
+     * One stored subscription. Immutable.
+     */
+    static final class Entry
+    {
+        final String name;
+        final String topic;
+        final SubscriptionSettings settings;
+
+        Entry(final String name, final String topic, final SubscriptionSettings settings)
+        {
+            this.name = name;
+            this.topic = topic;
+            this.settings = settings;
+        }
+
+        String format()
+        {
+            final StartPosition start = settings.startPosition();
+            return name + ' ' + topic + " lock=" + settings.lockTimeoutMillis() + " limit=" + settings.deliveryLimit() +
+                " dlq=" + (settings.deadLetterTopic() == null ? "-" : settings.deadLetterTopic()) +
+                " retention=" + settings.retentionMode() + " start=" + start.kind() + ':' + start.value();
+        }
+
+        static Entry parse(final String line)
+        {
+            final String[] fields = line.split(" ");
+            final Map<String, String> values = new LinkedHashMap<>();
+            for (int i = 2; i < fields.length; i++)
+            {
+                final int eq = fields[i].indexOf('=');
+                values.put(fields[i].substring(0, eq), fields[i].substring(eq + 1));
+            }
+            final String[] start = values.get("start").split(":");
+            final long startValue = Long.parseLong(start[1]);
+            final StartPosition position;
+            switch (StartPosition.Kind.valueOf(start[0]))
+            {
+                case LATEST:
+                    position = StartPosition.latest();
+                    break;
+                case OFFSET:
+                    position = StartPosition.offset(startValue);
+                    break;
+                case TIMESTAMP:
+                    position = StartPosition.timestamp(startValue);
+                    break;
+                default:
+                    position = StartPosition.earliest();
+                    break;
+            }
+            final String dlq = values.get("dlq");
+            return new Entry(fields[0], fields[1], SubscriptionSettings.builder()
+                .lockTimeoutMillis(Long.parseLong(values.get("lock")))
+                .deliveryLimit(Integer.parseInt(values.get("limit")))
+                .deadLetterTopic(dlq.equals("-") ? null : dlq)
+                .retentionMode(RetentionMode.valueOf(values.get("retention")))
+                .startPosition(position)
+                .build());
+        }
+    }
+}

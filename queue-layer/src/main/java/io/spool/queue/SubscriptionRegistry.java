@@ -1,0 +1,246 @@
+package io.spool.queue;
+
+import io.spool.log.DurableFiles;
+import io.spool.log.PartitionLog;
+import io.spool.stream.PublishListener;
+import io.spool.stream.StreamEngine;
+import io.spool.stream.StreamProducer;
+import io.spool.stream.Topic;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Every subscription of an engine: creates, reopens and deletes them, keeps their catalog, runs one agent per
+ * subscription, and applies work-queue retention (a segment goes once every subscription of its topic has acked
+ * past it). Thread-safe.
+ */
+public final class SubscriptionRegistry implements AutoCloseable
+{
+    private static final System.Logger LOGGER = System.getLogger(SubscriptionRegistry.class.getName());
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,249}");
+
+    private final StreamEngine streams;
+    private final Path directory;
+    private final EpochClock clock;
+    private final StateStoreConfig stateConfig;
+    private final SubscriptionCatalog catalog;
+    private final Map<String, SubscriptionCatalog.Entry> entries;
+    private final Map<String, Subscription> open = new ConcurrentHashMap<>();
+
+    public SubscriptionRegistry(final StreamEngine streams, final Path directory, final EpochClock clock,
+        final StateStoreConfig stateConfig)
+    {
+        this.streams = streams;
+        this.directory = directory;
+        this.clock = clock;
+        this.stateConfig = stateConfig;
+        this.catalog = new SubscriptionCatalog(directory.resolve("subscriptions.catalog"));
+        this.entries = catalog.load();
+        for (final SubscriptionCatalog.Entry entry : entries.values())
+        {
+            open.put(entry.name, start(entry));
+        }
+    }
+
+    /**
+     * Creates a subscription on {@code topic}, starting where its settings say.
+     *
+     * @throws InvalidSettingsException for a bad name.
+     * @throws SubscriptionExistsException when the name is taken.
+     * @throws io.spool.stream.UnknownTopicException when the topic (or the dead-letter topic) does not exist.
+     */
+    public synchronized Subscription create(final String name, final String topic, final SubscriptionSettings settings)
+    {
+        if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals(".."))
+        {
+            throw new InvalidSettingsException("subscription name '" + name +
+                "' must be 1 to 249 characters of letters, digits, '.', '_' and '-' (and not . or ..)");
+        }
+        final SubscriptionCatalog.Entry existing = entries.get(name);
+        if (existing != null)
+        {
+            throw new SubscriptionExistsException(name, existing.topic);
+        }
+        streams.topics().topic(topic);
+        if (settings.deadLetterTopic() != null)
+        {
+            streams.topics().topic(settings.deadLetterTopic());
+        }
+        final SubscriptionCatalog.Entry entry = new SubscriptionCatalog.Entry(name, topic, settings);
+        final Subscription subscription = start(entry);
+        entries.put(name, entry);
+        catalog.save(entries);
+        open.put(name, subscription);
+        return subscription;
+    }
+
+    /**
+     * @throws UnknownSubscriptionException when there is no such subscription.
+     */
+    public Subscription get(final String name)
+    {
+        final Subscription subscription = open.get(name);
+        if (subscription == null)
+        {
+            throw new UnknownSubscriptionException(name);
+        }
+        return subscription;
+    }
+
+    public List<String> list()
+    {
+        final List<String> names = new ArrayList<>(open.keySet());
+        names.sort(null);
+        return names;
+    }
+
+    /** Stops the subscription, releases its consumers and deletes its state. The topic's messages stay. */
+    public synchronized void delete(final String name)
+    {
+        final Subscription subscription = get(name);
+        open.remove(name);
+        entries.remove(name);
+        catalog.save(entries);
+        subscription.agent().close();
+        DurableFiles.deleteTree(directory.resolve(name));
+    }
+
+    private Subscription start(final SubscriptionCatalog.Entry entry)
+    {
+        final Topic topic = streams.topics().topic(entry.topic);
+        final DeadLetterSink deadLetters = entry.settings.deadLetterTopic() == null ?
+            DeadLetterSink.DROP : deadLetterPublisher(entry.name);
+        final PartitionWorker[] workers = new PartitionWorker[topic.partitionCount()];
+        for (int p = 0; p < workers.length; p++)
+        {
+            final PartitionLog log = topic.partition(p);
+            workers[p] = new PartitionWorker(entry.name, entry.topic, p, log, clock,
+                entry.settings.deadLetterTopic(), deadLetters);
+            workers[p].attach(SubscriptionStateStore.open(directory.resolve(entry.name).resolve(Integer.toString(p)),
+                p, entry.settings, startOffset(log, entry.settings.startPosition()), clock, stateConfig, workers[p]));
+        }
+        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, clock, workers);
+        for (final PartitionWorker worker : workers)
+        {
+            worker.log().addCommitListener((log, end) -> agent.wake());
+        }
+        agent.start();
+        return new Subscription(entry.name, entry.topic, entry.settings, agent, clock);
+    }
+
+    private static long startOffset(final PartitionLog log, final StartPosition start)
+    {
+        switch (start.kind())
+        {
+            case LATEST:
+                return log.endOffset();
+            case OFFSET:
+                return Math.min(Math.max(start.value(), log.startOffset()), log.endOffset());
+            case TIMESTAMP:
+                return log.offsetForTimestamp(start.value());
+            default:
+                return log.startOffset();
+        }
+    }
+
+    /**
+     * Dead letters go out through a producer owned by the subscription's agent thread; a failed publish is logged,
+     * the message stays in its source topic.
+     */
+    private DeadLetterSink deadLetterPublisher(final String subscription)
+    {
+        final StreamProducer producer = streams.newProducer(new PublishListener()
+        {
+            @Override
+            public void onPublished(final long correlation, final String topic, final int partition, final long offset)
+            {
+            }
+
+            @Override
+            public void onFailed(final long correlation, final String topic, final int partition,
+                final io.spool.log.SpoolException error)
+            {
+                LOGGER.log(System.Logger.Level.ERROR, "dead letter of subscription " + subscription +
+                    " could not be published to " + topic + ": " + error.getMessage());
+            }
+        });
+        final UnsafeBuffer key = new UnsafeBuffer(0, 0);
+        final UnsafeBuffer headers = new UnsafeBuffer(0, 0);
+        final UnsafeBuffer value = new UnsafeBuffer(0, 0);
+        final byte[] none = new byte[0];
+        return (topic, k, h, v) ->
+        {
+            key.wrap(k == null ? none : k);
+            headers.wrap(h);
+            value.wrap(v == null ? none : v);
+            producer.publish(topic, key, 0, k == null ? -1 : k.length, headers, 0, h.length,
+                value, 0, v == null ? -1 : v.length, 0);
+        };
+    }
+
+    /**
+     * Deletes the segments every subscription of a topic has acked past, for topics that have a work-queue
+     * subscription.
+     *
+     * @return the number of segments deleted.
+     */
+    public int applyWorkQueueRetention()
+    {
+        final Map<String, long[]> floors = new HashMap<>();
+        final Map<String, Boolean> workQueue = new HashMap<>();
+        for (final Subscription subscription : open.values())
+        {
+            final PartitionWorker[] workers = subscription.agent().partitions();
+            final long[] topicFloors = floors.computeIfAbsent(subscription.topic(), t ->
+            {
+                final long[] f = new long[workers.length];
+                java.util.Arrays.fill(f, Long.MAX_VALUE);
+                return f;
+            });
+            for (int p = 0; p < workers.length && p < topicFloors.length; p++)
+            {
+                topicFloors[p] = Math.min(topicFloors[p], workers[p].publishedAckFloor());
+            }
+            if (subscription.settings().retentionMode() == RetentionMode.WORK_QUEUE)
+            {
+                workQueue.put(subscription.topic(), true);
+            }
+        }
+        int deleted = 0;
+        for (final Map.Entry<String, long[]> topic : floors.entrySet())
+        {
+            if (!workQueue.containsKey(topic.getKey()))
+            {
+                continue;
+            }
+            final Topic t = streams.topics().topicOrNull(topic.getKey());
+            if (t == null)
+            {
+                continue;
+            }
+            for (int p = 0; p < topic.getValue().length; p++)
+            {
+                deleted += t.partition(p).deleteSegmentsBelow(topic.getValue()[p]);
+            }
+        }
+        return deleted;
+    }
+
+    @Override
+    public synchronized void close()
+    {
+        for (final Subscription subscription : open.values())
+        {
+            subscription.agent().close();
+        }
+        open.clear();
+    }
+}

@@ -1,0 +1,203 @@
+package io.spool.queue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PushConsumerTest
+{
+    @TempDir
+    Path dir;
+    QueueFixture fx;
+    Subscription work;
+
+    @BeforeEach
+    void open()
+    {
+        fx = new QueueFixture(dir);
+        fx.topic("jobs", 2);
+        work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.DEFAULT);
+    }
+
+    @AfterEach
+    void close()
+    {
+        fx.close();
+    }
+
+    private void publish(final int n)
+    {
+        for (int i = 0; i < n; i++)
+        {
+            fx.publish("jobs", "job-" + i);
+        }
+    }
+
+    private static void await(final CountDownLatch latch)
+    {
+        try
+        {
+            assertThat(latch.await(30, TimeUnit.SECONDS)).as("deliveries arrive").isTrue();
+        }
+        catch (final InterruptedException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    @Test
+    void neverMoreUnackedThanThePrefetch()
+    {
+        publish(200);
+        final AtomicInteger unacked = new AtomicInteger();
+        final AtomicInteger maxUnacked = new AtomicInteger();
+        final List<Receipt> held = new CopyOnWriteArrayList<>();
+        final CountDownLatch all = new CountDownLatch(200);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(10), (delivery, c) ->
+        {
+            maxUnacked.accumulateAndGet(unacked.incrementAndGet(), Math::max);
+            held.add(delivery.receipt());
+            if (held.size() >= 5)
+            {
+                for (final Receipt receipt : held)
+                {
+                    unacked.decrementAndGet();
+                    c.ack(receipt);
+                }
+                held.clear();
+            }
+            all.countDown();
+        });
+        await(all);
+        assertThat(maxUnacked.get()).isLessThanOrEqualTo(10);
+        consumer.close();
+    }
+
+    @Test
+    void competingConsumersShareTheMessagesAndEachIsDeliveredOnce()
+    {
+        publish(300);
+        final Set<String> seen = ConcurrentHashMap.newKeySet();
+        final AtomicInteger duplicates = new AtomicInteger();
+        final AtomicInteger[] perConsumer = {new AtomicInteger(), new AtomicInteger()};
+        final CountDownLatch all = new CountDownLatch(300);
+        final QueueConsumer[] consumers = new QueueConsumer[2];
+        for (int i = 0; i < 2; i++)
+        {
+            final int id = i;
+            consumers[i] = work.consume(ConsumerOptions.prefetch(5), (delivery, c) ->
+            {
+                if (!seen.add(delivery.valueAsString()))
+                {
+                    duplicates.incrementAndGet();
+                }
+                perConsumer[id].incrementAndGet();
+                c.ack(delivery);
+                all.countDown();
+            });
+        }
+        await(all);
+        assertThat(duplicates.get()).isZero();
+        assertThat(perConsumer[0].get() + perConsumer[1].get()).isEqualTo(300);
+        assertThat(perConsumer[0].get()).isPositive();
+        assertThat(perConsumer[1].get()).isPositive();
+        consumers[0].close();
+        consumers[1].close();
+    }
+
+    @Test
+    void closingAConsumerReturnsItsUnackedDeliveriesMarkedRedelivered()
+    {
+        publish(20);
+        final CountDownLatch got = new CountDownLatch(10);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(10), (delivery, c) -> got.countDown());
+        await(got);
+        consumer.close();
+        work.sync();
+        final List<Delivery> after = work.receive(100, 0);
+        assertThat(after).hasSize(20);
+        assertThat(after.stream().filter(Delivery::redelivered).count()).isEqualTo(10);
+    }
+
+    @Test
+    void autoAckLosesWhatTheConsumerHadNotFinishedWhenItStops()
+    {
+        publish(20);
+        final CountDownLatch got = new CountDownLatch(1);
+        final CountDownLatch block = new CountDownLatch(1);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.autoAck(5), (delivery, c) ->
+        {
+            got.countDown();
+            try
+            {
+                block.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        });
+        await(got);
+        work.sync();
+        final long handedOver = 20 - work.metrics().ready();
+        assertThat(handedOver).isGreaterThan(1);
+        final Thread closer = new Thread(consumer::close);
+        closer.start();
+        while (!consumer.isClosed())
+        {
+            Thread.onSpinWait();
+        }
+        block.countDown();
+        try
+        {
+            closer.join(30_000);
+        }
+        catch (final InterruptedException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+        work.sync();
+        assertThat(work.receive(100, 0)).hasSize((int)(20 - handedOver));
+    }
+
+    @Test
+    void aRefusedSettlementIsReportedToTheConsumerAndChangesNothing()
+    {
+        publish(1);
+        final CountDownLatch refused = new CountDownLatch(1);
+        final List<QueueException> errors = new CopyOnWriteArrayList<>();
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(1), new DeliveryListener()
+        {
+            @Override
+            public void onDelivery(final Delivery delivery, final QueueConsumer c)
+            {
+                c.ack(delivery);
+                c.ack(delivery);
+            }
+
+            @Override
+            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            {
+                errors.add(error);
+                refused.countDown();
+            }
+        });
+        await(refused);
+        assertThat(errors).hasSize(1);
+        work.sync();
+        assertThat(work.metrics().inFlight()).isZero();
+        consumer.close();
+    }
+}
