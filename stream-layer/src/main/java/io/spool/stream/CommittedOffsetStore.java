@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.log.DurableFiles;
 import io.spool.log.EngineClosedException;
 import org.agrona.collections.Object2LongHashMap;
 
@@ -394,7 +395,7 @@ public final class CommittedOffsetStore implements AutoCloseable
         {
             channel.close();
             Files.move(compacted, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            DataDirectory.syncDirectory(file.toAbsolutePath().getParent());
+            DurableFiles.syncDirectory(file.toAbsolutePath().getParent());
             channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         }
         catch (final IOException ex)
