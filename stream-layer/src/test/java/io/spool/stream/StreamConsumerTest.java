@@ -302,6 +302,10 @@ class StreamConsumerTest
             .isInstanceOf(InvalidGroupException.class).hasMessageContaining("must be >= 0");
         assertThatThrownBy(() -> ConsumerConfig.group("g").withResetPolicy(null))
             .isInstanceOf(InvalidGroupException.class).hasMessageContaining("reset policy");
+        assertThatThrownBy(() -> ConsumerConfig.group("g").withSessionTimeout(0))
+            .isInstanceOf(InvalidGroupException.class).hasMessageContaining("session timeout must be positive");
+        assertThatThrownBy(() -> new StreamEngineConfig(null, true))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("log store settings");
         assertThatThrownBy(() -> ConsumerConfig.group("g").withAssignor("best"))
             .isInstanceOf(InvalidGroupException.class).hasMessageContaining("unknown assignor");
     }
