@@ -118,7 +118,15 @@ public final class StreamConsumer implements AutoCloseable
             config.resetPolicy(), config.autoCommit(), config.autoCommitIntervalMillis(),
             config.sessionTimeoutMillis(), config.assignor());
         membership = new GroupMembership(coordinator, groupConfig, topicNames, listener);
-        membership.sync(owner);
+        try
+        {
+            membership.sync(owner);
+        }
+        catch (final RuntimeException ex)
+        {
+            membership = null;
+            throw ex;
+        }
     }
 
     /** The partitions this consumer reads now. */

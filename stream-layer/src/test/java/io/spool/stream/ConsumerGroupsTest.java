@@ -274,4 +274,25 @@ class ConsumerGroupsTest
             }
         }
     }
+
+    @Test
+    void aRefusedSubscribeLeavesTheConsumerUsable()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            try (StreamConsumer range = engine.newConsumer(manualCommit("range"));
+                StreamConsumer sticky = engine.newConsumer(manualCommit("sticky")))
+            {
+                range.subscribe("orders", "g");
+                assertThatThrownBy(() -> sticky.subscribe("orders", "g"))
+                    .isInstanceOf(InvalidGroupException.class).hasMessageContaining("uses assignor range");
+
+                assertThat(sticky.memberId()).isNull();
+                sticky.assign(List.of(new TopicPartition("orders", 0)));
+                assertThat(sticky.assignment()).containsExactly(new TopicPartition("orders", 0));
+            }
+        }
+    }
 }
