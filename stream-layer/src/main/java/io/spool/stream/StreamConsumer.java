@@ -354,6 +354,11 @@ public final class StreamConsumer implements AutoCloseable
         for (int i = 0; i < current.length && read < maxRecords && dispatch.bytes < maxBytes; i++)
         {
             final PartitionCursor cursor = current[(nextStart + i) % current.length];
+            if (membership != null && cursor.log.isClosed())
+            {
+                // its topic was deleted; the group revokes the partition on the next sync, so skip it quietly
+                continue;
+            }
             ensurePosition(cursor);
             dispatch.topic = cursor.partition.topic();
             dispatch.partition = cursor.partition.partition();

@@ -295,4 +295,29 @@ class ConsumerGroupsTest
             }
         }
     }
+
+    @Test
+    void deletingASubscribedTopicRevokesItsPartitionsAndTheOthersCarryOn()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            engine.createTopic("audit", topic(1));
+            final RecordingListener events = new RecordingListener();
+            try (StreamConsumer consumer = engine.newConsumer(ConsumerConfig.group("g")))
+            {
+                consumer.subscribe(Set.of("orders", "audit"), "g", events);
+                assertThat(consumer.assignment()).hasSize(3);
+
+                engine.deleteTopic("orders");
+                engine.newProducer().send("audit", null, bytes("still here")).join();
+
+                assertThat(consumer.poll(10, 1 << 20, NO_WAIT)).extracting(ConsumerRecord::topic)
+                    .containsExactly("audit");
+                assertThat(consumer.assignment()).containsExactly(new TopicPartition("audit", 0));
+                assertThat(events.events).contains("revoked [orders-0, orders-1]");
+            }
+        }
+    }
 }
