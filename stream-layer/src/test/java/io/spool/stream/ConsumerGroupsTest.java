@@ -149,11 +149,13 @@ class ConsumerGroupsTest
                 assertThat(alive.assignment()).hasSize(2);
                 assertThat(silent.assignment()).hasSize(2);
 
-                fixture.clock.advance(SESSION + 1);
-                assertThat(engine.runMaintenance()).isEqualTo(2);
-                fixture.clock.advance(1);
+                fixture.clock.advance(SESSION / 2 + 1);
+                alive.poll(1, 1, NO_WAIT);
+                fixture.clock.advance(SESSION / 2 + 1);
+                assertThat(engine.runMaintenance()).as("only the silent member expired").isEqualTo(1);
                 alive.poll(1, 1, NO_WAIT);
                 assertThat(alive.assignment()).hasSize(4);
+                assertThat(aliveEvents.events).noneMatch(e -> e.startsWith("lost"));
 
                 silent.poll(1, 1, NO_WAIT);
                 assertThat(silentEvents.events).anyMatch(e -> e.startsWith("lost"));
