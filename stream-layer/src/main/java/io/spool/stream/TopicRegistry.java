@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The topics of one engine: creates, describes, lists and deletes them, keeps their metadata file in step, and
+ * The topics of one engine: creates, describes, lists and deletes them (creating and deleting go through
+ * {@link StreamEngine}, which also rebalances groups and forgets offsets), keeps their metadata file in step, and
  * on open brings every topic back and removes partition directories no topic claims (left by a crash between a
  * directory change and the metadata write). Thread-safe: lookups read a concurrent map without locking;
  * create and delete are serialised.
@@ -50,7 +51,7 @@ public final class TopicRegistry
      * @throws InvalidTopicException when the name breaks the naming rules
      * @throws TopicExistsException  when a topic of that name exists
      */
-    public synchronized Topic create(final String name, final TopicConfig config)
+    synchronized Topic create(final String name, final TopicConfig config)
     {
         TopicNames.validateTopic(name);
         if (topics.containsKey(name))
@@ -70,7 +71,7 @@ public final class TopicRegistry
      *
      * @throws UnknownTopicException when there is no such topic
      */
-    public synchronized void delete(final String name)
+    synchronized void delete(final String name)
     {
         final Topic topic = topic(name);
         topics.remove(name);
