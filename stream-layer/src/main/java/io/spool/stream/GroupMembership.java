@@ -32,12 +32,17 @@ final class GroupMembership
     private final Set<String> topics;
     private final ConsumerConfig config;
     private final RebalanceListener listener;
+    private final Runnable onGroupChange;
     private String memberId;
     private long knownVersion = GroupCoordinator.NO_VERSION;
 
+    /**
+     * @param onGroupChange run by the coordinator when this member's view may have changed; must not block
+     */
     GroupMembership(final GroupCoordinator coordinator, final ConsumerConfig config, final Set<String> topics,
-        final RebalanceListener listener)
+        final RebalanceListener listener, final Runnable onGroupChange)
     {
+        this.onGroupChange = onGroupChange;
         this.coordinator = coordinator;
         this.groupId = config.groupId();
         this.topics = Set.copyOf(topics);
@@ -65,7 +70,7 @@ final class GroupMembership
     {
         if (memberId == null)
         {
-            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis());
+            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis(), onGroupChange);
         }
         MemberAssignment assignment;
         try
@@ -80,7 +85,7 @@ final class GroupMembership
             {
                 listener.onPartitionsLost(lost);
             }
-            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis());
+            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis(), onGroupChange);
             assignment = coordinator.heartbeat(groupId, memberId);
         }
         if (assignment == null)

@@ -26,8 +26,6 @@ import java.util.concurrent.TimeUnit;
 public final class StreamConsumer implements AutoCloseable
 {
     private static final System.Logger LOGGER = System.getLogger(StreamConsumer.class.getName());
-    /** A group member re-checks its assignment at least this often while it waits for records. */
-    private static final long GROUP_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final TopicRegistry topics;
     private final GroupCoordinator coordinator;
@@ -36,6 +34,11 @@ public final class StreamConsumer implements AutoCloseable
     private final PartitionCursors cursors = new PartitionCursors();
     private final Dispatch dispatch = new Dispatch();
     private final Owner owner = new Owner();
+    /**
+     * A group member waiting for records still heartbeats this often (a third of its session), so a long poll
+     * never costs it its partitions; group changes wake it at once anyway.
+     */
+    private final long heartbeatIntervalNanos;
     private int nextStart;
     private GroupMembership membership;
     private long lastAutoCommit;
@@ -49,6 +52,7 @@ public final class StreamConsumer implements AutoCloseable
         this.clock = clock;
         this.config = config;
         this.lastAutoCommit = clock.time();
+        this.heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, config.sessionTimeoutMillis() / 3));
     }
 
     /**
@@ -117,7 +121,7 @@ public final class StreamConsumer implements AutoCloseable
         final ConsumerConfig groupConfig = config.groupId() != null ? config : new ConsumerConfig(groupId,
             config.resetPolicy(), config.autoCommit(), config.autoCommitIntervalMillis(),
             config.sessionTimeoutMillis(), config.assignor());
-        membership = new GroupMembership(coordinator, groupConfig, topicNames, listener);
+        membership = new GroupMembership(coordinator, groupConfig, topicNames, listener, cursors::wakeUp);
         try
         {
             membership.sync(owner);
@@ -210,6 +214,7 @@ public final class StreamConsumer implements AutoCloseable
         {
             while (true)
             {
+                cursors.startRound();
                 syncGroup();
                 maybeAutoCommit();
                 final int read = readOnce(maxRecords, maxBytes);
@@ -218,7 +223,7 @@ public final class StreamConsumer implements AutoCloseable
                 {
                     return read;
                 }
-                cursors.awaitData(membership == null ? remaining : Math.min(remaining, GROUP_WAIT_SLICE_NANOS));
+                cursors.awaitData(membership == null ? remaining : Math.min(remaining, heartbeatIntervalNanos));
             }
         }
         finally

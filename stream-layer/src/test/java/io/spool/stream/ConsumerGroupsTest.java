@@ -5,12 +5,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static io.spool.stream.EngineFixture.NO_WAIT;
 import static io.spool.stream.EngineFixture.bytes;
@@ -319,6 +321,42 @@ class ConsumerGroupsTest
                     .containsExactly("audit");
                 assertThat(consumer.assignment()).containsExactly(new TopicPartition("audit", 0));
                 assertThat(events.events).contains("revoked [orders-0, orders-1]");
+            }
+        }
+    }
+
+    @Test
+    void aMemberWaitingInALongPollWakesWhenAPartitionIsHandedToIt() throws InterruptedException
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            final ConsumerConfig config = manualCommit("range").withSessionTimeout(90_000);
+            try (StreamConsumer holder = engine.newConsumer(config);
+                StreamConsumer waiter = engine.newConsumer(config))
+            {
+                holder.subscribe("orders", "g");
+                waiter.subscribe("orders", "g");
+                assertThat(waiter.assignment()).isEmpty();
+                final List<ConsumerRecord> received = new ArrayList<>();
+                final long[] waitedNanos = {0};
+                final Thread waiting = new Thread(() ->
+                {
+                    final long start = System.nanoTime();
+                    received.addAll(waiter.poll(10, 1 << 20, Duration.ofSeconds(60)));
+                    waitedNanos[0] = System.nanoTime() - start;
+                });
+                waiting.start();
+                publishEach(engine, 2, 1);
+
+                holder.poll(10, 1 << 20, NO_WAIT);
+                waiting.join();
+
+                assertThat(received).hasSize(1);
+                assertThat(holder.assignment()).doesNotContain(received.get(0).topicPartition());
+                assertThat(waitedNanos[0]).as("woken by the hand-over, not by its 30 s heartbeat interval")
+                    .isLessThan(TimeUnit.SECONDS.toNanos(20));
             }
         }
     }
