@@ -38,6 +38,8 @@ public final class QueueConsumer implements AutoCloseable
     private volatile boolean closed;
     /** Deliveries this consumer holds unsettled; owned by the agent thread. */
     int outstanding;
+    /** Deliveries acquired this pass, handed over once the pass is journaled; owned by the agent thread. */
+    private final java.util.ArrayList<Delivery> staged = new java.util.ArrayList<>();
 
     QueueConsumer(final int id, final ConsumerOptions options, final DeliveryListener listener,
         final SubscriptionAgent agent)
@@ -190,9 +192,28 @@ public final class QueueConsumer implements AutoCloseable
         }
     }
 
-    /** Wakes the consumer thread: the agent pushed deliveries. */
-    void wake()
+    void stage(final Delivery delivery)
     {
+        staged.add(delivery);
+    }
+
+    int stagedCount()
+    {
+        return staged.size();
+    }
+
+    /** Agent thread, after the journal commit: the staged deliveries go to the consumer's buffer. */
+    void handOverStaged()
+    {
+        if (staged.isEmpty())
+        {
+            return;
+        }
+        for (int i = 0; i < staged.size(); i++)
+        {
+            inbox.offer(staged.get(i));
+        }
+        staged.clear();
         LockSupport.unpark(thread);
     }
 

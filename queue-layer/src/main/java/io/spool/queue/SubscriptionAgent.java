@@ -31,6 +31,8 @@ final class SubscriptionAgent implements Runnable
     private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
     private final List<AgentRequest> waitingReceives = new ArrayList<>();
     private final List<AgentRequest> barriers = new ArrayList<>();
+    /** Answers held back until this pass's state changes are journaled: nobody sees an effect a crash could undo. */
+    private final List<AgentRequest> completions = new ArrayList<>();
     private final List<QueueConsumer> consumers = new ArrayList<>();
     private final LongArrayList acquiredOffsets = new LongArrayList();
     private final IntArrayList acquiredDeliveries = new IntArrayList();
@@ -150,11 +152,7 @@ final class SubscriptionAgent implements Runnable
                 partition.commit();
             }
         }
-        for (int i = 0; i < barriers.size(); i++)
-        {
-            barriers.get(i).complete();
-        }
-        barriers.clear();
+        releaseAnswers();
         return work;
     }
 
@@ -173,7 +171,7 @@ final class SubscriptionAgent implements Runnable
                         request.errors.add(settle(request.settlement, receipt.partition(), receipt.offset(),
                             receipt.deliveryNumber(), request.argument));
                     }
-                    request.complete();
+                    completions.add(request);
                     break;
                 case ADD_CONSUMER:
                     consumers.add(request.consumer);
@@ -214,7 +212,28 @@ final class SubscriptionAgent implements Runnable
         {
             partition.state().releaseConsumer(consumer.id());
         }
-        request.complete();
+        completions.add(request);
+    }
+
+    /**
+     * After the journal commit: answer waiting callers, hand staged deliveries to consumers, and complete barriers.
+     */
+    private void releaseAnswers()
+    {
+        for (int i = 0; i < completions.size(); i++)
+        {
+            completions.get(i).complete();
+        }
+        completions.clear();
+        for (int i = 0; i < consumers.size(); i++)
+        {
+            consumers.get(i).handOverStaged();
+        }
+        for (int i = 0; i < barriers.size(); i++)
+        {
+            barriers.get(i).complete();
+        }
+        barriers.clear();
     }
 
     /**
@@ -293,7 +312,7 @@ final class SubscriptionAgent implements Runnable
         {
             final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
             final int credit = consumer.options().autoAck() ?
-                consumer.options().prefetch() - consumer.inbox.size() :
+                consumer.options().prefetch() - consumer.inbox.size() - consumer.stagedCount() :
                 consumer.options().prefetch() - consumer.outstanding;
             if (credit <= 0)
             {
@@ -315,13 +334,9 @@ final class SubscriptionAgent implements Runnable
                 {
                     consumer.outstanding++;
                 }
-                consumer.inbox.offer(delivery);
+                consumer.stage(delivery);
             }
-            if (n > 0)
-            {
-                consumer.wake();
-                pushed += n;
-            }
+            pushed += n;
         }
         if (count > 0)
         {
@@ -392,7 +407,7 @@ final class SubscriptionAgent implements Runnable
             }
             if (!request.deliveries.isEmpty() || now >= request.deadline)
             {
-                request.complete();
+                completions.add(request);
                 waitingReceives.remove(r--);
                 served++;
             }
