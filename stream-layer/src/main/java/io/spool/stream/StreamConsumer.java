@@ -303,7 +303,10 @@ public final class StreamConsumer implements AutoCloseable
         return coordinator.committed(group, partition);
     }
 
-    /** Commits if auto-commit is on, leaves the group (handing its partitions over) and releases the readers. */
+    /**
+     * Commits if auto-commit is on, leaves the group (handing its partitions over) and releases the readers; after
+     * the engine closed it only releases the readers.
+     */
     @Override
     public void close()
     {
@@ -313,6 +316,10 @@ public final class StreamConsumer implements AutoCloseable
         }
         try
         {
+            if (topics.isStoreClosed())
+            {
+                return;
+            }
             if (membership != null)
             {
                 membership.leave(owner);
@@ -415,6 +422,10 @@ public final class StreamConsumer implements AutoCloseable
         if (closed)
         {
             throw new EngineClosedException("stream consumer");
+        }
+        if (topics.isStoreClosed())
+        {
+            throw new EngineClosedException("stream engine of this consumer");
         }
     }
 

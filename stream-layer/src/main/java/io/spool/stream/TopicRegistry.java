@@ -109,6 +109,12 @@ public final class TopicRegistry
         return topic == null ? 0 : topic.partitionCount();
     }
 
+    /** True once the engine's log store closed; its logs can no longer be read or written. */
+    boolean isStoreClosed()
+    {
+        return logStore.isClosed();
+    }
+
     /** Names of every topic, sorted. */
     public List<String> list()
     {

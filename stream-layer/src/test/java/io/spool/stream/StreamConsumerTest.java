@@ -342,4 +342,15 @@ class StreamConsumerTest
                 .containsExactly(2L, 3L, 4L);
         }
     }
+
+    @Test
+    void consumerOfAClosedEngineSaysSoAndStillCloses()
+    {
+        final StreamConsumer consumer = consumer(ConsumerConfig.group("g"), P0);
+        consumer.poll(1, 1, NO_WAIT);
+        engine.close();
+        assertThatThrownBy(() -> consumer.poll(1, 1, NO_WAIT))
+            .isInstanceOf(EngineClosedException.class).hasMessageContaining("stream engine of this consumer is closed");
+        consumer.close();
+    }
 }
