@@ -360,4 +360,42 @@ class ConsumerGroupsTest
             }
         }
     }
+
+    @Test
+    void aRevokeCallbackThatThrowsStillHandsThePartitionOver()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            final RebalanceListener failing = new RebalanceListener()
+            {
+                @Override
+                public void onPartitionsRevoked(final Collection<TopicPartition> partitions)
+                {
+                    throw new IllegalStateException("revoke callback failed");
+                }
+
+                @Override
+                public void onPartitionsAssigned(final Collection<TopicPartition> partitions)
+                {
+                }
+            };
+            final StreamConsumer clumsy = engine.newConsumer(manualCommit("range"));
+            try (StreamConsumer other = engine.newConsumer(manualCommit("range")))
+            {
+                clumsy.subscribe(Set.of("orders"), "g", failing);
+                other.subscribe("orders", "g");
+
+                assertThatThrownBy(() -> clumsy.poll(1, 1, NO_WAIT)).hasMessageContaining("revoke callback failed");
+                other.poll(1, 1, NO_WAIT);
+                assertThat(clumsy.assignment()).hasSize(1);
+                assertThat(other.assignment()).hasSize(1).doesNotContainAnyElementsOf(clumsy.assignment());
+
+                assertThatThrownBy(clumsy::close).hasMessageContaining("revoke callback failed");
+                other.poll(1, 1, NO_WAIT);
+                assertThat(other.assignment()).as("the clumsy member left anyway").hasSize(2);
+            }
+        }
+    }
 }
