@@ -31,13 +31,12 @@ public final class TopicRegistry
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
 
     /**
-     * @param logRoot        the directory the log store resolves log names against
      * @param metadataDirectory where the topic metadata file lives
      */
-    TopicRegistry(final LogStore logStore, final Path logRoot, final Path metadataDirectory)
+    TopicRegistry(final LogStore logStore, final Path metadataDirectory)
     {
         this.logStore = logStore;
-        this.logRoot = logRoot;
+        this.logRoot = logStore.dataDir();
         this.metadata = new TopicMetadataStore(metadataDirectory);
         for (final StoredTopic stored : metadata.load())
         {
@@ -54,6 +53,10 @@ public final class TopicRegistry
     synchronized Topic create(final String name, final TopicConfig config)
     {
         TopicNames.validateTopic(name);
+        if (config == null)
+        {
+            throw new InvalidTopicException("topic \"" + name + "\" needs settings, got null");
+        }
         if (topics.containsKey(name))
         {
             throw new TopicExistsException("topic \"" + name + "\" already exists with " +
