@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 /**
  * {@code spool bench ingest}: the raw mapped append, then the same records published through the ingest pipeline
  * and timed until the last confirm. Each part writes into its own fresh directory, deleted when it is done.
+ * Stateless: concurrent runs are safe, but they measure each other.
  */
 public final class IngestBench
 {

@@ -11,7 +11,7 @@ import java.io.PrintWriter;
 /**
  * {@code spool bench replay}: the raw scan of raw-appended records, then the same number of records published
  * through the pipeline (not timed) and read back sequentially through {@link io.spool.log.LogReader}. Both reads
- * are timed on their second pass, over data in the page cache.
+ * are timed on their second pass, over data in the page cache. Stateless.
  */
 public final class ReplayBench
 {
