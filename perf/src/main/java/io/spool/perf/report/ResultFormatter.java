@@ -51,8 +51,8 @@ public final class ResultFormatter
         text.append(format("spool bench %s: %,d records of %d B, %d partition(s), %d producer(s), durability %s%n",
             result.benchmark(), measured.records(), measured.valueBytes(), result.partitions(), result.producers(),
             result.durability()));
-        text.append(format("  spool         %,14.0f records/s  %,9.1f MB/s  (%,.3f s)%n",
-            measured.recordsPerSec(), measured.mbPerSec(), measured.elapsedNanos() / 1e9));
+        text.append(format("  spool         %,14.0f records/s  %,9.1f MB/s  (%s, %,.3f s)%n",
+            measured.recordsPerSec(), measured.mbPerSec(), measured.name(), measured.elapsedNanos() / 1e9));
         text.append(format("  baseline      %,14.0f records/s  %,9.1f MB/s  (%s, %,d records, same run)%n",
             baseline.recordsPerSec(), baseline.mbPerSec(), baseline.name(), baseline.records()));
         text.append(format("  ratio         %14.3g of baseline%n", result.ratio()));

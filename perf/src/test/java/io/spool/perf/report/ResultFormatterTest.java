@@ -58,7 +58,7 @@ class ResultFormatterTest
     {
         assertThat(ResultFormatter.text(result(500)))
             .contains("2,000,000 records of 100 B, 2 partition(s), 4 producer(s), durability none")
-            .containsPattern("spool +2,000,000 records/s +200.0 MB/s")
+            .containsPattern("spool +2,000,000 records/s +200.0 MB/s +\\(spool, 1.000 s\\)")
             .containsPattern("baseline +8,000,000 records/s +800.0 MB/s +\\(raw mapped append, 4,000,000 records")
             .containsPattern("ratio +0.250 of baseline")
             .contains("p50 12.5 us  p99 40.0 us  p99.9 80.3 us  max 100.0 us")
