@@ -4,13 +4,26 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Times full read passes over the same records: one untimed pass first (JIT and page cache warm), then timed
- * passes until at least {@link #MIN_TIMED_NANOS} have gone by, so that one pass of a few milliseconds on a busy
- * machine does not decide the figure. The raw scan and the replay are timed the same way. Stateless.
+ * Times full read passes over the same records: one untimed pass of each reader first (JIT and page cache warm),
+ * then the readers' passes in alternation until each has been timed for at least {@link #MIN_TIMED_NANOS}.
+ * Alternating puts the raw scan and the replay under the same load from a busy machine, which a scan-then-replay
+ * order would not; and no single pass of a few milliseconds decides a figure. Stateless.
  */
 final class PassTimer
 {
     static final long MIN_TIMED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    /**
+     * One reader to time.
+     *
+     * @param what     names the reader in errors.
+     * @param pass     reads every record once and returns how many it read.
+     * @param records  how many every pass must read.
+     * @param warmedUp runs between the warm-up pass and the timed ones, to forget what the warm-up recorded.
+     */
+    record Reader(String what, LongSupplier pass, long records, Runnable warmedUp)
+    {
+    }
 
     /**
      * @param passes        timed passes.
@@ -25,33 +38,48 @@ final class PassTimer
     }
 
     /**
-     * @param pass     reads every record once and returns how many it read.
-     * @param records  how many every pass must read.
-     * @param warmedUp runs between the warm-up pass and the timed ones, to forget what the warm-up recorded.
-     * @throws IllegalStateException when a pass reads another number of records.
+     * @return the timing of each reader, in the order given.
+     * @throws IllegalStateException when a pass reads another number of records than its reader must.
      */
-    static Timing time(final String what, final LongSupplier pass, final long records, final Runnable warmedUp)
+    static Timing[] timeAlternately(final Reader... readers)
     {
-        check(what, pass.getAsLong(), records);
-        warmedUp.run();
-        final long start = System.nanoTime();
-        int passes = 0;
-        long elapsed;
+        for (final Reader reader : readers)
+        {
+            runChecked(reader);
+            reader.warmedUp().run();
+        }
+        final int[] passes = new int[readers.length];
+        final long[] elapsed = new long[readers.length];
+        boolean enough;
         do
         {
-            check(what, pass.getAsLong(), records);
-            passes++;
-            elapsed = System.nanoTime() - start;
+            enough = true;
+            for (int i = 0; i < readers.length; i++)
+            {
+                final long start = System.nanoTime();
+                runChecked(readers[i]);
+                elapsed[i] += System.nanoTime() - start;
+                passes[i]++;
+                enough &= elapsed[i] >= MIN_TIMED_NANOS;
+            }
         }
-        while (elapsed < MIN_TIMED_NANOS);
-        return new Timing(passes, Math.max(1, elapsed / passes));
+        while (!enough);
+
+        final Timing[] timings = new Timing[readers.length];
+        for (int i = 0; i < readers.length; i++)
+        {
+            timings[i] = new Timing(passes[i], Math.max(1, elapsed[i] / passes[i]));
+        }
+        return timings;
     }
 
-    private static void check(final String what, final long read, final long records)
+    private static void runChecked(final Reader reader)
     {
-        if (read != records)
+        final long read = reader.pass().getAsLong();
+        if (read != reader.records())
         {
-            throw new IllegalStateException(what + " read " + read + " records, " + records + " were written");
+            throw new IllegalStateException(
+                reader.what() + " read " + read + " records, " + reader.records() + " were written");
         }
     }
 }

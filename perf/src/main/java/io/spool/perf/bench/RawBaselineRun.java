@@ -10,8 +10,9 @@ import static io.spool.log.RecordDescriptor.align;
 import static io.spool.log.RecordDescriptor.frameLength;
 
 /**
- * Measures the raw baselines inside a {@code spool bench} run, so every Spool figure has its yardstick from the
- * same process and the same moment of a noisy machine. Not thread-safe.
+ * The raw baselines inside a {@code spool bench} run, so every Spool figure has its yardstick from the same process
+ * and the same moment of a noisy machine: the timed raw append, and a scan over what it appended for
+ * {@link ReplayBench} to time beside the replay. Not thread-safe.
  */
 public final class RawBaselineRun implements AutoCloseable
 {
@@ -66,16 +67,16 @@ public final class RawBaselineRun implements AutoCloseable
         return new Throughput(RAW_APPEND, records, valueLength, Math.max(1, elapsed));
     }
 
-    /** Scans the appended records in timed passes after a warm-up pass, as a replay is timed. */
-    public Throughput measureScan()
+    public long records()
+    {
+        return records;
+    }
+
+    /** Ends the appending and maps the appended segments for scanning; the caller closes the scan. */
+    public RawMappedScanBaseline openScan()
     {
         append.close();
-        try (RawMappedScanBaseline scan = new RawMappedScanBaseline(append.segmentFiles()))
-        {
-            final PassTimer.Timing timing = PassTimer.time(RAW_SCAN, scan::scan, records, () -> { });
-            return new Throughput(RAW_SCAN + ", mean of " + timing.passes() + " passes", records, valueLength,
-                timing.meanPassNanos());
-        }
+        return new RawMappedScanBaseline(append.segmentFiles());
     }
 
     @Override

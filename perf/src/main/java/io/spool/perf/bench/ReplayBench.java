@@ -1,6 +1,7 @@
 package io.spool.perf.bench;
 
 import io.spool.log.LogConfig;
+import io.spool.perf.baseline.RawMappedScanBaseline;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.Throughput;
@@ -9,9 +10,9 @@ import org.HdrHistogram.AtomicHistogram;
 import java.io.PrintWriter;
 
 /**
- * {@code spool bench replay}: the raw scan of raw-appended records, then the same number of records published
- * through the pipeline (not timed) and read back sequentially through {@link io.spool.log.LogReader}. Both reads
- * are timed the same way by {@link PassTimer}, over data in the page cache. Stateless.
+ * {@code spool bench replay}: records raw-appended for the raw scan, the same number published through the
+ * pipeline (neither timed), then the raw scan and the sequential replay through {@link io.spool.log.LogReader},
+ * timed in alternating passes by {@link PassTimer} over data in the page cache. Stateless.
  */
 public final class ReplayBench
 {
@@ -25,30 +26,29 @@ public final class ReplayBench
     public static BenchResult run(final BenchSettings settings, final PrintWriter progressOut)
         throws InterruptedException
     {
-        final Throughput baseline;
-        try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-scan");
-            RawBaselineRun raw = new RawBaselineRun(directory.path(),
-                settings.baselineRecords(), settings.value(),
-                LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize()))
+        try (ScratchDirectory rawDirectory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-scan");
+            RawBaselineRun raw = new RawBaselineRun(rawDirectory.path(), settings.baselineRecords(),
+                settings.value(), LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize());
+            ScratchDirectory logDirectory = ScratchDirectory.create(settings.dataDirectory(), "bench-replay");
+            IngestRun run = new IngestRun(logDirectory.path(), settings))
         {
             raw.measureAppend();
-            baseline = raw.measureScan();
-        }
-
-        try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-replay");
-            IngestRun run = new IngestRun(directory.path(), settings))
-        {
             run.ingest(NAME + " (writing)", progressOut);
-            try (ReplayLoop replay = new ReplayLoop(run.logs(), settings.batchSize()))
+
+            final AtomicHistogram pollNanos = LatencyHistograms.newHistogram();
+            try (RawMappedScanBaseline scan = raw.openScan();
+                ReplayLoop replay = new ReplayLoop(run.logs(), settings.batchSize()))
             {
-                final AtomicHistogram pollNanos = LatencyHistograms.newHistogram();
-                final PassTimer.Timing timing = PassTimer.time(
-                    "replay", () -> replay.replayAll(pollNanos), settings.records(), pollNanos::reset);
+                final PassTimer.Timing[] timings = PassTimer.timeAlternately(
+                    new PassTimer.Reader(RawBaselineRun.RAW_SCAN, scan::scan, raw.records(), () -> { }),
+                    new PassTimer.Reader(NAME, () -> replay.replayAll(pollNanos), settings.records(),
+                        pollNanos::reset));
                 return new BenchResult(NAME, settings.partitions(), settings.producers(),
                     settings.durability().toString(),
-                    new Throughput("spool LogReader replay, mean of " + timing.passes() + " passes",
-                        settings.records(), settings.payloadBytes(), timing.meanPassNanos()),
-                    baseline,
+                    new Throughput("spool LogReader replay, mean of " + timings[1].passes() + " passes",
+                        settings.records(), settings.payloadBytes(), timings[1].meanPassNanos()),
+                    new Throughput(RawBaselineRun.RAW_SCAN + ", mean of " + timings[0].passes() + " passes",
+                        raw.records(), settings.payloadBytes(), timings[0].meanPassNanos()),
                     "poll of up to " + settings.batchSize() + " records",
                     LatencySummary.ofNanos(pollNanos),
                     BenchResult.FSYNCS_NOT_COUNTED);
