@@ -103,7 +103,8 @@ class SpoolCommandTest
         final String json = out.toString().strip();
         assertThat(json).startsWith("{").endsWith("}").doesNotContain("\n");
         assertThat(json).contains("\"benchmark\":\"ingest\"", "\"records\":3000", "\"payloadBytes\":16",
-            "\"partitions\":2", "\"producers\":2", "\"durability\":\"none\"", "\"fsyncs\":0");
+            "\"partitions\":2", "\"producers\":2", "\"durability\":\"none\"", "\"fsyncs\":0",
+            "\"baseline\":\"raw mapped append, before and after\",\"baselineRecords\":6000");
         for (final String field : REQUIRED_JSON_NUMBERS)
         {
             assertThat(json).containsPattern("\"" + field + "\":[0-9][0-9.E-]*[,}]");
