@@ -75,11 +75,6 @@ public record BenchSettings(
     /** A value of {@link #payloadBytes} printable bytes, the same for every record. */
     public byte[] value()
     {
-        final byte[] value = new byte[payloadBytes];
-        for (int i = 0; i < payloadBytes; i++)
-        {
-            value[i] = (byte)('a' + i % 26);
-        }
-        return value;
+        return Payloads.printable(payloadBytes);
     }
 }

@@ -6,10 +6,8 @@ import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
 import io.spool.perf.report.ProgressLine;
 import org.HdrHistogram.AtomicHistogram;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -131,11 +129,8 @@ final class IngestRun implements AutoCloseable
         {
             try
             {
-                final byte[] valueBytes = settings.value();
-                final UnsafeBuffer value = new UnsafeBuffer(ByteBuffer.allocateDirect(valueBytes.length));
-                value.putBytes(0, valueBytes);
-                final BatchPublisher publisher = new BatchPublisher(
-                    store.newProducer(), logs, index, value, confirms, settings.maxInFlightBatches());
+                final BatchPublisher publisher = new BatchPublisher(store.newProducer(), logs, index,
+                    Payloads.direct(settings.value()), confirms, settings.maxInFlightBatches());
                 start.await();
                 publisher.publishAllAndAwaitConfirms();
             }

@@ -1,12 +1,11 @@
 package io.spool.perf.jmh;
 
 import io.spool.log.Durability;
-import io.spool.log.LogConfig;
 import io.spool.log.LogStore;
-import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
 import io.spool.perf.bench.BatchPublisher;
 import io.spool.perf.bench.LatencyHistograms;
+import io.spool.perf.bench.Payloads;
 import io.spool.perf.bench.ProducerConfirms;
 import io.spool.perf.bench.ScratchDirectory;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -24,7 +23,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -51,8 +49,8 @@ public class EveryBatchBenchmark
     public void openLog()
     {
         directory = ScratchDirectory.create(JmhSettings.dataDirectory(), "jmh-every-batch");
-        store = LogStore.open(directory.path(), LogStoreConfig.builder().backgroundMaintenance(false).build());
-        log = store.openLog("jmh/0", LogConfig.builder().durability(Durability.EVERY_BATCH).build());
+        store = JmhSettings.openStore(directory);
+        log = JmhSettings.openLog(store, Durability.EVERY_BATCH);
     }
 
     @TearDown(Level.Trial)
@@ -83,9 +81,7 @@ public class EveryBatchBenchmark
         {
             store = benchmark.store;
             countsFsyncs = benchmark.fsyncCounterTaken.compareAndSet(false, true);
-            final byte[] valueBytes = JmhSettings.value(JmhSettings.VALUE_BYTES);
-            final UnsafeBuffer value = new UnsafeBuffer(ByteBuffer.allocateDirect(valueBytes.length));
-            value.putBytes(0, valueBytes);
+            final UnsafeBuffer value = Payloads.direct(JmhSettings.value());
             final ProducerConfirms confirms = new ProducerConfirms(
                 ProducerConfirms.UNBOUNDED, 1, 1, LatencyHistograms.newHistogram());
             publisher = new BatchPublisher(

@@ -1,5 +1,13 @@
 package io.spool.perf.jmh;
 
+import io.spool.log.Durability;
+import io.spool.log.LogConfig;
+import io.spool.log.LogStore;
+import io.spool.log.LogStoreConfig;
+import io.spool.log.PartitionLog;
+import io.spool.perf.bench.Payloads;
+import io.spool.perf.bench.ScratchDirectory;
+
 import java.nio.file.Path;
 
 /** What every Spool JMH benchmark shares: the fork's JVM flags and where its files go. */
@@ -24,13 +32,20 @@ final class JmhSettings
         return Path.of(System.getProperty("spool.data.dir", "spool-data"));
     }
 
-    static byte[] value(final int length)
+    static byte[] value()
     {
-        final byte[] value = new byte[length];
-        for (int i = 0; i < length; i++)
-        {
-            value[i] = (byte)('a' + i % 26);
-        }
-        return value;
+        return Payloads.printable(VALUE_BYTES);
+    }
+
+    /** The benchmark's one log, with that durability. */
+    static PartitionLog openLog(final LogStore store, final Durability durability)
+    {
+        return store.openLog("jmh/0", LogConfig.builder().durability(durability).build());
+    }
+
+    /** A store without background maintenance: a benchmark retains everything until its directory goes. */
+    static LogStore openStore(final ScratchDirectory directory)
+    {
+        return LogStore.open(directory.path(), LogStoreConfig.builder().backgroundMaintenance(false).build());
     }
 }

@@ -1,12 +1,11 @@
 package io.spool.perf.jmh;
 
 import io.spool.log.Durability;
-import io.spool.log.LogConfig;
 import io.spool.log.LogStore;
-import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
 import io.spool.perf.bench.BatchPublisher;
 import io.spool.perf.bench.LatencyHistograms;
+import io.spool.perf.bench.Payloads;
 import io.spool.perf.bench.ProducerConfirms;
 import io.spool.perf.bench.ScratchDirectory;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -24,7 +23,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -54,11 +52,9 @@ public class PipelineAppendBenchmark
     public void openLog()
     {
         directory = ScratchDirectory.create(JmhSettings.dataDirectory(), "jmh-pipeline-append");
-        store = LogStore.open(directory.path(), LogStoreConfig.builder().backgroundMaintenance(false).build());
-        final PartitionLog log = store.openLog("jmh/0", LogConfig.builder().durability(Durability.NONE).build());
-        final byte[] valueBytes = JmhSettings.value(JmhSettings.VALUE_BYTES);
-        final UnsafeBuffer value = new UnsafeBuffer(ByteBuffer.allocateDirect(valueBytes.length));
-        value.putBytes(0, valueBytes);
+        store = JmhSettings.openStore(directory);
+        final PartitionLog log = JmhSettings.openLog(store, Durability.NONE);
+        final UnsafeBuffer value = Payloads.direct(JmhSettings.value());
         final ProducerConfirms confirms = new ProducerConfirms(
             ProducerConfirms.UNBOUNDED, BATCH, IN_FLIGHT, LatencyHistograms.newHistogram());
         publisher = new BatchPublisher(store.newProducer(), new PartitionLog[] {log}, 0, value, confirms, IN_FLIGHT);

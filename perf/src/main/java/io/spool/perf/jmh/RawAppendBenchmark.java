@@ -43,7 +43,7 @@ public class RawAppendBenchmark
     {
         directory = ScratchDirectory.create(JmhSettings.dataDirectory(), "jmh-raw-append");
         baseline = new RawMappedAppendBaseline(
-            directory.path(), JmhSettings.SEGMENT_BYTES, SEGMENT_POOL, JmhSettings.value(JmhSettings.VALUE_BYTES));
+            directory.path(), JmhSettings.SEGMENT_BYTES, SEGMENT_POOL, JmhSettings.value());
     }
 
     @TearDown(Level.Trial)

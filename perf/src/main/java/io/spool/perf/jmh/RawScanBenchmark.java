@@ -44,7 +44,7 @@ public class RawScanBenchmark
         final int segments = RawMappedAppendBaseline.segmentsFor(
             RECORDS, JmhSettings.VALUE_BYTES, JmhSettings.SEGMENT_BYTES);
         try (RawMappedAppendBaseline append = new RawMappedAppendBaseline(
-            directory.path(), JmhSettings.SEGMENT_BYTES, segments, JmhSettings.value(JmhSettings.VALUE_BYTES)))
+            directory.path(), JmhSettings.SEGMENT_BYTES, segments, JmhSettings.value()))
         {
             append.append(RECORDS, System.currentTimeMillis());
             scan = new RawMappedScanBaseline(append.segmentFiles());
