@@ -134,11 +134,6 @@ public final class RawMappedAppendBaseline implements AutoCloseable
         buffer.putIntRelease(frameOffset + FRAME_LENGTH_OFFSET, frameLength);
     }
 
-    public long nextOffset()
-    {
-        return nextOffset;
-    }
-
     /** The pre-allocated segment files, in the order they are written. */
     public List<Path> segmentFiles()
     {
