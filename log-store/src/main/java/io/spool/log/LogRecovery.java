@@ -59,19 +59,20 @@ final class LogRecovery
         final long[] bases = segmentBases(dir);
         final List<Segment> segments = new ArrayList<>();
         long expectedBase = bases.length == 0 ? 0 : bases[0];
+        SegmentScanner.Result lastClosedScan = null;
         for (int i = 0; i < bases.length; i++)
         {
             final long base = bases[i];
             if (base != expectedBase)
             {
-                deleteFrom(bases, i, "segment " + fileName(base, LOG_SUFFIX) + " does not start at offset " +
-                    expectedBase + " where the previous one ends");
+                deleteFrom(bases, i, expectedBase, "segment " + fileName(base, LOG_SUFFIX) +
+                    " does not start at offset " + expectedBase + " where the previous one ends");
                 break;
             }
             final SegmentScanner.Result scanned = scanSegment(base);
             if (scanned == null)
             {
-                deleteFrom(bases, i, "segment " + fileName(base, LOG_SUFFIX) + " has an unreadable header");
+                deleteFrom(bases, i, base, "segment " + fileName(base, LOG_SUFFIX) + " has an unreadable header");
                 break;
             }
             report.segmentScanned(scanned.records);
@@ -79,26 +80,39 @@ final class LogRecovery
             final boolean last = cut || i == bases.length - 1;
             if (cut)
             {
-                deleteFrom(bases, i + 1, "segment after a corrupt record in " + fileName(base, LOG_SUFFIX));
+                deleteFrom(bases, i + 1, scanned.nextOffset,
+                    "segment after a corrupt record in " + fileName(base, LOG_SUFFIX));
             }
             if (last)
             {
-                cutTail(base, scanned);
-                syncIndexes(base, scanned, true);
-                segments.add(Segment.openActive(dir, base, config, scanned));
-                activeScan = scanned;
+                activate(segments, base, scanned);
                 break;
             }
             trimClosed(base, scanned);
             syncIndexes(base, scanned, false);
             segments.add(Segment.openClosed(dir, base, scanned));
             expectedBase = scanned.nextOffset;
+            lastClosedScan = scanned;
+        }
+        if (activeScan == null && !segments.isEmpty())
+        {
+            // The segments after this one were dropped (a bad header or a gap), so it takes appends again.
+            final Segment lastKept = segments.remove(segments.size() - 1);
+            activate(segments, lastKept.baseOffset(), lastClosedScan);
         }
         if (segments.isEmpty())
         {
             segments.add(Segment.createActive(dir, expectedBase, config, nowMillis));
         }
         return segments;
+    }
+
+    private void activate(final List<Segment> segments, final long base, final SegmentScanner.Result scanned)
+    {
+        cutTail(base, scanned);
+        syncIndexes(base, scanned, true);
+        segments.add(Segment.openActive(dir, base, config, scanned));
+        activeScan = scanned;
     }
 
     static long[] segmentBases(final Path dir)
@@ -155,7 +169,11 @@ final class LogRecovery
         }
     }
 
-    private void deleteFrom(final long[] bases, final int from, final String why)
+    /**
+     * Deletes the segments from index {@code from} on; {@code firstLostOffset} is where the dense log ends, which is
+     * below the first deleted base when records of the segment before were lost too (a gap).
+     */
+    private void deleteFrom(final long[] bases, final int from, final long firstLostOffset, final String why)
     {
         for (int j = from; j < bases.length; j++)
         {
@@ -166,7 +184,7 @@ final class LogRecovery
                 Files.deleteIfExists(dir.resolve(name));
                 Files.deleteIfExists(dir.resolve(fileName(bases[j], OFFSET_INDEX_SUFFIX)));
                 Files.deleteIfExists(dir.resolve(fileName(bases[j], TIME_INDEX_SUFFIX)));
-                report.truncated(bases[j], bytes, "deleted " + name + ": " + why);
+                report.truncated(j == from ? firstLostOffset : bases[j], bytes, "deleted " + name + ": " + why);
                 report.segmentDeleted();
             }
             catch (final IOException ex)

@@ -1,7 +1,9 @@
 package io.spool.queue;
 
 /**
- * Receives each delivery an acquire hands out. Called on the state's owning thread; must not call back into it.
+ * Receives each delivery an acquire hands out. Called only on the state's owning thread, so implementations need
+ * not be thread-safe; it must not call back into the state while the acquire runs (act on the deliveries after
+ * acquire returns).
  */
 @FunctionalInterface
 public interface DeliveryHandler

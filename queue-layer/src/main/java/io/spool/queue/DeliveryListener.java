@@ -18,4 +18,13 @@ public interface DeliveryListener
     default void onSettlementRefused(final Receipt receipt, final QueueException error)
     {
     }
+
+    /**
+     * The consumer held a delivery past the subscription's lock timeout: it went back to the subscription (to be
+     * delivered again, or dead on its delivery limit) and settling it now is refused as stale. The consumer's other
+     * deliveries are untouched. The default ignores it.
+     */
+    default void onLockExpired(final Receipt receipt)
+    {
+    }
 }

@@ -1,12 +1,10 @@
 package io.spool.queue;
 
-import java.util.Arrays;
-
 /**
  * The held messages of one subscription partition (acquired or delayed): holder, deadline and timer links, in
  * pages of 1,024 offsets of parallel primitive arrays, 20 bytes per offset. A page exists only while it holds a
- * message, and emptied pages are kept for reuse, so steady-state work allocates nothing. Not thread-safe: owned by
- * the subscription partition's thread.
+ * message, and up to 64 emptied pages are kept for reuse, so steady-state work allocates nothing. Not thread-safe:
+ * owned by the subscription partition's thread.
  * <p>
  * Design note: a record is named by the low 30 bits of its offset. The window never spans 2^30 offsets, so the
  * name is unique, the full offset is the ack floor plus the distance of the name from the floor's low bits, and
@@ -27,6 +25,8 @@ final class InFlightTable
     /** Holders are stored shifted so that the zero an array starts with means "no record". */
     private static final int HOLDER_BIAS = 3;
     private static final int REFERENCE_BYTES = 8;
+    /** Emptied pages kept for reuse; past a burst, more would only hold memory. */
+    private static final int MAX_SPARE_PAGES = 64;
 
     /** A page of records for offsets {@code base} to {@code base + 1023}. */
     private static final class Page
@@ -40,7 +40,7 @@ final class InFlightTable
     }
 
     private Page[] table = new Page[16];
-    private Page[] spare = new Page[4];
+    private final Page[] spare = new Page[MAX_SPARE_PAGES];
     private int spareCount;
     private int livePages;
     private int size;
@@ -68,11 +68,10 @@ final class InFlightTable
         {
             table[index] = null;
             livePages--;
-            if (spareCount == spare.length)
+            if (spareCount < MAX_SPARE_PAGES)
             {
-                spare = Arrays.copyOf(spare, spareCount * 2);
+                spare[spareCount++] = page;
             }
-            spare[spareCount++] = page;
         }
     }
 

@@ -38,6 +38,7 @@ package io.spool.queue;
  *     <li>{@link #FIRST_DELIVERIES}: from offset (long), count (int): offsets delivered for the first time;</li>
  *     <li>{@link #REDELIVERY}: offset (long), delivery number (int);</li>
  *     <li>{@link #ACK}: offset (long);</li>
+ *     <li>{@link #ACK_RANGE}: from offset (long), count (int): acks of consecutive offsets;</li>
  *     <li>{@link #DEAD}: offset (long), {@link DeadReason#code()} (int);</li>
  *     <li>{@link #DELAY}: offset (long), due time in epoch ms (long).</li>
  * </ul>
@@ -62,6 +63,7 @@ final class JournalDescriptor
     static final int ACK = 3;
     static final int DEAD = 4;
     static final int DELAY = 5;
+    static final int ACK_RANGE = 6;
 
     private JournalDescriptor()
     {
@@ -75,6 +77,7 @@ final class JournalDescriptor
             case FIRST_DELIVERIES:
             case REDELIVERY:
             case DEAD:
+            case ACK_RANGE:
                 return Long.BYTES + Integer.BYTES;
             case ACK:
                 return Long.BYTES;

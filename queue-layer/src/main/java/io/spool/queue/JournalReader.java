@@ -124,6 +124,13 @@ final class JournalReader
                 case ACK:
                     target.acked(offset);
                     break;
+                case ACK_RANGE:
+                    for (long o = offset, end = offset + buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+                        o < end; o++)
+                    {
+                        target.acked(o);
+                    }
+                    break;
                 case DEAD:
                     target.dead(offset, DeadReason.fromCode(buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN)));
                     break;

@@ -6,9 +6,10 @@ import org.agrona.collections.Long2LongHashMap;
  * Per-offset state of one subscription partition from the ack floor upward, in a ring of primitive arrays indexed
  * by {@code offset & (capacity - 1)}. Not thread-safe: owned by the subscription partition's thread.
  * <p>
- * Per offset it keeps three bits (settled, dead, ready) and a delivery count byte: 11 bits. So a window of ten
- * million offsets with every other one acked costs about 14 MB, while the per-delivery fields (holder, lock
- * deadline, timer links) live in {@link InFlightTable} only for pages that hold a message.
+ * Per offset of its capacity (a power of two) it keeps three bits (settled, dead, ready) and a delivery count
+ * byte: 11 bits. So a window of ten million offsets with every other one acked costs 23 MB (capacity 2^24),
+ * while the per-delivery fields (holder, lock deadline, timer links) live in {@link InFlightTable} only for pages
+ * that hold a message.
  * <p>
  * Design note: delivery counts above 254 are rare (only with high or disabled delivery limits), so they spill into
  * a hash map keyed by offset instead of widening every slot.
@@ -29,10 +30,10 @@ final class OffsetWindow
     private int readyCount;
     private long lowestReadyHint = Long.MAX_VALUE;
 
-    OffsetWindow(final long floor, final int initialCapacity)
+    OffsetWindow(final long floor)
     {
         this.floor = floor;
-        allocate(Math.max(MIN_CAPACITY, Integer.highestOneBit(Math.max(1, initialCapacity - 1)) << 1));
+        allocate(MIN_CAPACITY);
     }
 
     long floor()

@@ -31,13 +31,12 @@ public final class QueueConsumer implements AutoCloseable
     final OneToOneConcurrentArrayQueue<Delivery> inbox;
     final OneToOneConcurrentArrayQueue<Delivery> recycled;
     final ManyToOneRingBuffer settlements;
-    private final ConcurrentLinkedQueue<Object[]> refusals = new ConcurrentLinkedQueue<>();
+    /** Things to tell the listener, run on the consumer thread between deliveries. */
+    private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<UnsafeBuffer> scratch = ThreadLocal.withInitial(
         () -> new UnsafeBuffer(new byte[SETTLEMENT_LENGTH]));
     private final Thread thread;
     private volatile boolean closed;
-    /** Deliveries this consumer holds unsettled; owned by the agent thread. */
-    int outstanding;
     /** Deliveries acquired this pass, handed over once the pass is journaled; owned by the agent thread. */
     private final java.util.ArrayList<Delivery> staged = new java.util.ArrayList<>();
 
@@ -153,7 +152,14 @@ public final class QueueConsumer implements AutoCloseable
     /** Agent thread: a settlement of this consumer was refused; the consumer thread reports it. */
     void refused(final Receipt receipt, final QueueException error)
     {
-        refusals.add(new Object[]{receipt, error});
+        notices.add(() -> listener.onSettlementRefused(receipt, error));
+        LockSupport.unpark(thread);
+    }
+
+    /** Agent thread: the consumer held a delivery past its lock; it is no longer the consumer's. */
+    void lockExpired(final Receipt receipt)
+    {
+        notices.add(() -> listener.onLockExpired(receipt));
         LockSupport.unpark(thread);
     }
 
@@ -161,10 +167,10 @@ public final class QueueConsumer implements AutoCloseable
     {
         while (!closed)
         {
-            final Object[] refusal = refusals.poll();
-            if (refusal != null)
+            final Runnable notice = notices.poll();
+            if (notice != null)
             {
-                listener.onSettlementRefused((Receipt)refusal[0], (QueueException)refusal[1]);
+                notice.run();
                 continue;
             }
             final Delivery delivery = inbox.poll();

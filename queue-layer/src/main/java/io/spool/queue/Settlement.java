@@ -18,10 +18,4 @@ enum Settlement
     {
         return BY_CODE[code - 1];
     }
-
-    /** Whether this settlement ends the consumer's hold on the delivery (frees prefetch credit). */
-    boolean endsHold()
-    {
-        return this != EXTEND;
-    }
 }

@@ -12,7 +12,10 @@ public final class StateDurability
     {
         /** Never forced by commits: the operating system writes the page cache back when it likes. */
         NONE,
-        /** Forced at a commit when at least the interval passed since the last force. */
+        /**
+         * Forced at a commit when at least the interval passed since the last force; an owner with nothing to
+         * commit still calls commit about once an interval so the last batch does not stay unforced.
+         */
         INTERVAL,
         /** Forced at every commit, before it returns. */
         EVERY_BATCH

@@ -23,6 +23,8 @@ import static io.spool.queue.JournalDescriptor.*;
  */
 final class StateJournal implements StateLog, AutoCloseable
 {
+    static final int ACK_RUN_TO_RANGE = 4;
+
     private final ExpandableDirectByteBuffer pending = new ExpandableDirectByteBuffer(64 * 1024);
     private final CRC32C crc = new CRC32C();
     private final StateDurability durability;
@@ -74,9 +76,41 @@ final class StateJournal implements StateLog, AutoCloseable
         pending.putInt(at + Long.BYTES, deliveryNumber, ByteOrder.LITTLE_ENDIAN);
     }
 
+    /**
+     * Acks are journaled one offset per item, except that a run of acks in offset order turns into a range item once
+     * it reaches {@link #ACK_RUN_TO_RANGE} offsets: in-order acks then cost a few bytes per batch, while scattered
+     * acks keep their 8 bytes each.
+     */
     @Override
     public void acked(final long offset)
     {
+        if (openEntryAt >= 0 && openType == ACK_RANGE)
+        {
+            final int lastItemAt = pendingLength - itemLength(ACK_RANGE);
+            final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
+            final int count = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+            if (from + count == offset)
+            {
+                pending.putInt(lastItemAt + Long.BYTES, count + 1, ByteOrder.LITTLE_ENDIAN);
+                return;
+            }
+        }
+        final int runBefore = ACK_RUN_TO_RANGE - 1;
+        if (openEntryAt >= 0 && openType == ACK && endsWithRun(offset, runBefore))
+        {
+            final int items = pending.getInt(openEntryAt + COUNT_AT, ByteOrder.LITTLE_ENDIAN) - runBefore;
+            pendingLength -= runBefore * itemLength(ACK);
+            pending.putInt(openEntryAt + COUNT_AT, items, ByteOrder.LITTLE_ENDIAN);
+            if (items == 0)
+            {
+                pendingLength = openEntryAt;
+                openEntryAt = -1;
+            }
+            final int at = beginItem(ACK_RANGE);
+            pending.putLong(at, offset - runBefore, ByteOrder.LITTLE_ENDIAN);
+            pending.putInt(at + Long.BYTES, ACK_RUN_TO_RANGE, ByteOrder.LITTLE_ENDIAN);
+            return;
+        }
         pending.putLong(beginItem(ACK), offset, ByteOrder.LITTLE_ENDIAN);
     }
 
@@ -160,6 +194,23 @@ final class StateJournal implements StateLog, AutoCloseable
         {
             throw new StateStorageException("closing the subscription state journal " + path + " failed", ex);
         }
+    }
+
+    /** Whether the open ack entry ends with the {@code run} offsets just below {@code offset}. */
+    private boolean endsWithRun(final long offset, final int run)
+    {
+        if (pending.getInt(openEntryAt + COUNT_AT, ByteOrder.LITTLE_ENDIAN) < run)
+        {
+            return false;
+        }
+        for (int i = 1; i <= run; i++)
+        {
+            if (pending.getLong(pendingLength - i * itemLength(ACK), ByteOrder.LITTLE_ENDIAN) != offset - i)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean isForceDue()

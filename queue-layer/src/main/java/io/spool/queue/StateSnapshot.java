@@ -315,7 +315,7 @@ final class StateSnapshot
                         throw new CorruptStateException("snapshot marks offset " + settledOffset +
                             " settled, past its read cursor " + cursor);
                     }
-                    state.restoreSettled(settledOffset, dead);
+                    StateRestorer.restoreSettled(state, settledOffset, dead);
                 }
             }
         }
@@ -344,7 +344,7 @@ final class StateSnapshot
                     throw new CorruptStateException("snapshot has more delivery counts than unsettled offsets " +
                         "below its read cursor " + cursor);
                 }
-                state.restoreDelivery(offset, count);
+                StateRestorer.restoreDelivery(state, offset, count);
             }
         }
         return position;

@@ -56,6 +56,23 @@ final class SubscriptionAgent implements Runnable
         this.partitions = partitions;
         this.thread = new Thread(this, "spool-subscription-" + name);
         this.thread.setDaemon(true);
+        for (final PartitionWorker partition : partitions)
+        {
+            partition.state().lockExpiryHandler((offset, consumerId, deliveryNumber) ->
+                tellLockExpired(partition.partition(), offset, consumerId, deliveryNumber));
+        }
+    }
+
+    private void tellLockExpired(final int partition, final long offset, final int consumerId, final int deliveryNumber)
+    {
+        for (int i = 0; i < consumers.size(); i++)
+        {
+            if (consumers.get(i).id() == consumerId)
+            {
+                consumers.get(i).lockExpired(new Receipt(partition, offset, deliveryNumber));
+                return;
+            }
+        }
     }
 
     void start()
@@ -288,14 +305,7 @@ final class SubscriptionAgent implements Runnable
         final int deliveryNumber = buffer.getInt(index + 4);
         final long offset = buffer.getLong(index + 8);
         final QueueException error = settle(settlement, partition, offset, deliveryNumber, buffer.getLong(index + 16));
-        if (error == null)
-        {
-            if (settlement.endsHold())
-            {
-                settling.outstanding--;
-            }
-        }
-        else
+        if (error != null)
         {
             settling.refused(new Receipt(partition, offset, deliveryNumber), error);
         }
@@ -311,9 +321,8 @@ final class SubscriptionAgent implements Runnable
         for (int i = 0; i < count; i++)
         {
             final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
-            final int credit = consumer.options().autoAck() ?
-                consumer.options().prefetch() - consumer.inbox.size() - consumer.stagedCount() :
-                consumer.options().prefetch() - consumer.outstanding;
+            final int credit = consumer.options().prefetch() - (consumer.options().autoAck() ?
+                consumer.inbox.size() + consumer.stagedCount() : inFlightOf(consumer.id()));
             if (credit <= 0)
             {
                 continue;
@@ -330,10 +339,6 @@ final class SubscriptionAgent implements Runnable
                 {
                     partitions[delivery.partition()].state().ack(delivery.offset(), delivery.deliveryNumber());
                 }
-                else
-                {
-                    consumer.outstanding++;
-                }
                 consumer.stage(delivery);
             }
             pushed += n;
@@ -343,6 +348,16 @@ final class SubscriptionAgent implements Runnable
             nextConsumer = (nextConsumer + 1) % count;
         }
         return pushed;
+    }
+
+    private int inFlightOf(final int consumerId)
+    {
+        int held = 0;
+        for (final PartitionWorker partition : partitions)
+        {
+            held += partition.state().inFlightOf(consumerId);
+        }
+        return held;
     }
 
     private static Delivery pooledDelivery(final QueueConsumer consumer)

@@ -1,6 +1,6 @@
 package io.spool.queue;
 
-import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.EpochClock;
 
 /**
@@ -17,9 +17,10 @@ import org.agrona.concurrent.EpochClock;
  * allocate (their message). Changes of durable state go to a {@link StateLog}; the owner makes them durable with
  * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
  * <p>
- * Design note: the work is split four ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
- * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), and persistence ({@link StateJournal} and
- * {@link StateSnapshot}). This class only runs the state machine over them.
+ * Design note: the work is split five ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
+ * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), receipt validation ({@link ReceiptCheck}), and
+ * persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}). This class only runs the
+ * state machine over them.
  */
 public final class SubscriptionPartitionState
 {
@@ -34,7 +35,10 @@ public final class SubscriptionPartitionState
     private final OffsetWindow window;
     private final InFlightTable records = new InFlightTable();
     private final DeadlineTimers timers;
+    private final ReceiptCheck receiptCheck;
     private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
+    private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
+    private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
     private long logEnd;
@@ -62,8 +66,9 @@ public final class SubscriptionPartitionState
         this.deliveryLimit = settings.deliveryLimit();
         this.deadLetters = deadLetters;
         this.stateLog = stateLog;
-        this.window = new OffsetWindow(startOffset, 0);
+        this.window = new OffsetWindow(startOffset);
         this.timers = new DeadlineTimers(records, clock.time());
+        this.receiptCheck = new ReceiptCheck(partition, window, records);
         this.cursor = startOffset;
         this.logEnd = startOffset;
     }
@@ -127,13 +132,25 @@ public final class SubscriptionPartitionState
      */
     public int acquire(final int max, final int consumerId, final DeliveryHandler handler)
     {
-        if (max < 1 || consumerId < 0)
+        return acquire(max, consumerId, lockTimeoutMillis, handler);
+    }
+
+    /**
+     * {@link #acquire(int, int, DeliveryHandler)} with a lock of {@code lockMillis} for these deliveries instead of
+     * the subscription's lock timeout, as an SQS receive may ask for its own visibility timeout.
+     *
+     * @throws InvalidRequestException if an argument is out of range.
+     */
+    public int acquire(final int max, final int consumerId, final long lockMillis, final DeliveryHandler handler)
+    {
+        if (max < 1 || consumerId < 0 || lockMillis < 1 || lockMillis > SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS)
         {
-            throw new InvalidRequestException("acquire needs max >= 1 and consumer id >= 0, was max " + max +
-                " and consumer " + consumerId);
+            throw new InvalidRequestException("acquire needs max >= 1, consumer id >= 0 and a lock between 1 ms " +
+                "and " + SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was max " + max + ", consumer " +
+                consumerId + " and lock " + lockMillis + " ms");
         }
         expireDue();
-        final long deadline = clock.time() + lockTimeoutMillis;
+        final long deadline = clock.time() + lockMillis;
         int delivered = 0;
         while (delivered < max && window.readyCount() > 0)
         {
@@ -172,8 +189,8 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "ack");
         timers.unlink(record);
+        endHold(record);
         records.free(record);
-        inFlightCount--;
         window.settle(offset, false);
         stateLog.acked(offset);
         advanceFloorFrom(offset);
@@ -207,17 +224,16 @@ public final class SubscriptionPartitionState
         final int record = heldRecord(offset, deliveryNumber, "nack with delay");
         timers.unlink(record);
         final int deliveries = window.deliveryCount(offset);
+        endHold(record);
         if (isOverLimit(deliveries))
         {
             records.free(record);
-            inFlightCount--;
             die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
             return;
         }
         final long until = clock.time() + delayMillis;
         records.consumer(record, InFlightTable.DELAYED);
         timers.schedule(record, until);
-        inFlightCount--;
         delayedCount++;
         stateLog.delayed(offset, until);
     }
@@ -231,8 +247,8 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "reject");
         timers.unlink(record);
+        endHold(record);
         records.free(record);
-        inFlightCount--;
         die(offset, DeadReason.REJECTED, window.deliveryCount(offset));
     }
 
@@ -260,22 +276,22 @@ public final class SubscriptionPartitionState
     /** {@link #ack(long, int)} by receipt; also refuses a receipt of another partition. */
     public void ack(final Receipt receipt)
     {
-        ack(receipt.offset(), checkPartition(receipt, "ack"));
+        ack(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "ack"));
     }
 
     public void nack(final Receipt receipt)
     {
-        nack(receipt.offset(), checkPartition(receipt, "nack"));
+        nack(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "nack"));
     }
 
     public void reject(final Receipt receipt)
     {
-        reject(receipt.offset(), checkPartition(receipt, "reject"));
+        reject(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "reject"));
     }
 
     public long extend(final Receipt receipt, final long lockMillis)
     {
-        return extend(receipt.offset(), checkPartition(receipt, "extend"), lockMillis);
+        return extend(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "extend"), lockMillis);
     }
 
     /**
@@ -314,10 +330,14 @@ public final class SubscriptionPartitionState
     }
 
     /**
-     * @throws InvalidRequestException if the offset is at or past the log end.
+     * @throws InvalidRequestException if the offset is negative, or at or past the log end.
      */
     public MessageState state(final long offset)
     {
+        if (offset < 0)
+        {
+            throw new InvalidRequestException("offsets are >= 0, was " + offset);
+        }
         if (offset < window.floor())
         {
             return MessageState.ACKED;
@@ -372,6 +392,18 @@ public final class SubscriptionPartitionState
         return inFlightCount;
     }
 
+    /** Deliveries a consumer holds now; push delivery gives it {@code prefetch - inFlightOf(consumer)} more. */
+    public int inFlightOf(final int consumerId)
+    {
+        return inFlightByConsumer.get(consumerId);
+    }
+
+    /** Who to tell when a delivery's lock expires, so its consumer can learn its receipt went stale. */
+    public void lockExpiryHandler(final LockExpiryHandler handler)
+    {
+        lockExpiryHandler = handler == null ? LockExpiryHandler.NONE : handler;
+    }
+
     public int delayedCount()
     {
         return delayedCount;
@@ -402,7 +434,8 @@ public final class SubscriptionPartitionState
     /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */
     public long footprintBytes()
     {
-        return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes();
+        return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
+            (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 
     OffsetWindow window()
@@ -425,6 +458,7 @@ public final class SubscriptionPartitionState
         this.stateLog = stateLog;
     }
 
+    /** Moves the read cursor up to {@code readCursor} while restoring; every offset below it was delivered. */
     void restoreCursor(final long readCursor)
     {
         if (readCursor > window.floor())
@@ -434,141 +468,16 @@ public final class SubscriptionPartitionState
         cursor = Math.max(cursor, readCursor);
     }
 
-    /** Replays a delivery from the journal or a snapshot: counts only, nobody holds it after a restart. */
-    void restoreDelivery(final long offset, final int deliveryNumber)
+    /** A delayed message restored from the files: held by nobody, due at {@code until}. */
+    void holdDelayed(final long offset, final long until)
     {
-        if (offset >= window.floor())
-        {
-            window.ensureCovers(offset);
-            window.deliveryCount(offset, deliveryNumber);
-            cursor = Math.max(cursor, offset + 1);
-        }
+        timers.schedule(records.allocate(offset, InFlightTable.DELAYED), until);
+        delayedCount++;
     }
 
-    void restoreSettled(final long offset, final boolean isDead)
+    /** A message nobody holds any more becomes available again, or dead if it reached the delivery limit. */
+    void giveBack(final long offset)
     {
-        if (offset >= window.floor())
-        {
-            window.ensureCovers(offset);
-            window.settle(offset, isDead);
-            cursor = Math.max(cursor, offset + 1);
-        }
-    }
-
-    /**
-     * Ends a restore: every unsettled delivered offset becomes available (redelivered), delayed, or dead if its
-     * last delivery already reached the limit; the latter are logged and reported as they would have been had the
-     * process not stopped.
-     */
-    void completeRestore(final Long2LongHashMap delayUntilByOffset)
-    {
-        logEnd = Math.max(logEnd, cursor);
-        for (long offset = window.floor(); offset < cursor; offset++)
-        {
-            if (offset < window.floor() || window.isSettled(offset))
-            {
-                continue;
-            }
-            final long until = delayUntilByOffset.get(offset);
-            if (until != delayUntilByOffset.missingValue())
-            {
-                timers.schedule(records.allocate(offset, InFlightTable.DELAYED), until);
-                delayedCount++;
-            }
-            else if (isOverLimit(window.deliveryCount(offset)))
-            {
-                die(offset, DeadReason.DELIVERY_LIMIT, window.deliveryCount(offset));
-            }
-            else
-            {
-                window.markReady(offset);
-            }
-        }
-        window.advanceFloor(cursor);
-    }
-
-    private int checkPartition(final Receipt receipt, final String action)
-    {
-        if (receipt.partition() != partition)
-        {
-            throw new UnknownDeliveryException(action + " " + receipt + " refused: the receipt is for partition " +
-                receipt.partition() + ", not partition " + partition);
-        }
-        return receipt.deliveryNumber();
-    }
-
-    /** The record of the delivery that currently holds the message, or a specific exception saying why not. */
-    private int heldRecord(final long offset, final int deliveryNumber, final String action)
-    {
-        if (offset < window.floor())
-        {
-            throw new AlreadySettledException(refusal(action, offset, deliveryNumber) +
-                " the offset is below the ack floor " + window.floor() +
-                ", so it was already acknowledged or dead-lettered");
-        }
-        if (offset >= cursor)
-        {
-            throw new UnknownDeliveryException(refusal(action, offset, deliveryNumber) +
-                " offset " + offset + " was never delivered (next new delivery is offset " + cursor + ")");
-        }
-        if (window.isSettled(offset))
-        {
-            throw new AlreadySettledException(refusal(action, offset, deliveryNumber) +
-                " the message was already " + (window.isDead(offset) ? "dead-lettered" : "acknowledged"));
-        }
-        final int current = window.deliveryCount(offset);
-        if (deliveryNumber < 1 || deliveryNumber > current)
-        {
-            throw new UnknownDeliveryException(refusal(action, offset, deliveryNumber) +
-                " delivery " + deliveryNumber + " never happened, the latest delivery is " + current);
-        }
-        if (deliveryNumber < current)
-        {
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " the message was redelivered since as delivery " + current);
-        }
-        final int record = records.recordAt(offset);
-        if (record == InFlightTable.NIL)
-        {
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " the delivery was released or its lock expired; the message is available for redelivery");
-        }
-        final long deadline = records.deadline(record);
-        if (records.consumer(record) == InFlightTable.DELAYED)
-        {
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " the message was nacked with a delay until " + deadline + " epoch ms");
-        }
-        if (deadline <= clock.time())
-        {
-            // The timer has not fired yet, but the lock is over: expire it now so the answer never depends on
-            // when the owner last polled the timers.
-            timers.unlink(record);
-            returnHeld(offset, record);
-            throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
-                " its lock expired at " + deadline + " epoch ms and the message was " +
-                (offset < window.floor() || window.isSettled(offset) ? "dead-lettered on its delivery limit" : "released for redelivery"));
-        }
-        return record;
-    }
-
-    private String refusal(final String action, final long offset, final int deliveryNumber)
-    {
-        return action + " receipt (partition " + partition + ", offset " + offset + ", delivery " + deliveryNumber +
-            ") refused:";
-    }
-
-    private void hold(final long offset, final int consumerId, final long deadline)
-    {
-        timers.schedule(records.allocate(offset, consumerId), deadline);
-        inFlightCount++;
-    }
-
-    /** An unlinked acquired record comes back: available again, or dead past the delivery limit. */
-    private void returnHeld(final long offset, final int record)
-    {
-        records.free(record);
-        inFlightCount--;
         final int deliveries = window.deliveryCount(offset);
         if (isOverLimit(deliveries))
         {
@@ -578,6 +487,56 @@ public final class SubscriptionPartitionState
         {
             window.markReady(offset);
         }
+    }
+
+    /** The record of the delivery that holds the message now, or a specific exception saying why there is none. */
+    private int heldRecord(final long offset, final int deliveryNumber, final String action)
+    {
+        final int record = receiptCheck.heldRecord(offset, deliveryNumber, cursor, action);
+        final long deadline = records.deadline(record);
+        if (deadline <= clock.time())
+        {
+            // The timer has not fired yet, but the lock is over: expire it now so the answer never depends on
+            // when the owner last polled the timers.
+            final int consumerId = records.consumer(record);
+            timers.unlink(record);
+            returnHeld(offset, record);
+            lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
+            throw receiptCheck.lockExpired(action, offset, deliveryNumber, deadline,
+                offset < window.floor() || window.isSettled(offset));
+        }
+        return record;
+    }
+
+    private void hold(final long offset, final int consumerId, final long deadline)
+    {
+        timers.schedule(records.allocate(offset, consumerId), deadline);
+        inFlightCount++;
+        inFlightByConsumer.put(consumerId, inFlightByConsumer.get(consumerId) + 1);
+    }
+
+    /** An unlinked acquired record comes back: available again, or dead past the delivery limit. */
+    private void returnHeld(final long offset, final int record)
+    {
+        endHold(record);
+        records.free(record);
+        giveBack(offset);
+    }
+
+    /** An acquired record stops counting as in flight, for the subscription and for its consumer. */
+    private void endHold(final int record)
+    {
+        final int consumerId = records.consumer(record);
+        final int held = inFlightByConsumer.get(consumerId) - 1;
+        if (held == 0)
+        {
+            inFlightByConsumer.remove(consumerId);
+        }
+        else
+        {
+            inFlightByConsumer.put(consumerId, held);
+        }
+        inFlightCount--;
     }
 
     private void onDeadline(final int record)
@@ -591,7 +550,10 @@ public final class SubscriptionPartitionState
         }
         else
         {
+            final int consumerId = records.consumer(record);
+            final int deliveryNumber = window.deliveryCount(offset);
             returnHeld(offset, record);
+            lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
         }
     }
 

@@ -88,6 +88,7 @@ public final class SubscriptionStateStore implements AutoCloseable
         }
         else
         {
+            refuseOrphanJournals(directory);
             state = new SubscriptionPartitionState(partition, settings, clock, startOffset, deadLetters,
                 StateLog.NONE);
             generation = 0;
@@ -95,13 +96,14 @@ public final class SubscriptionStateStore implements AutoCloseable
             snapshotBytes = StateSnapshot.write(directory, state, generation);
         }
         final Path journalFile = directory.resolve(JournalDescriptor.fileName(generation));
-        final long validLength = JournalReader.replay(journalFile, generation, new Restorer(state, delays));
+        final StateRestorer restorer = new StateRestorer(state, delays);
+        final long validLength = JournalReader.replay(journalFile, generation, restorer);
         final long truncatedBytes = Files.exists(journalFile) ? Math.max(0, size(journalFile) - validLength) : 0;
         deleteStaleFiles(directory, journalFile);
         final StateJournal journal = new StateJournal(journalFile, generation, validLength,
             config.durability(), clock);
         state.stateLog(journal);
-        state.completeRestore(delays);
+        restorer.complete();
         journal.commit();
         return new SubscriptionStateStore(directory, config, state, journal, generation, snapshotBytes,
             truncatedBytes);
@@ -186,6 +188,23 @@ public final class SubscriptionStateStore implements AutoCloseable
         }
     }
 
+    /** A journal without the snapshot it follows cannot be replayed exactly; starting afresh would drop its acks. */
+    private static void refuseOrphanJournals(final Path directory)
+    {
+        try (DirectoryStream<Path> journals = Files.newDirectoryStream(directory, "journal-*.log"))
+        {
+            for (final Path journal : journals)
+            {
+                throw new CorruptStateException("journal " + journal + " has no snapshot " +
+                    SnapshotDescriptor.FILE_NAME + " beside it; refusing to start afresh and drop its acks");
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("listing state files in " + directory + " failed", ex);
+        }
+    }
+
     /** Removes a journal left behind by a compaction that stopped before deleting it, and a half-written snapshot. */
     private static void deleteStaleFiles(final Path directory, final Path currentJournal)
     {
@@ -202,53 +221,6 @@ public final class SubscriptionStateStore implements AutoCloseable
         catch (final IOException ex)
         {
             throw new StateStorageException("removing stale state files in " + directory + " failed", ex);
-        }
-    }
-
-    /** Applies replayed journal entries to a state being restored. */
-    private static final class Restorer implements StateLog
-    {
-        private final SubscriptionPartitionState state;
-        private final Long2LongHashMap delays;
-
-        Restorer(final SubscriptionPartitionState state, final Long2LongHashMap delays)
-        {
-            this.state = state;
-            this.delays = delays;
-        }
-
-        @Override
-        public void firstDelivery(final long offset)
-        {
-            state.restoreDelivery(offset, 1);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void redelivery(final long offset, final int deliveryNumber)
-        {
-            state.restoreDelivery(offset, deliveryNumber);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void acked(final long offset)
-        {
-            state.restoreSettled(offset, false);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void dead(final long offset, final DeadReason reason)
-        {
-            state.restoreSettled(offset, true);
-            delays.remove(offset);
-        }
-
-        @Override
-        public void delayed(final long offset, final long untilMillis)
-        {
-            delays.put(offset, untilMillis);
         }
     }
 }

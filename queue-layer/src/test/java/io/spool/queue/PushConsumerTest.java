@@ -200,4 +200,40 @@ class PushConsumerTest
         assertThat(work.metrics().inFlight()).isZero();
         consumer.close();
     }
+
+    @Test
+    void aConsumerHoldingADeliveryPastTheLockTimeoutLosesItAndIsTold()
+    {
+        fx.spool.deleteSubscription("work");
+        work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.builder().lockTimeoutMillis(10_000).build());
+        publish(1);
+        final CountDownLatch delivered = new CountDownLatch(1);
+        final CountDownLatch told = new CountDownLatch(1);
+        final List<Receipt> expired = new CopyOnWriteArrayList<>();
+        final QueueConsumer slow = work.consume(ConsumerOptions.prefetch(1), new DeliveryListener()
+        {
+            @Override
+            public void onDelivery(final Delivery delivery, final QueueConsumer c)
+            {
+                delivered.countDown();
+            }
+
+            @Override
+            public void onLockExpired(final Receipt receipt)
+            {
+                expired.add(receipt);
+                told.countDown();
+            }
+        });
+        await(delivered);
+        fx.advance(work, 10_000);
+        await(told);
+        assertThat(expired).hasSize(1);
+        slow.close();
+        final List<Delivery> again = work.receive(1, 0);
+        assertThat(again).hasSize(1);
+        assertThat(again.get(0).redelivered()).isTrue();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> work.ack(expired.get(0)))
+            .isInstanceOf(StaleReceiptException.class);
+    }
 }

@@ -208,6 +208,23 @@ class SubscriptionPartitionStateTest
     }
 
     @Test
+    void acquireCanAskForItsOwnLock()
+    {
+        final SubscriptionPartitionState state = newState(2);
+        state.acquire(1, CONSUMER, 500, collect);
+        state.acquire(1, CONSUMER, collect);
+
+        assertThat(state.deadline(0)).isEqualTo(clock.time() + 500);
+        assertThat(state.deadline(1)).isEqualTo(clock.time() + SubscriptionSettings.DEFAULT_LOCK_TIMEOUT_MILLIS);
+        clock.advance(500);
+        assertThat(state.expireDue()).isEqualTo(1);
+        assertThatThrownBy(() -> state.acquire(1, CONSUMER, 0, collect))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("lock 0 ms");
+        assertThatThrownBy(() -> state.acquire(1, CONSUMER, SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + 1, collect))
+            .isInstanceOf(InvalidRequestException.class);
+    }
+
+    @Test
     void extendMovesTheDeadlineSoNobodyElseGetsTheMessage()
     {
         final SubscriptionPartitionState state = newState(
@@ -357,6 +374,49 @@ class SubscriptionPartitionStateTest
     }
 
     @Test
+    void inFlightPerConsumerFollowsEveryWayADeliveryEnds()
+    {
+        final SubscriptionPartitionState state = newState(
+            SubscriptionSettings.builder().lockTimeoutMillis(1_000).build(), 10);
+        acquire(state, 5, CONSUMER);
+        acquire(state, 3, OTHER_CONSUMER);
+        assertThat(state.inFlightOf(CONSUMER)).isEqualTo(5);
+        assertThat(state.inFlightOf(OTHER_CONSUMER)).isEqualTo(3);
+
+        state.ack(0, 1);
+        state.nack(1, 1);
+        state.reject(2, 1);
+        state.nackWithDelay(3, 1, 10_000);
+        assertThat(state.inFlightOf(CONSUMER)).isEqualTo(1);
+        state.releaseConsumer(OTHER_CONSUMER);
+        assertThat(state.inFlightOf(OTHER_CONSUMER)).isZero();
+        clock.advance(1_000);
+        state.expireDue();
+        assertThat(state.inFlightOf(CONSUMER)).isZero();
+        assertThat(state.inFlightOf(99)).isZero();
+    }
+
+    @Test
+    void lockExpiryIsReportedWithTheConsumerAndDelivery()
+    {
+        final SubscriptionPartitionState state = newState(
+            SubscriptionSettings.builder().lockTimeoutMillis(1_000).build(), 3);
+        final List<String> expired = new ArrayList<>();
+        state.lockExpiryHandler((offset, consumer, delivery) -> expired.add(offset + "@" + consumer + "#" + delivery));
+        acquire(state, 1, CONSUMER);
+        acquire(state, 2, OTHER_CONSUMER);
+        state.ack(1, 1);
+        clock.advance(1_000);
+
+        assertThat(state.expireDue()).isEqualTo(2);
+        assertThat(expired).containsExactlyInAnyOrder("0@7#1", "2@8#1");
+        acquire(state, 1, OTHER_CONSUMER);
+        clock.advance(1_000);
+        assertThatThrownBy(() -> state.ack(0, 2)).isInstanceOf(StaleReceiptException.class);
+        assertThat(expired).contains("0@8#2");
+    }
+
+    @Test
     void metricsCountReadyInFlightDelayedDeadAndOldestReady()
     {
         final SubscriptionPartitionState state = newState(10);
@@ -449,6 +509,10 @@ class SubscriptionPartitionStateTest
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("cannot move back");
         assertThatThrownBy(() -> state.state(2))
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("past the log end");
+        assertThatThrownBy(() -> state.state(-1))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("offsets are >= 0");
+        assertThatThrownBy(() -> state.ack(-1, 1))
+            .isInstanceOf(UnknownDeliveryException.class).hasMessageContaining("never delivered");
         assertThatThrownBy(() -> SubscriptionPartitionState.inMemory(-1, SubscriptionSettings.DEFAULT, clock, 0,
             DeadLetterHandler.NONE)).isInstanceOf(InvalidRequestException.class);
         assertThat(state.state(0)).isEqualTo(MessageState.ACQUIRED);

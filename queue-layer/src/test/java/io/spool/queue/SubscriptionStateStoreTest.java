@@ -216,6 +216,20 @@ class SubscriptionStateStoreTest
     }
 
     @Test
+    void journalWithoutItsSnapshotIsRefusedRatherThanDropped() throws IOException
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+        }
+        Files.delete(directory.resolve(SnapshotDescriptor.FILE_NAME));
+
+        assertThatThrownBy(this::open)
+            .isInstanceOf(CorruptStateException.class).hasMessageContaining("has no snapshot");
+        assertThat(directory.resolve("journal-0.log")).exists();
+    }
+
+    @Test
     void snapshotOfAnotherPartitionIsRefused()
     {
         open().close();
@@ -249,13 +263,12 @@ class SubscriptionStateStoreTest
             state.logEnd(10_000);
             for (int round = 0; round < 100; round++)
             {
-                state.acquire(100, CONSUMER, (offset, deliveryNumber) ->
+                final long first = state.readCursor();
+                state.acquire(100, CONSUMER, (offset, deliveryNumber) -> {});
+                for (long offset = first; offset < state.readCursor(); offset += 2)
                 {
-                    if (offset % 2 == 0)
-                    {
-                        state.ack(offset, deliveryNumber);
-                    }
-                });
+                    state.ack(offset, 1);
+                }
                 store.commit();
                 assertThat(store.journalBytes()).isLessThan(4096);
             }
@@ -267,9 +280,57 @@ class SubscriptionStateStoreTest
             assertThat(state.ackFloor()).isEqualTo(1);
             for (long offset = 0; offset < 10_000; offset++)
             {
-                assertThat(state.state(offset)).isEqualTo(offset % 2 == 0 ? MessageState.ACKED : MessageState.AVAILABLE);
+                assertThat(state.state(offset))
+                    .isEqualTo(offset % 2 == 0 ? MessageState.ACKED : MessageState.AVAILABLE);
             }
             assertThat(store.snapshotBytes()).isLessThan(128);
+        }
+    }
+
+    @Test
+    void inOrderAcksTakeAFewBytesAndScatteredOnesEightEach()
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(3_000);
+            state.acquire(3_000, CONSUMER, (offset, deliveryNumber) -> {});
+            store.commit();
+            long before = store.journalBytes();
+            for (long offset = 0; offset < 1_000; offset++)
+            {
+                state.ack(offset, 1);
+            }
+            store.commit();
+            assertThat(store.journalBytes() - before).isEqualTo(JournalDescriptor.ENTRY_HEADER_LENGTH + 12);
+
+            before = store.journalBytes();
+            for (long offset = 1_000; offset < 2_000; offset += 2)
+            {
+                state.ack(offset, 1);
+            }
+            store.commit();
+            assertThat(store.journalBytes() - before).isEqualTo(JournalDescriptor.ENTRY_HEADER_LENGTH + 500 * 8);
+
+            for (long offset = 2_000; offset < 3_000; offset++)
+            {
+                if (offset % 10 < 3 || offset % 10 > 4)
+                {
+                    state.ack(offset, 1);
+                }
+            }
+            store.commit();
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            for (long offset = 0; offset < 3_000; offset++)
+            {
+                final boolean acked = offset < 1_000 || offset < 2_000 && offset % 2 == 0 ||
+                    offset >= 2_000 && (offset % 10 < 3 || offset % 10 > 4);
+                assertThat(state.state(offset)).as("offset %d", offset)
+                    .isEqualTo(acked ? MessageState.ACKED : MessageState.AVAILABLE);
+            }
         }
     }
 

@@ -1,0 +1,106 @@
+package io.spool.queue;
+
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * Rebuilds a state from its files: applies snapshot sections and replayed journal entries, collecting delays apart
+ * because whether a delay still stands is known only once the whole journal is read, then settles what nobody
+ * holds any more. Not thread-safe: used by one restore.
+ */
+final class StateRestorer implements StateLog
+{
+    private final SubscriptionPartitionState state;
+    private final Long2LongHashMap delays;
+
+    StateRestorer(final SubscriptionPartitionState state, final Long2LongHashMap delays)
+    {
+        this.state = state;
+        this.delays = delays;
+    }
+
+    /** A delivery from the journal or a snapshot: its count only, since nobody holds it after a restart. */
+    static void restoreDelivery(final SubscriptionPartitionState state, final long offset, final int deliveryNumber)
+    {
+        final OffsetWindow window = state.window();
+        if (offset >= window.floor())
+        {
+            window.ensureCovers(offset);
+            window.deliveryCount(offset, deliveryNumber);
+            state.restoreCursor(offset + 1);
+        }
+    }
+
+    static void restoreSettled(final SubscriptionPartitionState state, final long offset, final boolean isDead)
+    {
+        final OffsetWindow window = state.window();
+        if (offset >= window.floor())
+        {
+            window.ensureCovers(offset);
+            window.settle(offset, isDead);
+            state.restoreCursor(offset + 1);
+        }
+    }
+
+    /**
+     * Ends a restore: every unsettled delivered offset becomes delayed, available (redelivered), or dead if its last
+     * delivery already reached the limit; the dead are logged and reported as they would have been had the
+     * process not stopped.
+     */
+    void complete()
+    {
+        final OffsetWindow window = state.window();
+        final long cursor = state.readCursor();
+        state.logEnd(Math.max(state.logEnd(), cursor));
+        for (long offset = window.floor(); offset < cursor; offset++)
+        {
+            if (offset < window.floor() || window.isSettled(offset))
+            {
+                continue;
+            }
+            final long until = delays.get(offset);
+            if (until != delays.missingValue())
+            {
+                state.holdDelayed(offset, until);
+            }
+            else
+            {
+                state.giveBack(offset);
+            }
+        }
+        window.advanceFloor(cursor);
+    }
+
+    @Override
+    public void firstDelivery(final long offset)
+    {
+        restoreDelivery(state, offset, 1);
+        delays.remove(offset);
+    }
+
+    @Override
+    public void redelivery(final long offset, final int deliveryNumber)
+    {
+        restoreDelivery(state, offset, deliveryNumber);
+        delays.remove(offset);
+    }
+
+    @Override
+    public void acked(final long offset)
+    {
+        restoreSettled(state, offset, false);
+        delays.remove(offset);
+    }
+
+    @Override
+    public void dead(final long offset, final DeadReason reason)
+    {
+        restoreSettled(state, offset, true);
+        delays.remove(offset);
+    }
+
+    @Override
+    public void delayed(final long offset, final long untilMillis)
+    {
+        delays.put(offset, untilMillis);
+    }
+}
