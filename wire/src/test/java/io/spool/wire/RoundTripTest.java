@@ -180,6 +180,26 @@ class RoundTripTest
     }
 
     @Test
+    void aPollReturnsWhatOnePartitionHasWithoutWaitingForTheIdleOnes()
+    {
+        client.admin().createTopic("mixed", WireFixture.topic(2));
+        final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
+        producer.sendToPartition("mixed", 1, null, null, bytes("only here"), 0);
+        assertThat(producer.awaitConfirms()).isTrue();
+        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        consumer.assign(List.of(new TopicPartition("mixed", 0), new TopicPartition("mixed", 1)));
+
+        final long start = System.nanoTime();
+        final List<ConsumerRecord> records = consumer.poll(10, 1 << 20, Duration.ofSeconds(30));
+
+        assertThat(records).extracting(ConsumerRecord::partition).containsExactly(1);
+        assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(10);
+        producer.sendToPartition("mixed", 0, null, null, bytes("now here"), 1);
+        assertThat(consumer.poll(10, 1 << 20, Duration.ofSeconds(30))).extracting(ConsumerRecord::partition)
+            .containsExactly(0);
+    }
+
+    @Test
     void errorsComeBackAsTheEngineExceptions()
     {
         client.admin().createTopic("small", TopicConfig.of(1).withLog(LogConfig.builder().segmentBytes(1 << 20)
@@ -316,6 +336,7 @@ class RoundTripTest
             .as("no idle reader of the connection holds the segment").isTrue();
         final long earliest = client.admin().describeTopic("short").partitions().get(0).startOffset();
         assertThat(earliest).isPositive();
+        consumer.seek(partition, 0);
         assertThatThrownBy(() -> consumer.poll(10, 1024, Duration.ZERO))
             .isInstanceOfSatisfying(OffsetOutOfRangeException.class,
                 ex -> assertThat(ex.earliestOffset()).isEqualTo(earliest));

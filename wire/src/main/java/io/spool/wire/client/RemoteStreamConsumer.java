@@ -16,10 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -33,12 +36,14 @@ import java.util.concurrent.TimeoutException;
  */
 public final class RemoteStreamConsumer implements AutoCloseable
 {
+
     private final ClientConnection connection;
     private final SpoolAdmin admin;
     private final Map<TopicPartition, Long> positions = new LinkedHashMap<>();
     private final Map<String, byte[]> topicNames = new LinkedHashMap<>();
     private final RecordView view = new RecordView();
     private final UnsafeBuffer records = new UnsafeBuffer(0, 0);
+    private final Map<TopicPartition, FutureResponse<ByteBuf>> inFlight = new LinkedHashMap<>();
 
     RemoteStreamConsumer(final ClientConnection connection, final SpoolAdmin admin)
     {
@@ -50,6 +55,7 @@ public final class RemoteStreamConsumer implements AutoCloseable
     public void assign(final Collection<TopicPartition> partitions)
     {
         positions.keySet().retainAll(partitions);
+        new ArrayList<>(inFlight.keySet()).stream().filter(p -> !partitions.contains(p)).forEach(this::discard);
         for (final TopicPartition partition : partitions)
         {
             positions.putIfAbsent(partition, 0L);
@@ -72,6 +78,17 @@ public final class RemoteStreamConsumer implements AutoCloseable
     public void seek(final TopicPartition partition, final long offset)
     {
         positions.put(assigned(partition), offset);
+        discard(partition);
+    }
+
+    /** Forgets the fetch in flight for {@code partition}; its answer is released when it comes. */
+    private void discard(final TopicPartition partition)
+    {
+        final FutureResponse<ByteBuf> answer = inFlight.remove(partition);
+        if (answer != null)
+        {
+            answer.thenAccept(ByteBuf::release);
+        }
     }
 
     public void seekToBeginning(final Collection<TopicPartition> partitions)
@@ -91,8 +108,10 @@ public final class RemoteStreamConsumer implements AutoCloseable
     }
 
     /**
-     * Fetches from every assigned partition at once and hands the records over in offset order per partition.
-     * Partitions with nothing new wait on the server up to {@code timeout}.
+     * Hands over the records that came for any assigned partition, in offset order per partition; waits up to
+     * {@code timeout} for the first. Every partition has at most one fetch in flight, held on the server until data
+     * comes (long poll); after records are handed over, the next fetch for their partition goes out at once, so the
+     * server works while the caller handles them.
      *
      * @return how many records were handed over; 0 when the timeout passed first.
      * @throws io.spool.log.OffsetOutOfRangeException when a position is outside its log (it carries the range).
@@ -105,36 +124,119 @@ public final class RemoteStreamConsumer implements AutoCloseable
             throw new IllegalArgumentException("maxRecords and maxBytes must be positive, were " + maxRecords +
                 " and " + maxBytes);
         }
-        final int waitMillis = (int)Math.min(Integer.MAX_VALUE, timeout.toMillis());
-        final List<TopicPartition> asked = new ArrayList<>(positions.keySet());
-        final List<FutureResponse<ByteBuf>> answers = new ArrayList<>(asked.size());
-        final int share = Math.max(1, maxRecords / Math.max(1, asked.size()));
-        for (final TopicPartition partition : asked)
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        final int share = Math.max(1, maxRecords / Math.max(1, positions.size()));
+        int handed = 0;
+        boolean asked = false;
+        while (true)
         {
+            handed += collect(handler);
+            final long remainingNanos = deadline - System.nanoTime();
+            if (handed > 0 || (asked && remainingNanos <= 0))
+            {
+                break;
+            }
+            final int waitMillis = (int)Math.min(Integer.MAX_VALUE,
+                TimeUnit.NANOSECONDS.toMillis(Math.max(0, remainingNanos)));
+            final boolean sent = request(share, maxBytes, waitMillis);
+            asked = true;
+            awaitAny(waitMillis + (sent ? connection.requestTimeoutMillis() : 0));
+        }
+        if (handed > 0)
+        {
+            request(share, maxBytes, (int)Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        }
+        return handed;
+    }
+
+    /**
+     * Sends a fetch for every assigned partition that has none in flight.
+     *
+     * @return whether any was sent.
+     */
+    private boolean request(final int maxRecords, final int maxBytes, final int waitMillis)
+    {
+        boolean sent = false;
+        for (final Map.Entry<TopicPartition, Long> entry : positions.entrySet())
+        {
+            final TopicPartition partition = entry.getKey();
+            if (inFlight.containsKey(partition))
+            {
+                continue;
+            }
             final ByteBuf out = connection.alloc().ioBuffer(64);
             FetchDescriptor.encodeRequest(out, 0, topicNames.get(partition.topic()), partition.partition(),
-                positions.get(partition), share, maxBytes, waitMillis);
+                entry.getValue(), maxRecords, maxBytes, waitMillis);
             final FutureResponse<ByteBuf> answer = new FutureResponse<>(ByteBuf::retainedSlice);
+            inFlight.put(partition, answer);
             connection.send(out, answer);
-            answers.add(answer);
+            sent = true;
         }
+        return sent;
+    }
+
+    /**
+     * Waits until some fetch in flight is answered, at most {@code limitMillis}: a fetch just sent is answered
+     * within its wait unless the server is gone, so the limit adds the request timeout only when one was sent.
+     */
+    private void awaitAny(final long limitMillis)
+    {
+        if (inFlight.isEmpty())
+        {
+            return;
+        }
+        try
+        {
+            CompletableFuture.anyOf(inFlight.values().toArray(new CompletableFuture<?>[0]))
+                .get(limitMillis, TimeUnit.MILLISECONDS);
+        }
+        catch (final ExecutionException ex)
+        {
+            return;
+        }
+        catch (final TimeoutException ex)
+        {
+            if (!connection.isOpen())
+            {
+                throw new ConnectionLostException("the connection closed while fetching");
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new ConnectionLostException("interrupted while waiting for a fetch");
+        }
+    }
+
+    /**
+     * Hands over the records of every answered fetch; a failed fetch is thrown after the others were handed over.
+     */
+    private int collect(final StreamRecordHandler handler)
+    {
         int handed = 0;
         RuntimeException failure = null;
-        for (int i = 0; i < asked.size(); i++)
+        final Iterator<Map.Entry<TopicPartition, FutureResponse<ByteBuf>>> answers = inFlight.entrySet().iterator();
+        while (answers.hasNext())
         {
+            final Map.Entry<TopicPartition, FutureResponse<ByteBuf>> entry = answers.next();
+            if (!entry.getValue().isDone())
+            {
+                continue;
+            }
+            answers.remove();
             final ByteBuf body;
             try
             {
-                body = await(answers.get(i), waitMillis);
+                body = entry.getValue().join();
             }
-            catch (final RuntimeException ex)
+            catch (final CompletionException ex)
             {
-                failure = failure == null ? ex : failure;
+                failure = failure == null ? ClientConnection.rethrowable(ex) : failure;
                 continue;
             }
             try
             {
-                handed += deliver(asked.get(i), body, handler);
+                handed += deliver(entry.getKey(), body, handler);
             }
             finally
             {
@@ -193,30 +295,6 @@ public final class RemoteStreamConsumer implements AutoCloseable
         return count;
     }
 
-    private ByteBuf await(final FutureResponse<ByteBuf> answer, final int waitMillis)
-    {
-        final long limit = connection.requestTimeoutMillis() + (long)waitMillis;
-        try
-        {
-            return answer.get(limit, TimeUnit.MILLISECONDS);
-        }
-        catch (final ExecutionException ex)
-        {
-            throw ClientConnection.rethrowable(ex.getCause());
-        }
-        catch (final TimeoutException ex)
-        {
-            answer.thenAccept(ByteBuf::release);
-            throw new ConnectionLostException("no fetch answer from the server within " + limit + " ms");
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            answer.thenAccept(ByteBuf::release);
-            throw new ConnectionLostException("interrupted while waiting for a fetch");
-        }
-    }
-
     private TopicDescription.PartitionDescription describe(final TopicPartition partition)
     {
         return admin.describeTopic(partition.topic()).partitions().get(partition.partition());
@@ -234,6 +312,7 @@ public final class RemoteStreamConsumer implements AutoCloseable
     @Override
     public void close()
     {
+        new ArrayList<>(inFlight.keySet()).forEach(this::discard);
         positions.clear();
     }
 }
