@@ -16,14 +16,18 @@ import io.spool.wire.OpCode;
 import io.spool.wire.ProtocolException;
 import io.spool.wire.PublishDescriptor;
 import org.agrona.BitUtil;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.MessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -36,30 +40,38 @@ import static io.spool.wire.PublishDescriptor.*;
  * The records of a frame go to the pipeline as one batch: one claim of ring slots, and either all are published or
  * none (the batch is checked whole first).
  * <p>
- * Design note: confirms arrive on the pipeline's publish thread. They are written into a many-to-one ring buffer
- * (no allocation, no lock) and the connection's event loop drains it, so responses are written by the channel's
- * own thread, many per flush. Record {@code i} of the {@code n}-th frame is published with correlation
- * {@code n << INDEX_BITS | i}. Counting unconfirmed records here is what lets the connection stop reading
- * ({@code autoRead} off) when the client outruns the log.
+ * Design note: confirms arrive on the thread of the log's pipeline, one log always on the same thread. Each log
+ * this connection publishes to has a {@link LogConfirms} listener with its own one-to-one ring buffer (no lock, no
+ * allocation, no atomic instruction per confirm); the connection's event loop drains the rings, so responses are
+ * written by the channel's own thread, many per flush. Record {@code i} of a frame of {@code n} records gets the
+ * correlation {@code frameNumber << INDEX_BITS | (LAST - n + 1 + i)}: the frame's last record carries {@link #LAST}
+ * in its low bits, and only its confirm (or a failure) schedules a drain, which sees every confirm of the frame
+ * written before it. Counting unconfirmed records here is what lets the connection stop reading when the client
+ * outruns the log.
  * <p>
- * Not thread-safe: used on the connection's event loop, except {@link #onConfirmed} and {@link #onFailed}, which
- * any pipeline thread may call.
+ * Not thread-safe: used on the connection's event loop; the listeners are called on pipeline threads.
  */
-final class PublishSession implements ConfirmListener
+final class PublishSession
 {
     static final int INDEX_BITS = 28;
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
+    /** The low bits of the last record of a frame; a frame holds at most this many records. */
+    static final long LAST = INDEX_MASK;
     private static final int CONFIRM_MESSAGE = 1;
     private static final int CONFIRM_LENGTH = 2 * Long.BYTES;
     /** A ring message is its 8-byte header and payload, aligned to 8. */
     private static final int RING_BYTES_PER_CONFIRM = 8 + CONFIRM_LENGTH;
+    /** Confirms a log's ring holds before the rest go to the (allocating) overflow queue. */
+    private static final int RING_CONFIRMS = 16 * 1024;
 
     private final Channel channel;
     private final ReadGate gate;
     private final LogProducer producer;
     private final TopicCache topics;
     private final int maxUnconfirmed;
-    private final ManyToOneRingBuffer confirms;
+    private final Map<PartitionLog, LogConfirms> confirmsByLog = new IdentityHashMap<>();
+    private final ArrayList<LogConfirms> allConfirms = new ArrayList<>();
+    private final int ringCapacity;
     private final ConcurrentLinkedQueue<long[]> overflowConfirms = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Failure> failures = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
@@ -83,9 +95,8 @@ final class PublishSession implements ConfirmListener
         this.producer = producer;
         this.topics = topics;
         this.maxUnconfirmed = maxUnconfirmed;
-        final int capacity = BitUtil.findNextPositivePowerOfTwo(Math.max(1024, maxUnconfirmed * RING_BYTES_PER_CONFIRM));
-        this.confirms = new ManyToOneRingBuffer(new UnsafeBuffer(
-            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+        this.ringCapacity = BitUtil.findNextPositivePowerOfTwo(
+            Math.max(1024, Math.min(maxUnconfirmed, RING_CONFIRMS) * RING_BYTES_PER_CONFIRM));
     }
 
     /**
@@ -97,7 +108,7 @@ final class PublishSession implements ConfirmListener
         final Topic topic = topics.read(body);
         final int partition = body.readIntLE();
         final int count = body.readIntLE();
-        if (count < 1 || count > INDEX_MASK)
+        if (count < 1 || count > LAST)
         {
             throw new ProtocolException(ErrorCode.MALFORMED_FRAME, "record count must be at least 1, was " + count);
         }
@@ -122,7 +133,7 @@ final class PublishSession implements ConfirmListener
             index = valueIndex + Math.max(0, valueLength);
         }
         final long frameNumber = nextFrameNumber;
-        producer.publishBatch(log, batch, this, frameNumber << INDEX_BITS);
+        producer.publishBatch(log, batch, confirmsFor(log), frameNumber << INDEX_BITS | (LAST - count + 1));
         nextFrameNumber++;
         final PendingPublish publish = spare.isEmpty() ? new PendingPublish() : spare.pop();
         publish.reset(correlationId, count);
@@ -171,29 +182,17 @@ final class PublishSession implements ConfirmListener
         }
     }
 
-    @Override
-    public void onConfirmed(final long correlation, final long offset)
+    private LogConfirms confirmsFor(final PartitionLog log)
     {
-        final int index = confirms.tryClaim(CONFIRM_MESSAGE, CONFIRM_LENGTH);
-        if (index > 0)
+        LogConfirms confirms = confirmsByLog.get(log);
+        if (confirms == null)
         {
-            final var buffer = confirms.buffer();
-            buffer.putLong(index, correlation);
-            buffer.putLong(index + Long.BYTES, offset);
-            confirms.commit(index);
+            confirms = new LogConfirms(new OneToOneRingBuffer(new UnsafeBuffer(
+                ByteBuffer.allocateDirect(ringCapacity + RingBufferDescriptor.TRAILER_LENGTH))));
+            confirmsByLog.put(log, confirms);
+            allConfirms.add(confirms);
         }
-        else
-        {
-            overflowConfirms.add(new long[]{correlation, offset});
-        }
-        scheduleDrain();
-    }
-
-    @Override
-    public void onFailed(final long correlation, final SpoolException error)
-    {
-        failures.add(new Failure(correlation, error));
-        scheduleDrain();
+        return confirms;
     }
 
     private void scheduleDrain()
@@ -208,10 +207,14 @@ final class PublishSession implements ConfirmListener
     private void drain()
     {
         drainScheduled.set(false);
-        // One read stops at the end of the ring's buffer, having maybe consumed only padding there; the second
-        // takes what wrapped around to the start.
-        confirms.read(confirmHandler, Integer.MAX_VALUE);
-        confirms.read(confirmHandler, Integer.MAX_VALUE);
+        for (int i = 0; i < allConfirms.size(); i++)
+        {
+            // One read stops at the end of the ring's buffer, having maybe consumed only padding there; the second
+            // takes what wrapped around to the start.
+            final OneToOneRingBuffer ring = allConfirms.get(i).ring;
+            ring.read(confirmHandler, Integer.MAX_VALUE);
+            ring.read(confirmHandler, Integer.MAX_VALUE);
+        }
         long[] overflow;
         while ((overflow = overflowConfirms.poll()) != null)
         {
@@ -233,7 +236,7 @@ final class PublishSession implements ConfirmListener
         }
     }
 
-    private void onConfirmMessage(final int msgTypeId, final org.agrona.MutableDirectBuffer buffer, final int index,
+    private void onConfirmMessage(final int msgTypeId, final MutableDirectBuffer buffer, final int index,
         final int length)
     {
         confirmed(buffer.getLong(index), buffer.getLong(index + Long.BYTES), null);
@@ -254,7 +257,7 @@ final class PublishSession implements ConfirmListener
         }
         else
         {
-            publish.offsets[(int)(correlation & INDEX_MASK)] = offset;
+            publish.offsets[(int)((correlation & INDEX_MASK) - (LAST - publish.expected + 1))] = offset;
         }
         publish.confirmed++;
         if (publish.isComplete())
@@ -285,6 +288,49 @@ final class PublishSession implements ConfirmListener
         }
         channel.write(out, channel.voidPromise());
         wroteResponse = true;
+    }
+
+    /**
+     * The confirms of one log for this connection. Only that log's pipeline thread calls it, so its ring has one
+     * writer. Thread-safe for that one caller and the event loop.
+     */
+    private final class LogConfirms implements ConfirmListener
+    {
+        final OneToOneRingBuffer ring;
+
+        LogConfirms(final OneToOneRingBuffer ring)
+        {
+            this.ring = ring;
+        }
+
+        @Override
+        public void onConfirmed(final long correlation, final long offset)
+        {
+            final int index = ring.tryClaim(CONFIRM_MESSAGE, CONFIRM_LENGTH);
+            if (index > 0)
+            {
+                final MutableDirectBuffer buffer = ring.buffer();
+                buffer.putLong(index, correlation);
+                buffer.putLong(index + Long.BYTES, offset);
+                ring.commit(index);
+                if ((correlation & INDEX_MASK) == LAST)
+                {
+                    scheduleDrain();
+                }
+            }
+            else
+            {
+                overflowConfirms.add(new long[]{correlation, offset});
+                scheduleDrain();
+            }
+        }
+
+        @Override
+        public void onFailed(final long correlation, final SpoolException error)
+        {
+            failures.add(new Failure(correlation, error));
+            scheduleDrain();
+        }
     }
 
     /** A failed record, carried from the pipeline thread to the event loop; failures are rare, so it allocates. */
