@@ -228,6 +228,11 @@ class RoundTripTest
         consumer.seekToBeginning(List.of(partition));
         assertThat(consumer.poll(10, 1024, Duration.ZERO)).hasSize(1);
         assertThat(client.isConnected()).isTrue();
+
+        client.close();
+        assertThat(client.isConnected()).isFalse();
+        assertThatThrownBy(() -> producer.send("small", null, bytes("late"))).isInstanceOf(ConnectionLostException.class);
+        assertThatThrownBy(() -> client.admin().listTopics()).isInstanceOf(ConnectionLostException.class);
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.spool.stream.KeyPartitioner;
 import io.spool.stream.PublishListener;
 import io.spool.stream.PublishResult;
 import io.spool.stream.UnknownPartitionException;
+import io.spool.wire.ConnectionLostException;
 import io.spool.wire.FrameDescriptor;
 import io.spool.wire.PublishDescriptor;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -172,6 +173,11 @@ public final class RemoteProducer implements AutoCloseable
         {
             throw new IllegalArgumentException("a record of " + recordBytes + " bytes does not fit the server's " +
                 "frame limit of " + maxFrameLength + " bytes");
+        }
+        if (!connection.isOpen())
+        {
+            throw new ConnectionLostException("the connection is closed; records sent before it closed were " +
+                "confirmed or failed to the listener");
         }
         awaitRoom();
         final long timestamp = -1;
