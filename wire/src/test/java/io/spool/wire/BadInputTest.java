@@ -191,7 +191,7 @@ class BadInputTest
     @Test
     void aSilentConnectionIsClosedWhileAHeartbeatingClientStays() throws Exception
     {
-        startServer(ServerConfig.builder().heartbeatIntervalMillis(100));
+        startServer(ServerConfig.builder().heartbeatIntervalMillis(300));
         final SpoolClient heartbeating = fixture.connect();
         try (RawConnection silent = new RawConnection(fixture.server().port()).hello(""))
         {
@@ -204,7 +204,7 @@ class BadInputTest
     @Test
     void aClientThatDoesNotReadItsAnswersIsStoppedAndClosedWhileOthersGoOn() throws Exception
     {
-        startServer(ServerConfig.builder().heartbeatIntervalMillis(200));
+        startServer(ServerConfig.builder().heartbeatIntervalMillis(300));
         final SpoolClient good = fixture.connect();
         good.admin().createTopic("big", WireFixture.topic(1));
         final RemoteProducer producer = good.newProducer(ProducerConfig.defaults(), ignoringListener());
