@@ -236,6 +236,23 @@ class RoundTripTest
     }
 
     @Test
+    void aTopicDeletedAndCreatedAgainIsFoundAgainOnTheSameConnection()
+    {
+        client.admin().createTopic("again", WireFixture.topic(1));
+        final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
+        assertThat(producer.send("again", null, bytes("first life")).join().offset()).isZero();
+        producer.send("again", null, bytes("second")).join();
+        client.admin().deleteTopic("again");
+        client.admin().createTopic("again", WireFixture.topic(1));
+
+        assertThat(producer.send("again", null, bytes("second life")).join().offset()).isZero();
+        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        consumer.assign(List.of(new TopicPartition("again", 0)));
+        assertThat(consumer.poll(10, 1024, Duration.ofSeconds(5))).extracting(r -> new String(r.value(),
+            StandardCharsets.UTF_8)).containsExactly("second life");
+    }
+
+    @Test
     void aTimestampSetInThePublishFrameIsTheRecordsTimestamp() throws Exception
     {
         client.admin().createTopic("timed", WireFixture.topic(1));
