@@ -129,11 +129,8 @@ class QueueProperties
             .withAction(1, new Settle("extend"))
             .withAction(1, new ForgedReceipt())
             .withAction(3, new AdvanceClock())
-            .withAction(1, Action.<QueueSystem>when(s -> s.consumer == null).describeAs("open push consumer")
-                .just(Transformer.mutate("open push consumer", QueueSystem::openPushConsumer)))
+            .withAction(2, new OpenOrClosePushConsumer())
             .withAction(2, new AckThroughPushConsumer())
-            .withAction(1, Action.<QueueSystem>when(s -> s.consumer != null).describeAs("close push consumer")
-                .just(Transformer.mutate("close push consumer", QueueSystem::closePushConsumer)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", QueueSystem::restart)))
             .withMaxTransformations(40);
     }
@@ -172,8 +169,12 @@ class QueueProperties
         }
     }
 
-    /** Settles one of the receipts handed out so far: current, stale or already settled ones alike. */
-    static final class Settle implements Action.Dependent<QueueSystem>
+    /**
+     * Settles one of the receipts handed out so far (current, stale or already settled ones alike), named by its
+     * place in the order they were handed out so that the action does not depend on the state it runs in, which
+     * lets jqwik shrink a sequence by dropping steps before it.
+     */
+    static final class Settle implements Action.Independent<QueueSystem>
     {
         private final String kind;
 
@@ -183,63 +184,57 @@ class QueueProperties
         }
 
         @Override
-        public boolean precondition(final QueueSystem s)
+        public Arbitrary<Transformer<QueueSystem>> transformer()
         {
-            return !s.receipts.isEmpty();
-        }
-
-        @Override
-        public Arbitrary<Transformer<QueueSystem>> transformer(final QueueSystem s)
-        {
-            final Arbitrary<QueueModel.Receipt> receipts = Arbitraries.of(s.receipts);
-            final Arbitrary<Long> millis = Arbitraries.longs().between(1, 2 * s.settings.lockTimeoutMillis());
+            final Arbitrary<Integer> receipts = Arbitraries.integers().between(0, 30);
+            final Arbitrary<Long> millis = Arbitraries.longs().between(1, 10_000);
             return Combinators.combine(receipts, millis).as((receipt, ms) -> Transformer.<QueueSystem>mutate(
-                kind + " " + receipt + (kind.equals("nack with delay") || kind.equals("extend") ? " " + ms + " ms" :
-                    ""), sys -> sys.settle(kind, receipt, ms)));
+                kind + " receipt #" + receipt + (kind.equals("nack with delay") || kind.equals("extend") ?
+                    " " + ms + " ms" : ""), sys -> sys.settle(kind, receipt, ms)));
         }
     }
 
     /** A receipt for a delivery that never happened: the next delivery number of a message handed out before. */
-    static final class ForgedReceipt implements Action.Dependent<QueueSystem>
+    static final class ForgedReceipt implements Action.Independent<QueueSystem>
     {
         @Override
-        public boolean precondition(final QueueSystem s)
+        public Arbitrary<Transformer<QueueSystem>> transformer()
         {
-            return !s.receipts.isEmpty();
-        }
-
-        @Override
-        public Arbitrary<Transformer<QueueSystem>> transformer(final QueueSystem s)
-        {
-            return Arbitraries.of(s.receipts).map(r -> new QueueModel.Receipt(r.partition(), r.offset(),
-                r.deliveryNumber() + 1)).map(forged -> Transformer.mutate("ack forged " + forged,
-                    sys -> sys.ackForged(forged)));
+            return Arbitraries.integers().between(0, 30).map(receipt -> Transformer.mutate(
+                "ack receipt #" + receipt + " with the next delivery number", sys -> sys.ackForged(receipt)));
         }
     }
 
-    static final class AdvanceClock implements Action.Dependent<QueueSystem>
+    static final class AdvanceClock implements Action.Independent<QueueSystem>
     {
         @Override
-        public Arbitrary<Transformer<QueueSystem>> transformer(final QueueSystem s)
+        public Arbitrary<Transformer<QueueSystem>> transformer()
         {
-            return Arbitraries.longs().between(1, 2 * s.settings.lockTimeoutMillis())
-                .map(ms -> Transformer.mutate("advance clock " + ms + " ms", sys -> sys.advanceClock(ms)));
+            return Arbitraries.longs().between(1, 10_000)
+                .map(ms -> Transformer.mutate("advance clock " + ms + " ms", s -> s.advanceClock(ms)));
         }
     }
 
-    static final class AckThroughPushConsumer implements Action.Dependent<QueueSystem>
+    /** Opens a push consumer with a prefetch of 1 to 3, or closes the one that is open. */
+    static final class OpenOrClosePushConsumer implements Action.Independent<QueueSystem>
     {
         @Override
-        public boolean precondition(final QueueSystem s)
+        public Arbitrary<Transformer<QueueSystem>> transformer()
         {
-            return s.consumer != null && !s.currentPushReceipts().isEmpty();
+            return Arbitraries.integers().between(1, 3).map(prefetch -> Transformer.mutate(
+                "open a push consumer with prefetch " + prefetch + ", or close the open one",
+                s -> s.openOrClosePushConsumer(prefetch)));
         }
+    }
 
+    static final class AckThroughPushConsumer implements Action.Independent<QueueSystem>
+    {
         @Override
-        public Arbitrary<Transformer<QueueSystem>> transformer(final QueueSystem s)
+        public Arbitrary<Transformer<QueueSystem>> transformer()
         {
-            return Arbitraries.of(s.currentPushReceipts())
-                .map(r -> Transformer.mutate("ack " + r + " through the push consumer", sys -> sys.ackThroughPush(r)));
+            return Arbitraries.integers().between(0, 3).map(held -> Transformer.mutate(
+                "ack held push delivery #" + held + " through the push consumer",
+                s -> s.ackThroughPush(held)));
         }
     }
 
@@ -377,9 +372,15 @@ class QueueProperties
             });
         }
 
-        void settle(final String kind, final QueueModel.Receipt receipt, final long millis)
+        /** Settles the {@code n}th receipt handed out (counting round); nothing happens while there is none. */
+        void settle(final String kind, final int n, final long millis)
         {
+            if (receipts.isEmpty())
+            {
+                return;
+            }
             Statistics.label("action").collect(kind);
+            final QueueModel.Receipt receipt = receipts.get(n % receipts.size());
             final long now = clock.time();
             final Receipt engineReceipt = new Receipt(receipt.partition(), receipt.offset(), receipt.deliveryNumber());
             final Outcome expected;
@@ -417,9 +418,17 @@ class QueueProperties
             settle();
         }
 
-        void ackForged(final QueueModel.Receipt forged)
+        /** Acks the {@code n}th receipt handed out with the delivery number after its own. */
+        void ackForged(final int n)
         {
+            if (receipts.isEmpty())
+            {
+                return;
+            }
             Statistics.label("action").collect("forged receipt");
+            final QueueModel.Receipt handedOut = receipts.get(n % receipts.size());
+            final QueueModel.Receipt forged = new QueueModel.Receipt(handedOut.partition(), handedOut.offset(),
+                handedOut.deliveryNumber() + 1);
             final Throwable thrown = catchThrowable(() -> subscription.ack(new Receipt(forged.partition(),
                 forged.offset(), forged.deliveryNumber())));
             assertThat(outcomeOf(thrown)).as("ack %s (%s)", forged, thrown).isEqualTo(model.ack(forged));
@@ -455,10 +464,15 @@ class QueueProperties
             settle();
         }
 
-        void openPushConsumer()
+        void openOrClosePushConsumer(final int prefetchOfNew)
         {
+            if (consumer != null)
+            {
+                closePushConsumer();
+                return;
+            }
             Statistics.label("action").collect("open push consumer");
-            prefetch = 1 + counter % 3;
+            prefetch = prefetchOfNew;
             consumer = subscription.consume(ConsumerOptions.prefetch(prefetch), new DeliveryListener()
             {
                 @Override
@@ -476,15 +490,22 @@ class QueueProperties
             settle();
         }
 
-        void ackThroughPush(final QueueModel.Receipt receipt)
+        /** Acks the {@code n}th delivery the push consumer holds (counting round) through the consumer. */
+        void ackThroughPush(final int n)
         {
+            final List<QueueModel.Receipt> held = currentPushReceipts();
+            if (held.isEmpty())
+            {
+                return;
+            }
             Statistics.label("action").collect("ack through push consumer");
+            final QueueModel.Receipt receipt = held.get(n % held.size());
             consumer.ack(new Receipt(receipt.partition(), receipt.offset(), receipt.deliveryNumber()));
             assertThat(model.ack(receipt)).isEqualTo(Outcome.DONE);
             settle();
         }
 
-        void closePushConsumer()
+        private void closePushConsumer()
         {
             Statistics.label("action").collect("close push consumer");
             consumer.close();
@@ -508,7 +529,7 @@ class QueueProperties
         }
 
         /** The receipts of the push consumer that would settle their message now. */
-        List<QueueModel.Receipt> currentPushReceipts()
+        private List<QueueModel.Receipt> currentPushReceipts()
         {
             return pushReceipts.stream().filter(r -> model.check(r) == Outcome.DONE).toList();
         }
