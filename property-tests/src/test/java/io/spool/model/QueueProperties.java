@@ -21,7 +21,6 @@ import io.spool.stream.ConsumerRecord;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -73,7 +72,7 @@ class QueueProperties
     private static final String PUSH = "push";
     private static final List<String> ACTIONS = List.of("publish by key", "publish to partition", "receive", "ack",
         "nack", "nack with delay", "reject", "extend", "forged receipt", "advance clock", "open push consumer",
-        "ack through push consumer", "close push consumer", "restart");
+        "ack through push consumer", "close push consumer", "restart", "crash");
 
     /** The settings of the sequence being run; a field so that shrinking a sequence keeps them. */
     private Settings settings;
@@ -97,8 +96,8 @@ class QueueProperties
                 last[0].destroy();
             }
         }
-        Statistics.label("restart in sequence").collect(last[0] != null && last[0].restarts > 0);
-        Statistics.label("restart in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("restart or crash in sequence").collect(last[0] != null && last[0].restarts > 0);
+        Statistics.label("restart or crash in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
         Statistics.label("action").coverage(c ->
         {
             for (final String action : ACTIONS)
@@ -132,7 +131,8 @@ class QueueProperties
             .withAction(2, new OpenOrClosePushConsumer())
             .withAction(2, new AckThroughPushConsumer())
             .withAction(1, Action.just("restart", Transformer.mutate("restart", QueueSystem::restart)))
-            .withMaxTransformations(40);
+            .withAction(1, Action.just("crash", Transformer.mutate("crash", QueueSystem::crash)))
+            .withMaxTransformations(60);
     }
 
     record Settings(long lockTimeoutMillis, int deliveryLimit)
@@ -255,9 +255,9 @@ class QueueProperties
     static final class QueueSystem
     {
         final Settings settings;
-        final Path dir;
         final CachedEpochClock clock = new CachedEpochClock();
         final QueueModel model;
+        Path dir;
         /** Every receipt handed out so far, the stale and settled ones too: settling them must be refused. */
         final List<QueueModel.Receipt> receipts = new ArrayList<>();
         final BlockingQueue<Seen> pushed = new LinkedBlockingQueue<>();
@@ -280,8 +280,8 @@ class QueueProperties
             this.dir = Engines.temporaryDirectory("spool-queue-property");
             clock.update(1_000_000);
             open();
-            spool.createTopic(TOPIC, TopicConfig.of(PARTITIONS));
-            spool.createTopic(DEAD_LETTER_TOPIC, TopicConfig.of(1));
+            spool.createTopic(TOPIC, Engines.topicOfTinySegments(PARTITIONS));
+            spool.createTopic(DEAD_LETTER_TOPIC, Engines.topicOfTinySegments(1));
             subscription = spool.createSubscription(SUBSCRIPTION, TOPIC, SubscriptionSettings.builder()
                 .lockTimeoutMillis(settings.lockTimeoutMillis())
                 .deliveryLimit(settings.deliveryLimit() == QueueModel.UNLIMITED ?
@@ -514,6 +514,7 @@ class QueueProperties
             settle();
         }
 
+        /** Closes the engine (which closes the push consumer first) and opens it again. */
         void restart()
         {
             Statistics.label("action").collect("restart");
@@ -521,6 +522,28 @@ class QueueProperties
             deadLetterReader.close();
             spool.close();
             model.restart(consumer == null ? List.of() : List.of(PUSH));
+            reopen();
+        }
+
+        /**
+         * Opens what a process killed now would leave: nothing is closed first, so deliveries the push consumer
+         * held come back only when the engine opens again.
+         */
+        void crash()
+        {
+            Statistics.label("action").collect("crash");
+            restarts++;
+            final Path image = Engines.crashImage(dir);
+            deadLetterReader.close();
+            spool.close();
+            Engines.deleteDirectory(dir);
+            dir = image;
+            model.restart(List.of());
+            reopen();
+        }
+
+        private void reopen()
+        {
             consumer = null;
             open();
             subscription = spool.subscription(SUBSCRIPTION);

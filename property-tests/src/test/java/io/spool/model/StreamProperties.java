@@ -17,7 +17,6 @@ import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamEngineConfig;
 import io.spool.stream.StreamProducer;
-import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -70,7 +69,7 @@ class StreamProperties
     private static final int SETTLE_ROUNDS = 6;
     private static final List<String> ACTIONS = List.of("publish by key", "publish without key",
         "publish to partition", "poll", "seek", "seek out of range", "seek to timestamp", "commit", "join", "leave",
-        "member poll", "member commit", "advance clock", "restart");
+        "member poll", "member commit", "advance clock", "restart", "crash");
 
     /** The assignor of the sequence being run; a field so that shrinking a sequence keeps it. */
     private String assignor;
@@ -94,8 +93,8 @@ class StreamProperties
                 last[0].destroy();
             }
         }
-        Statistics.label("restart in sequence").collect(last[0] != null && last[0].restarts > 0);
-        Statistics.label("restart in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
+        Statistics.label("restart or crash in sequence").collect(last[0] != null && last[0].restarts > 0);
+        Statistics.label("restart or crash in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
         Statistics.label("action").coverage(c ->
         {
             for (final String action : ACTIONS)
@@ -128,7 +127,8 @@ class StreamProperties
             .withAction(1, new MemberCommit())
             .withAction(1, new AdvanceClock())
             .withAction(1, Action.just("restart", Transformer.mutate("restart", StreamSystem::restart)))
-            .withMaxTransformations(40);
+            .withAction(1, Action.just("crash", Transformer.mutate("crash", StreamSystem::crash)))
+            .withMaxTransformations(60);
     }
 
     static final class PublishByKey implements Action.Independent<StreamSystem>
@@ -250,7 +250,7 @@ class StreamProperties
     static final class StreamSystem
     {
         final String assignor;
-        final Path dir;
+        Path dir;
         final CachedEpochClock clock = new CachedEpochClock();
         final StreamModel model = new StreamModel();
         /** Members of the group by the names the model knows them under, in joining order. */
@@ -268,8 +268,8 @@ class StreamProperties
             this.dir = Engines.temporaryDirectory("spool-stream-property");
             clock.update(START_TIME);
             open();
-            engine.createTopic(ORDERS, TopicConfig.of(3));
-            engine.createTopic(AUDIT, TopicConfig.of(2));
+            engine.createTopic(ORDERS, Engines.topicOfTinySegments(3));
+            engine.createTopic(AUDIT, Engines.topicOfTinySegments(2));
             model.createTopic(ORDERS, 3);
             model.createTopic(AUDIT, 2);
             openReader();
@@ -542,6 +542,28 @@ class StreamProperties
             final int memberCount = members.size();
             closeConsumers();
             engine.close();
+            reopen(memberCount);
+        }
+
+        /**
+         * Opens what a process killed now would leave, with as many members as before; the group starts empty, as
+         * no member survives a crash, and committed offsets stay.
+         */
+        void crash()
+        {
+            Statistics.label("action").collect("crash");
+            restarts++;
+            final int memberCount = members.size();
+            final Path image = Engines.crashImage(dir);
+            closeConsumers();
+            engine.close();
+            Engines.deleteDirectory(dir);
+            dir = image;
+            reopen(memberCount);
+        }
+
+        private void reopen(final int memberCount)
+        {
             open();
             openReader();
             for (int i = 0; i < memberCount; i++)
