@@ -57,17 +57,19 @@ public final class QueueModel
         final int partition;
         final long offset;
         final String value;
+        final long publishedAt;
         State state = State.AVAILABLE;
         int deliveries;
         String holder;
         long lockDeadline;
         long delayedUntil;
 
-        Message(final int partition, final long offset, final String value)
+        Message(final int partition, final long offset, final String value, final long publishedAt)
         {
             this.partition = partition;
             this.offset = offset;
             this.value = value;
+            this.publishedAt = publishedAt;
         }
 
         public long offset()
@@ -112,10 +114,10 @@ public final class QueueModel
     }
 
     /** @return the offset the message gets. */
-    public long publish(final int partition, final String value)
+    public long publish(final int partition, final String value, final long now)
     {
         final List<Message> messages = partitions.get(partition);
-        messages.add(new Message(partition, messages.size(), value));
+        messages.add(new Message(partition, messages.size(), value, now));
         return messages.size() - 1;
     }
 
@@ -287,6 +289,13 @@ public final class QueueModel
     public long count(final State state)
     {
         return allMessages().stream().filter(m -> m.state == state).count();
+    }
+
+    /** How long the oldest available message has waited since it was published, or 0 when none is available. */
+    public long oldestAvailableAge(final long now)
+    {
+        return allMessages().stream().filter(m -> m.state == State.AVAILABLE)
+            .mapToLong(m -> now - m.publishedAt).max().orElse(0);
     }
 
     public int heldBy(final String holder)

@@ -317,7 +317,7 @@ class QueueProperties
                 final String value = nextValue();
                 final PublishResult placed = spool.newProducer().send(ProducerRecord.of(TOPIC,
                     ("k" + key).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))).join();
-                assertThat(placed.offset()).as("offset of " + value).isEqualTo(model.publish(placed.partition(), value));
+                assertThat(placed.offset()).as("offset of " + value).isEqualTo(model.publish(placed.partition(), value, clock.time()));
             }
             settle();
         }
@@ -329,7 +329,7 @@ class QueueProperties
             final PublishResult placed = spool.newProducer().send(ProducerRecord.toPartition(TOPIC, partition, null,
                 value.getBytes(StandardCharsets.UTF_8))).join();
             assertThat(placed.partition()).isEqualTo(partition);
-            assertThat(placed.offset()).as("offset of " + value).isEqualTo(model.publish(partition, value));
+            assertThat(placed.offset()).as("offset of " + value).isEqualTo(model.publish(partition, value, clock.time()));
             settle();
         }
 
@@ -599,11 +599,12 @@ class QueueProperties
         {
             final SubscriptionMetrics metrics = subscription.metrics();
             assertThat(new long[] {metrics.ready(), metrics.inFlight(), metrics.delayed(), metrics.dead(),
-                metrics.redeliveries(), metrics.consumers()})
-                .as("ready, in flight, delayed, dead, redeliveries, consumers: engine %s, model %s", metrics, model)
+                metrics.redeliveries(), metrics.consumers(), metrics.oldestReadyAgeMillis()})
+                .as("ready, in flight, delayed, dead, redeliveries, consumers, oldest ready age: engine %s, model %s",
+                    metrics, model)
                 .containsExactly(model.count(State.AVAILABLE), model.count(State.ACQUIRED),
                     model.count(State.DELAYED), model.deadSinceOpen(), model.redeliveriesSinceOpen(),
-                    consumer == null ? 0 : 1);
+                    consumer == null ? 0 : 1, model.oldestAvailableAge(clock.time()));
             assertThat(refusedPushSettlements).as("settlements the push consumer had refused").isEmpty();
             checkDeadLetters();
         }
