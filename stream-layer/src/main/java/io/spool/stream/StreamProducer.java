@@ -139,7 +139,7 @@ public final class StreamProducer
         final int partition = partitionOf(topic, record);
         final byte[] headers = HeadersCodec.encode(record.headers());
         final FutureConfirm confirm = new FutureConfirm(record.topic(), partition);
-        logProducer.publish(topic.partition(partition), -1,
+        logProducer.publish(topic.partition(partition), record.timestamp(),
             wrap(keyWrapper, record.key()), 0, record.key() == null ? -1 : record.key().length,
             wrap(headersWrapper, headers), 0, headers.length,
             wrap(valueWrapper, record.value()), 0, record.value() == null ? -1 : record.value().length,
@@ -169,8 +169,7 @@ public final class StreamProducer
             batch.clear();
             for (final int index : share.getValue())
             {
-                final ProducerRecord record = records.get(index);
-                batch.add(record.key(), HeadersCodec.encode(record.headers()), record.value());
+                addTo(batch, records.get(index));
             }
             logProducer.publishBatch(share.getKey(), batch, confirm.forIndices(share.getValue()), 0);
         }
@@ -179,6 +178,15 @@ public final class StreamProducer
             confirm.complete(List.of());
         }
         return confirm;
+    }
+
+    private void addTo(final RecordBatch target, final ProducerRecord record)
+    {
+        final byte[] headers = HeadersCodec.encode(record.headers());
+        target.add(record.timestamp(),
+            wrap(keyWrapper, record.key()), 0, record.key() == null ? -1 : record.key().length,
+            wrap(headersWrapper, headers), 0, headers.length,
+            wrap(valueWrapper, record.value()), 0, record.value() == null ? -1 : record.value().length);
     }
 
     private int partitionOf(final Topic topic, final ProducerRecord record)
