@@ -170,9 +170,9 @@ class QueueProperties
     }
 
     /**
-     * Settles one of the receipts handed out so far (current, stale or already settled ones alike), named by its
-     * place in the order they were handed out so that the action does not depend on the state it runs in, which
-     * lets jqwik shrink a sequence by dropping steps before it.
+     * Settles one of the receipts handed out so far (current, stale or already settled ones alike), named by how
+     * many were handed out after it, so that the action does not depend on the state it runs in and jqwik can
+     * shrink a sequence by dropping earlier steps.
      */
     static final class Settle implements Action.Independent<QueueSystem>
     {
@@ -189,7 +189,7 @@ class QueueProperties
             final Arbitrary<Integer> receipts = Arbitraries.integers().between(0, 30);
             final Arbitrary<Long> millis = Arbitraries.longs().between(1, 10_000);
             return Combinators.combine(receipts, millis).as((receipt, ms) -> Transformer.<QueueSystem>mutate(
-                kind + " receipt #" + receipt + (kind.equals("nack with delay") || kind.equals("extend") ?
+                kind + " receipt " + receipt + " back" + (kind.equals("nack with delay") || kind.equals("extend") ?
                     " " + ms + " ms" : ""), sys -> sys.settle(kind, receipt, ms)));
         }
     }
@@ -201,7 +201,7 @@ class QueueProperties
         public Arbitrary<Transformer<QueueSystem>> transformer()
         {
             return Arbitraries.integers().between(0, 30).map(receipt -> Transformer.mutate(
-                "ack receipt #" + receipt + " with the next delivery number", sys -> sys.ackForged(receipt)));
+                "ack receipt " + receipt + " back with the next delivery number", sys -> sys.ackForged(receipt)));
         }
     }
 
@@ -233,7 +233,7 @@ class QueueProperties
         public Arbitrary<Transformer<QueueSystem>> transformer()
         {
             return Arbitraries.integers().between(0, 3).map(held -> Transformer.mutate(
-                "ack held push delivery #" + held + " through the push consumer",
+                "ack push delivery " + held + " back through the push consumer",
                 s -> s.ackThroughPush(held)));
         }
     }
@@ -372,15 +372,15 @@ class QueueProperties
             });
         }
 
-        /** Settles the {@code n}th receipt handed out (counting round); nothing happens while there is none. */
-        void settle(final String kind, final int n, final long millis)
+        /** Settles the receipt handed out {@code back} receipts ago; nothing happens while there is none. */
+        void settle(final String kind, final int back, final long millis)
         {
             if (receipts.isEmpty())
             {
                 return;
             }
             Statistics.label("action").collect(kind);
-            final QueueModel.Receipt receipt = receipts.get(n % receipts.size());
+            final QueueModel.Receipt receipt = fromNewest(receipts, back);
             final long now = clock.time();
             final Receipt engineReceipt = new Receipt(receipt.partition(), receipt.offset(), receipt.deliveryNumber());
             final Outcome expected;
@@ -418,15 +418,15 @@ class QueueProperties
             settle();
         }
 
-        /** Acks the {@code n}th receipt handed out with the delivery number after its own. */
-        void ackForged(final int n)
+        /** Acks the receipt handed out {@code back} receipts ago with the delivery number after its own. */
+        void ackForged(final int back)
         {
             if (receipts.isEmpty())
             {
                 return;
             }
             Statistics.label("action").collect("forged receipt");
-            final QueueModel.Receipt handedOut = receipts.get(n % receipts.size());
+            final QueueModel.Receipt handedOut = fromNewest(receipts, back);
             final QueueModel.Receipt forged = new QueueModel.Receipt(handedOut.partition(), handedOut.offset(),
                 handedOut.deliveryNumber() + 1);
             final Throwable thrown = catchThrowable(() -> subscription.ack(new Receipt(forged.partition(),
@@ -490,8 +490,8 @@ class QueueProperties
             settle();
         }
 
-        /** Acks the {@code n}th delivery the push consumer holds (counting round) through the consumer. */
-        void ackThroughPush(final int n)
+        /** Acks through the consumer the delivery it was pushed {@code back} deliveries ago among those it holds. */
+        void ackThroughPush(final int back)
         {
             final List<QueueModel.Receipt> held = currentPushReceipts();
             if (held.isEmpty())
@@ -499,7 +499,7 @@ class QueueProperties
                 return;
             }
             Statistics.label("action").collect("ack through push consumer");
-            final QueueModel.Receipt receipt = held.get(n % held.size());
+            final QueueModel.Receipt receipt = fromNewest(held, back);
             consumer.ack(new Receipt(receipt.partition(), receipt.offset(), receipt.deliveryNumber()));
             assertThat(model.ack(receipt)).isEqualTo(Outcome.DONE);
             settle();
@@ -549,6 +549,12 @@ class QueueProperties
             subscription = spool.subscription(SUBSCRIPTION);
             openDeadLetterReader();
             settle();
+        }
+
+        /** The receipt {@code back} places before the newest, counting round when there are fewer. */
+        private static QueueModel.Receipt fromNewest(final List<QueueModel.Receipt> receipts, final int back)
+        {
+            return receipts.get(receipts.size() - 1 - back % receipts.size());
         }
 
         /** The receipts of the push consumer that would settle their message now. */
