@@ -52,9 +52,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Random sequences of publishes, pull receives, acks, nacks (with and without delay), rejects, lock extensions,
- * clock jumps, a push consumer opening and closing, and whole-engine restarts, run against a {@link Spool}
- * subscription and against {@link QueueModel}; after every step what each receive returned, the answer to each
- * settlement, the metrics and the dead letters of both must agree.
+ * clock jumps, a push consumer opening, acking and closing, and whole-engine restarts and crashes, run against a
+ * {@link Spool} subscription and against {@link QueueModel}; after every step what each receive and push returned,
+ * the answer to each settlement, the metrics and the dead letters of both must agree.
+ * <p>
+ * The dead and redelivery counts of {@code metrics()} start again each time the engine opens, as the subscription's
+ * per-partition state documents, and the model counts them the same way.
  * <p>
  * The engine picks which partition a multi-partition receive starts with, so the property does not predict that
  * choice: it checks that the engine took, in every partition, the lowest available offsets in order, and as many

@@ -38,6 +38,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -69,7 +70,7 @@ class StreamProperties
     private static final int SETTLE_ROUNDS = 6;
     private static final List<String> ACTIONS = List.of("publish by key", "publish without key",
         "publish to partition", "poll", "seek", "seek out of range", "seek to timestamp", "commit", "join", "leave",
-        "member poll", "member commit", "advance clock", "restart", "crash");
+        "member poll", "member commit", "advance clock", "sessions expire", "restart", "crash");
 
     /** The assignor of the sequence being run; a field so that shrinking a sequence keeps it. */
     private String assignor;
@@ -126,6 +127,8 @@ class StreamProperties
             .withAction(3, new MemberPoll())
             .withAction(1, new MemberCommit())
             .withAction(1, new AdvanceClock())
+            .withAction(1, Action.just("sessions expire", Transformer.mutate("advance clock past the session timeout",
+                StreamSystem::expireSessions)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", StreamSystem::restart)))
             .withAction(1, Action.just("crash", Transformer.mutate("crash", StreamSystem::crash)))
             .withMaxTransformations(60);
@@ -362,9 +365,17 @@ class StreamProperties
         private void pollAndCheck(final String name, final StreamConsumer consumer, final int max)
         {
             final Set<Partition> before = modelViews(consumer.assignment());
+            final String memberIdBefore = consumer.memberId();
             final List<ConsumerRecord> records = consumer.poll(max, 1 << 20, Duration.ZERO);
             final Set<Partition> after = modelViews(consumer.assignment());
-            if (!before.equals(after))
+            if (!Objects.equals(memberIdBefore, consumer.memberId()))
+            {
+                // The session had expired: the member lost everything and joined again under a new id, so even a
+                // partition it got back starts again from the committed offset.
+                handOver(name, before, Set.of());
+                handOver(name, Set.of(), after);
+            }
+            else if (!before.equals(after))
             {
                 handOver(name, before, after);
             }
@@ -532,6 +543,21 @@ class StreamProperties
         {
             Statistics.label("action").collect("advance clock");
             clock.advance(millis);
+        }
+
+        /**
+         * Moves the clock past the members' session timeout: the group drops them all at the next look, and each
+         * joins again at its next poll.
+         */
+        void expireSessions()
+        {
+            if (members.isEmpty())
+            {
+                return;
+            }
+            Statistics.label("action").collect("sessions expire");
+            clock.advance(SESSION_TIMEOUT_MILLIS + 1);
+            settleGroup();
         }
 
         /** Closes every consumer (members leave the group) and the engine, opens it again and rejoins as many. */
