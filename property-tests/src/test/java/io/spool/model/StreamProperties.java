@@ -47,13 +47,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Random sequences of publishes (by key, without a key, to a chosen partition), polls, seeks, commits, consumer
- * group joins and leaves, clock steps and engine restarts, run against a {@link StreamEngine} and against
- * {@link StreamModel}; after every step end offsets, positions and committed offsets of both agree.
+ * group joins and leaves, clock steps, expired sessions, and engine restarts and crashes, run against a
+ * {@link StreamEngine} and against {@link StreamModel}; after every step end offsets, positions and committed offsets
+ * of both agree.
  * <p>
  * Two kinds of reader: a consumer that assigned every partition by hand and keeps its offsets under group
  * {@value #REPLAY_GROUP}, and the members of group {@value #WORKERS_GROUP} sharing topic {@value #ORDERS}. After a
- * member joins or leaves, the members poll until the assignment stops moving, and it must then hold every partition
- * exactly once. A poll serves partitions in an order the engine picks, so the property checks what it may: every
+ * member joins or leaves, or every session expired, the members poll until the assignment stops moving, and it must
+ * then hold every partition exactly once; a partition that changes hands continues at the group's committed offset. A poll serves partitions in an order the engine picks, so the property checks what it may: every
  * partition's records continue exactly at the reader's position, and a poll that returned fewer than it could have
  * left nothing unread.
  */
