@@ -298,6 +298,13 @@ public final class QueueModel
             .mapToLong(m -> now - m.publishedAt).max().orElse(0);
     }
 
+    /** The lowest offset of the partition that is neither acked nor dead, or its end offset if there is none. */
+    public long lowestUnsettled(final int partition)
+    {
+        return partitions.get(partition).stream().filter(m -> m.state != State.ACKED && m.state != State.DEAD)
+            .mapToLong(m -> m.offset).min().orElse(partitions.get(partition).size());
+    }
+
     public int heldBy(final String holder)
     {
         return (int)allMessages().stream().filter(m -> m.state == State.ACQUIRED && m.holder.equals(holder)).count();

@@ -26,8 +26,8 @@ final class Engines
      */
     static TopicConfig topicOfTinySegments(final int partitions)
     {
-        return TopicConfig.of(partitions).withLog(LogConfig.builder().segmentBytes(4096).maxRecordBytes(1024)
-            .indexIntervalBytes(256).build());
+        return TopicConfig.of(partitions).withLog(LogConfig.builder().segmentBytes(1024).maxRecordBytes(960)
+            .indexIntervalBytes(128).build());
     }
 
     static Path temporaryDirectory(final String prefix)

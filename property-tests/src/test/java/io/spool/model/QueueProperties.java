@@ -4,6 +4,7 @@ import io.spool.Spool;
 import io.spool.model.QueueModel.Outcome;
 import io.spool.model.QueueModel.State;
 import io.spool.queue.AlreadySettledException;
+import io.spool.queue.BatchResult;
 import io.spool.queue.ConsumerOptions;
 import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
@@ -40,8 +41,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -73,9 +76,12 @@ class QueueProperties
     private static final int PARTITIONS = 2;
     private static final String PULL = "pull";
     private static final String PUSH = "push";
+    /** A header that makes every message a few hundred bytes, so that a segment holds only three or four of them
+     * and work-queue retention has whole settled segments to delete in many sequences. */
+    private static final Map<String, byte[]> PADDING = Map.of("padding", new byte[200]);
     private static final List<String> ACTIONS = List.of("publish by key", "publish to partition", "receive", "ack",
-        "nack", "nack with delay", "reject", "extend", "forged receipt", "advance clock", "open push consumer",
-        "ack through push consumer", "close push consumer", "restart", "crash");
+        "nack", "nack with delay", "reject", "extend", "forged receipt", "ack in a batch", "advance clock", "open push consumer",
+        "ack through push consumer", "close push consumer", "run maintenance", "restart", "crash");
 
     /** The settings of the sequence being run; a field so that shrinking a sequence keeps them. */
     private Settings settings;
@@ -108,6 +114,7 @@ class QueueProperties
                 c.check(action).count(n -> n > 0);
             }
         });
+        Statistics.label("maintenance deleted segments").coverage(c -> c.check(true).count(n -> n > 0));
     }
 
     @Provide
@@ -130,9 +137,12 @@ class QueueProperties
             .withAction(1, new Settle("reject"))
             .withAction(1, new Settle("extend"))
             .withAction(1, new ForgedReceipt())
+            .withAction(1, new AckInBatch())
             .withAction(3, new AdvanceClock())
             .withAction(2, new OpenOrClosePushConsumer())
             .withAction(2, new AckThroughPushConsumer())
+            .withAction(1, Action.just("run maintenance", Transformer.mutate("run maintenance",
+                QueueSystem::runMaintenance)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", QueueSystem::restart)))
             .withAction(1, Action.just("crash", Transformer.mutate("crash", QueueSystem::crash)))
             .withMaxTransformations(60);
@@ -205,6 +215,18 @@ class QueueProperties
         {
             return Arbitraries.integers().between(0, 30).map(receipt -> Transformer.mutate(
                 "ack receipt " + receipt + " back with the next delivery number", sys -> sys.ackForged(receipt)));
+        }
+    }
+
+    /** Acks, in one batch, everything pulled and still held, plus a few older receipts that must be refused. */
+    static final class AckInBatch implements Action.Independent<QueueSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<QueueSystem>> transformer()
+        {
+            return Arbitraries.integers().between(0, 3).map(older -> Transformer.mutate(
+                "ack in a batch what the pull consumer holds and the " + older + " newest receipts",
+                s -> s.ackInBatch(older)));
         }
     }
 
@@ -318,9 +340,11 @@ class QueueProperties
             for (final int key : keys)
             {
                 final String value = nextValue();
-                final PublishResult placed = spool.newProducer().send(ProducerRecord.of(TOPIC,
-                    ("k" + key).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8))).join();
-                assertThat(placed.offset()).as("offset of " + value).isEqualTo(model.publish(placed.partition(), value, clock.time()));
+                final PublishResult placed = spool.newProducer().send(new ProducerRecord(TOPIC,
+                    ProducerRecord.ANY_PARTITION, ("k" + key).getBytes(StandardCharsets.UTF_8), PADDING,
+                    value.getBytes(StandardCharsets.UTF_8))).join();
+                assertThat(placed.offset()).as("offset of " + value)
+                    .isEqualTo(model.publish(placed.partition(), value, clock.time()));
             }
             settle();
         }
@@ -329,10 +353,11 @@ class QueueProperties
         {
             Statistics.label("action").collect("publish to partition");
             final String value = nextValue();
-            final PublishResult placed = spool.newProducer().send(ProducerRecord.toPartition(TOPIC, partition, null,
+            final PublishResult placed = spool.newProducer().send(new ProducerRecord(TOPIC, partition, null, PADDING,
                 value.getBytes(StandardCharsets.UTF_8))).join();
             assertThat(placed.partition()).isEqualTo(partition);
-            assertThat(placed.offset()).as("offset of " + value).isEqualTo(model.publish(partition, value, clock.time()));
+            assertThat(placed.offset()).as("offset of " + value)
+                .isEqualTo(model.publish(partition, value, clock.time()));
             settle();
         }
 
@@ -438,6 +463,29 @@ class QueueProperties
             settle();
         }
 
+        void ackInBatch(final int newest)
+        {
+            final Set<QueueModel.Receipt> batch = new LinkedHashSet<>();
+            receipts.stream().filter(r -> model.check(r) == Outcome.DONE && !pushReceipts.contains(r))
+                .forEach(batch::add);
+            batch.addAll(receipts.subList(Math.max(0, receipts.size() - newest), receipts.size()));
+            if (batch.isEmpty())
+            {
+                return;
+            }
+            Statistics.label("action").collect("ack in a batch");
+            final BatchResult result = subscription.ack(batch.stream()
+                .map(r -> new Receipt(r.partition(), r.offset(), r.deliveryNumber())).toList());
+            for (final QueueModel.Receipt receipt : batch)
+            {
+                final QueueException error = result.failed().get(new Receipt(receipt.partition(), receipt.offset(),
+                    receipt.deliveryNumber()));
+                assertThat(outcomeOf(error)).as("ack %s in a batch (%s)", receipt, error)
+                    .isEqualTo(model.ack(receipt));
+            }
+            settle();
+        }
+
         private static Outcome outcomeOf(final Throwable thrown)
         {
             if (thrown == null)
@@ -514,6 +562,24 @@ class QueueProperties
             consumer.close();
             consumer = null;
             model.release(PUSH);
+            settle();
+        }
+
+        /**
+         * Runs retention, which for a work-queue subscription deletes the segments it has settled: never one that
+         * holds a message the subscription still has to deliver or settle.
+         */
+        void runMaintenance()
+        {
+            Statistics.label("action").collect("run maintenance");
+            final int deleted = spool.runMaintenance();
+            Statistics.label("maintenance deleted segments").collect(deleted > 0);
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                assertThat(spool.streams().topics().topic(TOPIC).partition(partition).startOffset())
+                    .as("start of partition %d after retention", partition)
+                    .isLessThanOrEqualTo(model.lowestUnsettled(partition));
+            }
             settle();
         }
 
