@@ -10,6 +10,7 @@ public final class Labs
 {
     private static final List<Lab> ALL = List.of(
         new FanoutLab(),
+        new AckLab(),
         new PrefetchLab());
 
     private Labs()
