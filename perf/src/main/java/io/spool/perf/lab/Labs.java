@@ -11,7 +11,9 @@ public final class Labs
     private static final List<Lab> ALL = List.of(
         new FanoutLab(),
         new AckLab(),
-        new PrefetchLab());
+        new PrefetchLab(),
+        new PoisonLab(),
+        new VisibilityLab());
 
     private Labs()
     {
