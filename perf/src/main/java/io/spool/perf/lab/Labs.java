@@ -13,7 +13,9 @@ public final class Labs
         new AckLab(),
         new PrefetchLab(),
         new PoisonLab(),
-        new VisibilityLab());
+        new VisibilityLab(),
+        new DelayLab(),
+        new ReplayLab());
 
     private Labs()
     {
