@@ -14,6 +14,7 @@ public final class Labs
         new PrefetchLab(),
         new PoisonLab(),
         new VisibilityLab(),
+        new PollingLab(),
         new DelayLab(),
         new ReplayLab());
 
