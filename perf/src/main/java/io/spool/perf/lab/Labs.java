@@ -13,6 +13,7 @@ public final class Labs
         new AckLab(),
         new PrefetchLab(),
         new PoisonLab(),
+        new OrderingLab(),
         new VisibilityLab(),
         new PollingLab(),
         new DelayLab(),
