@@ -16,7 +16,6 @@ public final class PollingLab implements Lab
     private static final long LONG_POLL_WAIT_MILLIS = 5_000;
     /** What one short poll costs the client, in virtual time: an immediate answer over a local round trip. */
     private static final long SHORT_POLL_ROUND_TRIP_MILLIS = 1;
-    private static final long STEP_MILLIS = 100;
 
     @Override
     public String name()
@@ -63,7 +62,8 @@ public final class PollingLab implements Lab
 
     /**
      * A long poll blocks its caller until the engine's clock passes its wait, so the consumer runs on its own thread
-     * while the lab moves the clock; the lab moves it only while the consumer is inside a call.
+     * and the lab moves the clock only while that thread is parked inside a receive: each wait then starts at a
+     * known virtual time, whatever the machine's load.
      */
     private static int longPoll(final Path dir)
     {
@@ -73,10 +73,10 @@ public final class PollingLab implements Lab
             final Subscription inbox = lab.spool().createSubscription("inbox", "inbox", SubscriptionSettings.DEFAULT);
             final AtomicInteger started = new AtomicInteger();
             final AtomicInteger returned = new AtomicInteger();
-            final AtomicInteger stopAfter = new AtomicInteger(Integer.MAX_VALUE);
+            final AtomicInteger lastCall = new AtomicInteger(Integer.MAX_VALUE);
             final Thread consumer = new Thread(() ->
             {
-                while (started.get() < stopAfter.get())
+                while (started.get() < lastCall.get())
                 {
                     started.incrementAndGet();
                     inbox.receive(10, LONG_POLL_WAIT_MILLIS);
@@ -84,19 +84,47 @@ public final class PollingLab implements Lab
                 }
             }, "lab-long-poller");
             consumer.start();
-            for (long t = STEP_MILLIS; t <= WINDOW_MILLIS; t += STEP_MILLIS)
+            awaitParkedIn(consumer, started, 1);
+            for (long due = LONG_POLL_WAIT_MILLIS; due <= WINDOW_MILLIS; due += LONG_POLL_WAIT_MILLIS)
             {
-                while (started.get() == returned.get())
-                {
-                    Thread.onSpinWait();
-                }
-                lab.advanceTo(t, inbox);
+                final int call = started.get();
+                lab.advanceTo(due, inbox);
+                awaitAtLeast(returned, call);
+                awaitParkedIn(consumer, started, call + 1);
             }
+            lab.advanceTo(WINDOW_MILLIS, inbox);
             final int calls = started.get();
-            stopAfter.set(calls);
-            lab.advanceTo(WINDOW_MILLIS + 2 * LONG_POLL_WAIT_MILLIS, inbox);
+            lastCall.set(calls);
+            lab.advanceTo(WINDOW_MILLIS + LONG_POLL_WAIT_MILLIS, inbox);
             join(consumer);
             return calls;
+        }
+    }
+
+    /** Spins until the consumer started call {@code call} and parked in it, which it does only inside receive. */
+    private static void awaitParkedIn(final Thread consumer, final AtomicInteger started, final int call)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (started.get() != call || consumer.getState() != Thread.State.TIMED_WAITING)
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("the long poller did not start receive call " + call + " in 30 s");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void awaitAtLeast(final AtomicInteger counter, final int value)
+    {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (counter.get() < value)
+        {
+            if (System.nanoTime() > deadline)
+            {
+                throw new IllegalStateException("receive call " + value + " did not return in 30 s");
+            }
+            Thread.onSpinWait();
         }
     }
 
