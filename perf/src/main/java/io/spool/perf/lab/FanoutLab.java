@@ -63,7 +63,7 @@ public final class FanoutLab implements Lab
                 .row("pub/sub: stats got", statsGot + " of " + MESSAGES, "RabbitMQ fanout: 100 of 100")
                 .row("point-to-point: worker A / worker B", workerGot[0] + " / " + workerGot[1],
                     "RabbitMQ, 2 consumers on one queue: 52 / 48")
-                .row("records stored for 3 subscriptions", stored, "RabbitMQ: one copy per queue (200 for 2 queues)");
+                .row("records stored for 3 subscriptions", stored, "RabbitMQ: one copy per queue, 300");
         }
     }
 

@@ -60,11 +60,6 @@ public final class LabTable
         return row[1];
     }
 
-    public List<String> measurements()
-    {
-        return List.copyOf(rows.keySet());
-    }
-
     public String render()
     {
         final int[] widths = new int[HEADINGS.length];

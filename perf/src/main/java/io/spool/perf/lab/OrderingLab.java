@@ -72,9 +72,9 @@ public final class OrderingLab implements Lab
             final int[] finished = new int[1];
             try (PushSimulation simulation = new PushSimulation(lab, accounts))
             {
-                simulation.attach("first", 1, FIRST_PROCESSING_MILLIS);
-                simulation.attach("second", 1, SECOND_PROCESSING_MILLIS);
-                simulation.runUntil(() -> finished[0] == EVENTS_PER_KEY * KEYS.length, (consumer, message) ->
+                simulation.attach(1, FIRST_PROCESSING_MILLIS);
+                simulation.attach(1, SECOND_PROCESSING_MILLIS);
+                simulation.runUntil(() -> finished[0] == EVENTS_PER_KEY * KEYS.length, message ->
                 {
                     deliveries[0]++;
                     if (requeue.nextInt(REQUEUE_ONE_IN) == 0)

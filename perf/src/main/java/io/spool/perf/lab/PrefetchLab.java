@@ -75,16 +75,16 @@ public final class PrefetchLab implements Lab
                 final PushSimulation.SimulatedConsumer fast;
                 if (slowFirst)
                 {
-                    slow = simulation.attach("slow", prefetch, SLOW_MILLIS);
-                    fast = simulation.attach("fast", prefetch, FAST_MILLIS);
+                    slow = simulation.attach(prefetch, SLOW_MILLIS);
+                    fast = simulation.attach(prefetch, FAST_MILLIS);
                 }
                 else
                 {
-                    fast = simulation.attach("fast", prefetch, FAST_MILLIS);
-                    slow = simulation.attach("slow", prefetch, SLOW_MILLIS);
+                    fast = simulation.attach(prefetch, FAST_MILLIS);
+                    slow = simulation.attach(prefetch, SLOW_MILLIS);
                 }
                 simulation.runUntil(() -> fast.acked() + slow.acked() == MESSAGES,
-                    (consumer, message) -> PushSimulation.Outcome.ACK);
+                    message -> PushSimulation.Outcome.ACK);
                 return new Split(fast.acked(), slow.acked(), lab.now());
             }
         }

@@ -37,23 +37,21 @@ final class PushSimulation implements AutoCloseable
     /** Decides the outcome of each finished message. */
     interface Worker
     {
-        Outcome finish(SimulatedConsumer consumer, Received message);
+        Outcome finish(Received message);
     }
 
     /** One consumer: its processing time, its buffer and what it finished. Not thread-safe. */
     static final class SimulatedConsumer
     {
-        final String name;
-        final long processingMillis;
+        private final long processingMillis;
         private final ArrayDeque<Received> buffer = new ArrayDeque<>();
         private QueueConsumer handle;
         private Received current;
         private long finishAt;
         private int acked;
 
-        private SimulatedConsumer(final String name, final long processingMillis)
+        private SimulatedConsumer(final long processingMillis)
         {
-            this.name = name;
             this.processingMillis = processingMillis;
         }
 
@@ -81,9 +79,9 @@ final class PushSimulation implements AutoCloseable
     }
 
     /** Starts a push consumer with manual acks and waits for what Spool pushes to it at once. */
-    SimulatedConsumer attach(final String name, final int prefetch, final long processingMillis)
+    SimulatedConsumer attach(final int prefetch, final long processingMillis)
     {
-        final SimulatedConsumer consumer = new SimulatedConsumer(name, processingMillis);
+        final SimulatedConsumer consumer = new SimulatedConsumer(processingMillis);
         consumer.handle = subscription.consume(ConsumerOptions.prefetch(prefetch),
             (delivery, queueConsumer) -> arrivals.add(new Arrival(consumer, Received.of(delivery))));
         consumers.add(consumer);
@@ -118,7 +116,7 @@ final class PushSimulation implements AutoCloseable
                 {
                     final Received message = consumer.current;
                     consumer.current = null;
-                    if (worker.finish(consumer, message) == Outcome.ACK)
+                    if (worker.finish(message) == Outcome.ACK)
                     {
                         consumer.acked++;
                         consumer.handle.ack(message.receipt());
