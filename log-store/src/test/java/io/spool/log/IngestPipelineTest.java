@@ -282,4 +282,27 @@ class IngestPipelineTest
         writer.join();
         assertThat(next[0]).isEqualTo(n);
     }
+
+    @Test
+    void intervalDurabilityForcesAtMostOncePerIntervalAndCatchesUpWhenIdle() throws Exception
+    {
+        final org.agrona.concurrent.CachedEpochClock clock = new org.agrona.concurrent.CachedEpochClock();
+        clock.update(1_000_000);
+        store = LogStore.open(dir, LogStoreConfig.builder().clock(clock).backgroundMaintenance(false)
+            .idleFlushCheckMillis(1).build());
+        final PartitionLog log = store.openLog("i/0", LogConfig.builder().durability(Durability.interval(100)).build());
+        final LogProducer producer = store.newProducer();
+        producer.appendAndWait(log, null, null, bytes("first"));
+        assertThat(store.fsyncCount()).isEqualTo(1);
+        producer.appendAndWait(log, null, null, bytes("second"));
+        producer.appendAndWait(log, null, null, bytes("third"));
+        assertThat(store.fsyncCount()).as("inside the interval nothing more is forced").isEqualTo(1);
+        clock.advance(100);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (store.fsyncCount() < 2 && System.nanoTime() < deadline)
+        {
+            Thread.onSpinWait();
+        }
+        assertThat(store.fsyncCount()).as("an idle pipeline forces what waited past the interval").isEqualTo(2);
+    }
 }
