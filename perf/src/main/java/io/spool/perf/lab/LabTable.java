@@ -87,11 +87,15 @@ public final class LabTable
         {
             line(out, row, widths);
         }
-        for (final String note : notes)
+        if (!notes.isEmpty())
         {
-            out.append('\n').append(note);
+            out.append('\n');
+            for (final String note : notes)
+            {
+                out.append(note).append('\n');
+            }
         }
-        return out.append('\n').toString();
+        return out.toString();
     }
 
     private static void line(final StringBuilder out, final String[] cells, final int[] widths)

@@ -51,8 +51,8 @@ public final class PrefetchLab implements Lab
             .row("unlimited, fast attached first: all done after", LabEngine.seconds(fastFirst.millis),
                 "RabbitMQ: 5.1 s")
             .note("With a prefetch above the backlog, Spool hands every ready message to the consumer whose turn it is,")
-            .note("so the first one attached takes them all; RabbitMQ deals them out one by one. Prefetch 1 comes")
-            .note("close to the ideal on both.");
+            .note("so the first one attached takes them all; RabbitMQ deals them out one by one. With prefetch 1 the")
+            .note("fast consumer keeps asking for more and the run ends close to the ideal.");
     }
 
     private record Split(int fast, int slow, long millis)
