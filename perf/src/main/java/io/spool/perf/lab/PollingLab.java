@@ -4,8 +4,6 @@ import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
 
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Short against long polling of an empty queue for 6 s: how many receive calls each makes. Thread-safe (stateless).
@@ -60,88 +58,25 @@ public final class PollingLab implements Lab
         }
     }
 
-    /**
-     * A long poll blocks its caller until the engine's clock passes its wait, so the consumer runs on its own thread
-     * and the lab moves the clock only while that thread is parked inside a receive: each wait then starts at a
-     * known virtual time, whatever the machine's load.
-     */
     private static int longPoll(final Path dir)
     {
         try (LabEngine lab = new LabEngine(dir))
         {
             lab.createTopic("inbox");
             final Subscription inbox = lab.spool().createSubscription("inbox", "inbox", SubscriptionSettings.DEFAULT);
-            final AtomicInteger started = new AtomicInteger();
-            final AtomicInteger returned = new AtomicInteger();
-            final AtomicInteger lastCall = new AtomicInteger(Integer.MAX_VALUE);
-            final Thread consumer = new Thread(() ->
+            try (LongPoller poller = new LongPoller(inbox, LONG_POLL_WAIT_MILLIS))
             {
-                while (started.get() < lastCall.get())
+                for (long due = LONG_POLL_WAIT_MILLIS; due <= WINDOW_MILLIS; due += LONG_POLL_WAIT_MILLIS)
                 {
-                    started.incrementAndGet();
-                    inbox.receive(10, LONG_POLL_WAIT_MILLIS);
-                    returned.incrementAndGet();
+                    lab.advanceTo(due, inbox);
+                    poller.awaitNextCall();
                 }
-            }, "lab-long-poller");
-            consumer.start();
-            awaitParkedIn(consumer, started, 1);
-            for (long due = LONG_POLL_WAIT_MILLIS; due <= WINDOW_MILLIS; due += LONG_POLL_WAIT_MILLIS)
-            {
-                final int call = started.get();
-                lab.advanceTo(due, inbox);
-                awaitAtLeast(returned, call);
-                awaitParkedIn(consumer, started, call + 1);
+                lab.advanceTo(WINDOW_MILLIS, inbox);
+                final int calls = poller.calls();
+                poller.stopAfterCurrentCall();
+                lab.advanceTo(WINDOW_MILLIS + LONG_POLL_WAIT_MILLIS, inbox);
+                return calls;
             }
-            lab.advanceTo(WINDOW_MILLIS, inbox);
-            final int calls = started.get();
-            lastCall.set(calls);
-            lab.advanceTo(WINDOW_MILLIS + LONG_POLL_WAIT_MILLIS, inbox);
-            join(consumer);
-            return calls;
-        }
-    }
-
-    /** Spins until the consumer started call {@code call} and parked in it, which it does only inside receive. */
-    private static void awaitParkedIn(final Thread consumer, final AtomicInteger started, final int call)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (started.get() != call || consumer.getState() != Thread.State.TIMED_WAITING)
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException("the long poller did not start receive call " + call + " in 30 s");
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    private static void awaitAtLeast(final AtomicInteger counter, final int value)
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (counter.get() < value)
-        {
-            if (System.nanoTime() > deadline)
-            {
-                throw new IllegalStateException("receive call " + value + " did not return in 30 s");
-            }
-            Thread.onSpinWait();
-        }
-    }
-
-    private static void join(final Thread consumer)
-    {
-        try
-        {
-            consumer.join(TimeUnit.SECONDS.toMillis(30));
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the long poller finished", ex);
-        }
-        if (consumer.isAlive())
-        {
-            throw new IllegalStateException("the long poller did not finish within 30 s");
         }
     }
 }
