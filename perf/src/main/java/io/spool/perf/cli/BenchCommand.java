@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks; each prints its raw baseline from the same run and the ratio.",
-    subcommands = {IngestCommand.class, ReplayCommand.class})
+    subcommands = {IngestCommand.class, ReplayCommand.class, QueueCommand.class})
 final class BenchCommand implements Runnable
 {
     @Spec
