@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "spool 0.1.0",
     description = "One memory-mapped log, read as a stream and as a queue.",
-    subcommands = {BenchCommand.class, VerifyCommand.class, DumpCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {BenchCommand.class, VerifyCommand.class, DumpCommand.class, io.spool.perf.lab.LabCommand.class, CommandLine.HelpCommand.class})
 public final class SpoolCommand implements Runnable
 {
     @Spec
