@@ -100,7 +100,7 @@ final class PartitionWorker implements DeadLetterHandler
         {
             return false;
         }
-        delivery.fill(subscription, partition, deliveryNumber, record);
+        delivery.fill(subscription, partition, deliveryNumber, state.firstDeliveryTime(offset), record);
         return true;
     }
 

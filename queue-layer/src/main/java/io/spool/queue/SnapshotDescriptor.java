@@ -33,6 +33,9 @@ package io.spool.queue;
  *  +---------------------------------------------------------------+
  *  |     delayed messages: count, then (offset long, due long)*    |
  *  +---------------------------------------------------------------+
+ *  |  first delivery times: count, then runs of                    |
+ *  |  (from offset long, length int, epoch ms long)*               |
+ *  +---------------------------------------------------------------+
  *  |               CRC32C of every byte before it                  |
  *  +---------------------------------------------------------------+
  * </pre>
@@ -44,7 +47,7 @@ package io.spool.queue;
 final class SnapshotDescriptor
 {
     static final int MAGIC = 0x53515053;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int MAGIC_AT = 0;
     static final int VERSION_AT = 4;
     static final int GENERATION_AT = 8;
@@ -55,6 +58,7 @@ final class SnapshotDescriptor
     static final int WORD_RUN_LENGTH = Long.BYTES + Integer.BYTES;
     static final int COUNT_RUN_LENGTH = 2 * Integer.BYTES;
     static final int DELAYED_LENGTH = 2 * Long.BYTES;
+    static final int FIRST_DELIVERY_RUN_LENGTH = FirstDeliveryTimes.BYTES_PER_RUN;
     static final int CRC_LENGTH = Integer.BYTES;
 
     static final String FILE_NAME = "snapshot.bin";

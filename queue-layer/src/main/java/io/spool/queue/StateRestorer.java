@@ -67,13 +67,17 @@ final class StateRestorer implements StateLog
                 state.giveBack(offset);
             }
         }
-        window.advanceFloor(cursor);
+        state.firstDeliveries().trimBelow(window.advanceFloor(cursor));
     }
 
     @Override
-    public void firstDelivery(final long offset)
+    public void firstDelivery(final long offset, final long timeMillis)
     {
         restoreDelivery(state, offset, 1);
+        if (offset >= state.ackFloor())
+        {
+            state.firstDeliveries().delivered(offset, timeMillis);
+        }
         delays.remove(offset);
     }
 
@@ -88,6 +92,7 @@ final class StateRestorer implements StateLog
     public void acked(final long offset)
     {
         restoreSettled(state, offset, false);
+        state.firstDeliveries().settled(offset);
         delays.remove(offset);
     }
 
@@ -95,6 +100,7 @@ final class StateRestorer implements StateLog
     public void dead(final long offset, final DeadReason reason)
     {
         restoreSettled(state, offset, true);
+        state.firstDeliveries().settled(offset);
         delays.remove(offset);
     }
 

@@ -139,6 +139,7 @@ final class StateSnapshot
         position = encodeWordRuns(buffer, position, window, floor, cursor, true);
         position = encodeCountRuns(buffer, position, window, floor, cursor);
         position = encodeDelays(buffer, position, state);
+        position = encodeFirstDeliveries(buffer, position, state.firstDeliveries(), floor);
         final CRC32C crc = new CRC32C();
         final ByteBuffer bytes = buffer.byteBuffer();
         bytes.limit(position).position(0);
@@ -260,6 +261,44 @@ final class StateSnapshot
         return position;
     }
 
+    private static int encodeFirstDeliveries(
+        final ExpandableDirectByteBuffer buffer, final int start, final FirstDeliveryTimes times, final long floor)
+    {
+        int position = start + Integer.BYTES;
+        int runs = 0;
+        for (int i = 0; i < times.runCount(); i++)
+        {
+            final long from = Math.max(floor, times.runStart(i));
+            final long end = times.runStart(i) + times.runLength(i);
+            if (from < end)
+            {
+                position = putFirstDeliveryRun(buffer, position, from, (int)(end - from), times.runTime(i));
+                runs++;
+            }
+        }
+        final Long2LongHashMap.EntryIterator single = times.outOfOrder().entrySet().iterator();
+        while (single.hasNext())
+        {
+            single.next();
+            if (single.getLongKey() >= floor)
+            {
+                position = putFirstDeliveryRun(buffer, position, single.getLongKey(), 1, single.getLongValue());
+                runs++;
+            }
+        }
+        buffer.putInt(start, runs, ORDER);
+        return position;
+    }
+
+    private static int putFirstDeliveryRun(
+        final ExpandableDirectByteBuffer buffer, final int at, final long from, final int length, final long time)
+    {
+        buffer.putLong(at, from, ORDER);
+        buffer.putInt(at + Long.BYTES, length, ORDER);
+        buffer.putLong(at + Long.BYTES + Integer.BYTES, time, ORDER);
+        return at + FIRST_DELIVERY_RUN_LENGTH;
+    }
+
     private static Restored decode(
         final UnsafeBuffer buffer, final SubscriptionSettings settings, final EpochClock clock,
         final DeadLetterHandler deadLetters)
@@ -285,6 +324,14 @@ final class StateSnapshot
         for (int i = 0; i < delayed; i++, position += DELAYED_LENGTH)
         {
             delays.put(buffer.getLong(position, ORDER), buffer.getLong(position + Long.BYTES, ORDER));
+        }
+        final int runs = buffer.getInt(position, ORDER);
+        position += Integer.BYTES;
+        for (int i = 0; i < runs; i++, position += FIRST_DELIVERY_RUN_LENGTH)
+        {
+            state.firstDeliveries().restore(buffer.getLong(position, ORDER),
+                buffer.getInt(position + Long.BYTES, ORDER),
+                buffer.getLong(position + Long.BYTES + Integer.BYTES, ORDER));
         }
         if (position != buffer.capacity() - CRC_LENGTH)
         {

@@ -34,6 +34,7 @@ public final class SubscriptionPartitionState
     private final DeadLetterHandler deadLetters;
     private final OffsetWindow window;
     private final InFlightTable records = new InFlightTable();
+    private final FirstDeliveryTimes firstDeliveries = new FirstDeliveryTimes();
     private final DeadlineTimers timers;
     private final ReceiptCheck receiptCheck;
     private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
@@ -150,7 +151,8 @@ public final class SubscriptionPartitionState
                 consumerId + " and lock " + lockMillis + " ms");
         }
         expireDue();
-        final long deadline = clock.time() + lockMillis;
+        final long now = clock.time();
+        final long deadline = now + lockMillis;
         int delivered = 0;
         while (delivered < max && window.readyCount() > 0)
         {
@@ -171,7 +173,8 @@ public final class SubscriptionPartitionState
             window.ensureCovers(offset);
             window.deliveryCount(offset, 1);
             hold(offset, consumerId, deadline);
-            stateLog.firstDelivery(offset);
+            firstDeliveries.delivered(offset, now);
+            stateLog.firstDelivery(offset, now);
             handler.onDelivery(offset, 1);
             delivered++;
         }
@@ -192,6 +195,7 @@ public final class SubscriptionPartitionState
         endHold(record);
         records.free(record);
         window.settle(offset, false);
+        firstDeliveries.settled(offset);
         stateLog.acked(offset);
         advanceFloorFrom(offset);
     }
@@ -365,6 +369,12 @@ public final class SubscriptionPartitionState
         return offset < window.floor() || offset >= cursor ? 0 : window.deliveryCount(offset);
     }
 
+    /** When the message was first delivered (epoch ms; the same on every redelivery), or -1 if never. */
+    public long firstDeliveryTime(final long offset)
+    {
+        return offset < window.floor() ? FirstDeliveryTimes.UNKNOWN : firstDeliveries.timeOf(offset);
+    }
+
     /** The lock deadline of an acquired message or the due time of a delayed one, else -1. */
     public long deadline(final long offset)
     {
@@ -435,6 +445,7 @@ public final class SubscriptionPartitionState
     public long footprintBytes()
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
+            firstDeliveries.footprintBytes() +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 
@@ -446,6 +457,11 @@ public final class SubscriptionPartitionState
     InFlightTable records()
     {
         return records;
+    }
+
+    FirstDeliveryTimes firstDeliveries()
+    {
+        return firstDeliveries;
     }
 
     long timerCount()
@@ -565,6 +581,7 @@ public final class SubscriptionPartitionState
     private void die(final long offset, final DeadReason reason, final int deliveries)
     {
         window.settle(offset, true);
+        firstDeliveries.settled(offset);
         deadCount++;
         stateLog.dead(offset, reason);
         deadLetters.onDead(offset, reason, deliveries);
@@ -575,7 +592,7 @@ public final class SubscriptionPartitionState
     {
         if (settledOffset == window.floor())
         {
-            window.advanceFloor(cursor);
+            firstDeliveries.trimBelow(window.advanceFloor(cursor));
         }
     }
 }

@@ -76,6 +76,25 @@ class SubscriptionTest
     }
 
     @Test
+    void everyDeliveryCarriesTheFirstDeliveryTimeAcrossRedeliveryAndRestart()
+    {
+        final Subscription work = subscribe(SubscriptionSettings.builder().lockTimeoutMillis(1_000));
+        fx.publish("orders", "job");
+        final long firstTime = fx.clock.time();
+        final Delivery first = work.receive(1, 0).get(0);
+        fx.advance(work, 1_000);
+        final Delivery second = work.receive(1, 0).get(0);
+        fx.clock.advance(5_000);
+        fx.reopen();
+        final Subscription reopened = fx.spool.subscription("work");
+        final Delivery third = reopened.receive(1, 0).get(0);
+
+        assertThat(List.of(first, second, third)).extracting(Delivery::firstDeliveryTime)
+            .containsOnly(firstTime);
+        assertThat(third.deliveryNumber()).isEqualTo(3);
+    }
+
+    @Test
     void extendingTheLockKeepsOthersFromTheMessage()
     {
         final Subscription work = subscribe(SubscriptionSettings.builder().lockTimeoutMillis(2_000));
