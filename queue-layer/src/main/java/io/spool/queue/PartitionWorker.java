@@ -26,6 +26,7 @@ final class PartitionWorker implements DeadLetterHandler
     private final RecordView[] found = new RecordView[1];
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
+    private RecordInspector inspector;
     /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
     private volatile long publishedAckFloor;
 
@@ -42,11 +43,17 @@ final class PartitionWorker implements DeadLetterHandler
         this.reader = log.newReader();
     }
 
-    /** Attaches the opened state store (it needs this worker as its dead-letter handler, hence two steps). */
-    void attach(final SubscriptionStateStore store)
+    /**
+     * Attaches the opened state store (it needs this worker as its dead-letter handler, hence two steps) and lets
+     * its state read message traits from the log.
+     */
+    void attach(final SubscriptionStateStore store, final SubscriptionSettings settings)
     {
         this.store = store;
         this.state = store.state();
+        this.inspector = new RecordInspector(log.newReader(), settings);
+        state.inspector(inspector);
+        state.rebuildGroups();
         this.publishedAckFloor = state.ackFloor();
     }
 
@@ -161,6 +168,10 @@ final class PartitionWorker implements DeadLetterHandler
     void close()
     {
         reader.close();
+        if (inspector != null)
+        {
+            inspector.close();
+        }
         if (store != null)
         {
             store.close();

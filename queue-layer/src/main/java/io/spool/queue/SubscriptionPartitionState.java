@@ -39,6 +39,11 @@ public final class SubscriptionPartitionState
     private final ReceiptCheck receiptCheck;
     private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
     private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
+    private final MessageTraits traits = new MessageTraits();
+    private final MessageGroups groups = new MessageGroups();
+    private final boolean orderedGroups;
+    private final RetryPolicy retryPolicy;
+    private MessageInspector inspector = MessageInspector.PLAIN;
     private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
@@ -65,6 +70,8 @@ public final class SubscriptionPartitionState
         this.clock = clock;
         this.lockTimeoutMillis = settings.lockTimeoutMillis();
         this.deliveryLimit = settings.deliveryLimit();
+        this.orderedGroups = settings.groupMode() == GroupMode.ORDERED;
+        this.retryPolicy = settings.retryPolicy();
         this.deadLetters = deadLetters;
         this.stateLog = stateLog;
         this.window = new OffsetWindow(startOffset);
@@ -161,16 +168,31 @@ public final class SubscriptionPartitionState
             final int deliveryNumber = window.deliveryCount(offset) + 1;
             window.deliveryCount(offset, deliveryNumber);
             hold(offset, consumerId, deadline);
-            redeliveryCount++;
-            stateLog.redelivery(offset, deliveryNumber);
+            if (deliveryNumber == 1)
+            {
+                // A message the cursor passed while it waited for its group or its delivery time.
+                firstDeliveries.delivered(offset, now);
+                stateLog.firstDelivery(offset, now);
+            }
+            else
+            {
+                redeliveryCount++;
+                stateLog.redelivery(offset, deliveryNumber);
+            }
             handler.onDelivery(offset, deliveryNumber);
             delivered++;
         }
         final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
-        while (delivered < max && cursor < logEnd && cursor < windowEnd)
+        while (delivered < max && cursor < logEnd && cursor < windowEnd &&
+            groups.waitingCount() < MessageGroups.MAX_WAITING)
         {
             final long offset = cursor++;
             window.ensureCovers(offset);
+            inspector.inspect(offset, traits);
+            if (!admitNew(offset, now))
+            {
+                continue;
+            }
             window.deliveryCount(offset, 1);
             hold(offset, consumerId, deadline);
             firstDeliveries.delivered(offset, now);
@@ -198,6 +220,7 @@ public final class SubscriptionPartitionState
         firstDeliveries.settled(offset);
         stateLog.acked(offset);
         advanceFloorFrom(offset);
+        openNextOfGroup(offset);
     }
 
     /**
@@ -209,7 +232,21 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "nack");
         timers.unlink(record);
-        returnHeld(offset, record);
+        if (!retryPolicy.isLadder())
+        {
+            returnHeld(offset, record);
+            return;
+        }
+        final int deliveries = window.deliveryCount(offset);
+        final long delay = retryPolicy.delayAfter(deliveries);
+        if (delay < 0)
+        {
+            endHold(record);
+            records.free(record);
+            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
+            return;
+        }
+        delayHeld(offset, record, delay);
     }
 
     /**
@@ -227,6 +264,12 @@ public final class SubscriptionPartitionState
         }
         final int record = heldRecord(offset, deliveryNumber, "nack with delay");
         timers.unlink(record);
+        delayHeld(offset, record, delayMillis);
+    }
+
+    /** An unlinked acquired record waits {@code delayMillis} to become available, or dies past the limit. */
+    private void delayHeld(final long offset, final int record, final long delayMillis)
+    {
         final int deliveries = window.deliveryCount(offset);
         endHold(record);
         if (isOverLimit(deliveries))
@@ -359,8 +402,12 @@ public final class SubscriptionPartitionState
         {
             return window.isDead(offset) ? MessageState.DEAD : MessageState.ACKED;
         }
-        return records.consumer(records.recordAt(offset)) == InFlightTable.DELAYED ?
-            MessageState.DELAYED : MessageState.ACQUIRED;
+        final int record = records.recordAt(offset);
+        if (record == InFlightTable.NIL)
+        {
+            return MessageState.AVAILABLE;
+        }
+        return records.consumer(record) == InFlightTable.DELAYED ? MessageState.DELAYED : MessageState.ACQUIRED;
     }
 
     /** How often the message was delivered; 0 if never, and 0 below the ack floor, where counts are dropped. */
@@ -408,6 +455,43 @@ public final class SubscriptionPartitionState
         return inFlightByConsumer.get(consumerId);
     }
 
+    /** Messages waiting behind the head of their group. */
+    public int groupWaitingCount()
+    {
+        return groups.waitingCount();
+    }
+
+    /** Reads the group, delivery time and expiry of the messages this state meets. */
+    void inspector(final MessageInspector inspector)
+    {
+        this.inspector = inspector;
+    }
+
+    /**
+     * After a restore, puts every unsettled message behind the head of its group again, reading the groups from
+     * the log: what was released becomes available only if it heads its group.
+     */
+    void rebuildGroups()
+    {
+        if (!orderedGroups)
+        {
+            return;
+        }
+        for (long offset = window.floor(); offset < cursor; offset++)
+        {
+            if (window.isSettled(offset))
+            {
+                continue;
+            }
+            inspector.inspect(offset, traits);
+            if (traits.group != MessageTraits.NO_GROUP && !groups.open(traits.group, offset) &&
+                window.isReady(offset))
+            {
+                window.clearReady(offset);
+            }
+        }
+    }
+
     /** Who to tell when a delivery's lock expires, so its consumer can learn its receipt went stale. */
     public void lockExpiryHandler(final LockExpiryHandler handler)
     {
@@ -445,7 +529,7 @@ public final class SubscriptionPartitionState
     public long footprintBytes()
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
-            firstDeliveries.footprintBytes() +
+            firstDeliveries.footprintBytes() + groups.footprintBytes() +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 
@@ -580,12 +664,74 @@ public final class SubscriptionPartitionState
 
     private void die(final long offset, final DeadReason reason, final int deliveries)
     {
+        markDead(offset, reason, deliveries);
+        openNextOfGroup(offset);
+    }
+
+    private void markDead(final long offset, final DeadReason reason, final int deliveries)
+    {
         window.settle(offset, true);
         firstDeliveries.settled(offset);
         deadCount++;
         stateLog.dead(offset, reason);
         deadLetters.onDead(offset, reason, deliveries);
         advanceFloorFrom(offset);
+    }
+
+    /**
+     * Decides what a message met for the first time by the read cursor becomes; {@link #traits} hold its traits.
+     *
+     * @return true if it is to be delivered now; false if it expired, waits behind its group, or waits for its
+     * delivery time.
+     */
+    private boolean admitNew(final long offset, final long now)
+    {
+        if (traits.expireAt <= now)
+        {
+            die(offset, DeadReason.EXPIRED, 0);
+            return false;
+        }
+        if (orderedGroups && traits.group != MessageTraits.NO_GROUP && !groups.open(traits.group, offset))
+        {
+            return false;
+        }
+        if (traits.deliverAt > now)
+        {
+            holdDelayed(offset, traits.deliverAt);
+            stateLog.delayed(offset, traits.deliverAt);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The message at {@code offset} was acked or went dead: if it headed a group, the next waiting message of the
+     * group becomes available (or delayed, or dead if it expired while it waited).
+     */
+    private void openNextOfGroup(final long offset)
+    {
+        long next = groups.settled(offset);
+        while (next != MessageGroups.NONE)
+        {
+            inspector.inspect(next, traits);
+            final long now = clock.time();
+            if (traits.expireAt <= now)
+            {
+                markDead(next, DeadReason.EXPIRED, window.deliveryCount(next));
+                next = groups.settled(next);
+                continue;
+            }
+            if (traits.deliverAt > now)
+            {
+                holdDelayed(next, traits.deliverAt);
+                stateLog.delayed(next, traits.deliverAt);
+            }
+            else
+            {
+                window.markReady(next);
+            }
+            return;
+        }
     }
 
     private void advanceFloorFrom(final long settledOffset)

@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 /**
  * The settings of a queue subscription: lock (visibility) timeout, delivery limit, dead-letter topic, retention
- * mode and start position. Validated when built. Immutable and thread-safe.
+ * mode, start position, message groups, retry ladder and message time-to-live. Validated when built. Immutable and thread-safe.
  * <p>
  * The delivery limit counts like RabbitMQ quorum queues: with a limit of 3 a message is delivered 4 times, and
  * goes dead when the fourth delivery comes back unacknowledged. {@link #UNLIMITED_DELIVERIES} turns the limit off,
@@ -21,6 +21,10 @@ public final class SubscriptionSettings
     /** A sanity bound: a message delivered a million times is a bug, not a retry policy. */
     public static final int MAX_DELIVERY_LIMIT = 1_000_000;
     public static final int MAX_TOPIC_NAME_LENGTH = 249;
+    /** Messages never expire. */
+    public static final long NO_TTL = 0;
+    /** A year: longer lives are better served by the log's own retention. */
+    public static final long MAX_TTL_MILLIS = 365L * 24 * 60 * 60 * 1000;
 
     private static final Pattern TOPIC_NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
@@ -31,6 +35,10 @@ public final class SubscriptionSettings
     private final String deadLetterTopic;
     private final RetentionMode retentionMode;
     private final StartPosition startPosition;
+    private final GroupMode groupMode;
+    private final GroupKeySource groupKeySource;
+    private final RetryPolicy retryPolicy;
+    private final long messageTtlMillis;
 
     private SubscriptionSettings(final Builder builder)
     {
@@ -39,6 +47,10 @@ public final class SubscriptionSettings
         this.deadLetterTopic = builder.deadLetterTopic;
         this.retentionMode = builder.retentionMode;
         this.startPosition = builder.startPosition;
+        this.groupMode = builder.groupMode;
+        this.groupKeySource = builder.groupKeySource;
+        this.retryPolicy = builder.retryPolicy;
+        this.messageTtlMillis = builder.messageTtlMillis;
     }
 
     public static Builder builder()
@@ -53,7 +65,10 @@ public final class SubscriptionSettings
             .deliveryLimit(deliveryLimit)
             .deadLetterTopic(deadLetterTopic)
             .retentionMode(retentionMode)
-            .startPosition(startPosition);
+            .startPosition(startPosition)
+            .messageGroups(groupMode, groupKeySource)
+            .retryPolicy(retryPolicy)
+            .messageTtlMillis(messageTtlMillis);
     }
 
     public long lockTimeoutMillis()
@@ -88,6 +103,28 @@ public final class SubscriptionSettings
         return startPosition;
     }
 
+    public GroupMode groupMode()
+    {
+        return groupMode;
+    }
+
+    public GroupKeySource groupKeySource()
+    {
+        return groupKeySource;
+    }
+
+    /** What a nack does: redeliver at once ({@link RetryPolicy#NONE}) or climb a ladder of delays. */
+    public RetryPolicy retryPolicy()
+    {
+        return retryPolicy;
+    }
+
+    /** How long a message lives after it was published before it expires, or {@link #NO_TTL}. */
+    public long messageTtlMillis()
+    {
+        return messageTtlMillis;
+    }
+
     @Override
     public boolean equals(final Object other)
     {
@@ -98,13 +135,16 @@ public final class SubscriptionSettings
         final SubscriptionSettings that = (SubscriptionSettings)other;
         return lockTimeoutMillis == that.lockTimeoutMillis && deliveryLimit == that.deliveryLimit &&
             Objects.equals(deadLetterTopic, that.deadLetterTopic) && retentionMode == that.retentionMode &&
-            startPosition.equals(that.startPosition);
+            startPosition.equals(that.startPosition) && groupMode == that.groupMode &&
+            groupKeySource == that.groupKeySource && retryPolicy.equals(that.retryPolicy) &&
+            messageTtlMillis == that.messageTtlMillis;
     }
 
     @Override
     public int hashCode()
     {
-        return Objects.hash(lockTimeoutMillis, deliveryLimit, deadLetterTopic, retentionMode, startPosition);
+        return Objects.hash(lockTimeoutMillis, deliveryLimit, deadLetterTopic, retentionMode, startPosition, groupMode,
+            groupKeySource, retryPolicy, messageTtlMillis);
     }
 
     @Override
@@ -112,7 +152,8 @@ public final class SubscriptionSettings
     {
         return "SubscriptionSettings{lockTimeoutMillis=" + lockTimeoutMillis + ", deliveryLimit=" + deliveryLimit +
             ", deadLetterTopic=" + deadLetterTopic + ", retentionMode=" + retentionMode +
-            ", startPosition=" + startPosition + '}';
+            ", startPosition=" + startPosition + ", groupMode=" + groupMode + ", groupKeySource=" + groupKeySource +
+            ", retryPolicy=" + retryPolicy + ", messageTtlMillis=" + messageTtlMillis + '}';
     }
 
     /** Collects settings; {@link #build()} validates them. Not thread-safe. */
@@ -123,6 +164,10 @@ public final class SubscriptionSettings
         private String deadLetterTopic;
         private RetentionMode retentionMode = RetentionMode.WORK_QUEUE;
         private StartPosition startPosition = StartPosition.earliest();
+        private GroupMode groupMode = GroupMode.NONE;
+        private GroupKeySource groupKeySource = GroupKeySource.HEADER;
+        private RetryPolicy retryPolicy = RetryPolicy.NONE;
+        private long messageTtlMillis = NO_TTL;
 
         private Builder()
         {
@@ -158,6 +203,27 @@ public final class SubscriptionSettings
             return this;
         }
 
+        /** Keeps the messages of each group in order (see {@link GroupMode}), the group read from {@code source}. */
+        public Builder messageGroups(final GroupMode groupMode, final GroupKeySource source)
+        {
+            this.groupMode = groupMode;
+            this.groupKeySource = source;
+            return this;
+        }
+
+        public Builder retryPolicy(final RetryPolicy retryPolicy)
+        {
+            this.retryPolicy = retryPolicy;
+            return this;
+        }
+
+        /** Every message expires this long after it was published, unless its own {@link QueueHeaders#TTL} is shorter. */
+        public Builder messageTtlMillis(final long messageTtlMillis)
+        {
+            this.messageTtlMillis = messageTtlMillis;
+            return this;
+        }
+
         /**
          * @throws InvalidSettingsException naming the first setting out of range.
          */
@@ -187,6 +253,20 @@ public final class SubscriptionSettings
             {
                 throw new InvalidSettingsException(
                     "start position must be earliest, latest, an offset or a timestamp, was null");
+            }
+            if (groupMode == null || groupKeySource == null)
+            {
+                throw new InvalidSettingsException("message groups need a mode (NONE, ORDERED or KEY_STICKY) and a " +
+                    "key source (HEADER or RECORD_KEY), was " + groupMode + " and " + groupKeySource);
+            }
+            if (retryPolicy == null)
+            {
+                throw new InvalidSettingsException("retry policy must be RetryPolicy.NONE or a ladder, was null");
+            }
+            if (messageTtlMillis != NO_TTL && (messageTtlMillis < 1 || messageTtlMillis > MAX_TTL_MILLIS))
+            {
+                throw new InvalidSettingsException("message TTL must be between 1 ms and " + MAX_TTL_MILLIS +
+                    " ms, or " + NO_TTL + " for none, was " + messageTtlMillis + " ms");
             }
             return new SubscriptionSettings(this);
         }

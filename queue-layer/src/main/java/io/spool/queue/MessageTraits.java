@@ -1,0 +1,24 @@
+package io.spool.queue;
+
+/**
+ * What the queue needs to know about one message beyond its offset: its group, when it may be delivered and when
+ * it expires. A reusable holder filled by a {@link MessageInspector}. Not thread-safe.
+ */
+final class MessageTraits
+{
+    /** The group of a message that has none. */
+    static final int NO_GROUP = 0;
+    static final long NEVER = Long.MAX_VALUE;
+
+    int group;
+    long deliverAt;
+    long expireAt;
+
+    MessageTraits clear()
+    {
+        group = NO_GROUP;
+        deliverAt = 0;
+        expireAt = NEVER;
+        return this;
+    }
+}

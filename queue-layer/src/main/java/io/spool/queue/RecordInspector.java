@@ -1,0 +1,117 @@
+package io.spool.queue;
+
+import io.spool.log.HeadersCodec;
+import io.spool.log.LogReader;
+import io.spool.log.OffsetOutOfRangeException;
+import io.spool.log.RecordHandler;
+import io.spool.log.RecordView;
+import org.agrona.DirectBuffer;
+
+/**
+ * Reads a message's traits from its log record: the group from the {@link QueueHeaders#GROUP_ID} header or the
+ * record key, the delivery time from {@link QueueHeaders#DELAY} or {@link QueueHeaders#DELIVER_AT}, and the expiry
+ * from {@link QueueHeaders#TTL} and the subscription's message TTL, whichever ends first. Allocates nothing. Not
+ * thread-safe: owned by the subscription's agent thread.
+ * <p>
+ * Design note: it has a reader of its own because the read cursor meets messages in offset order, so its reads
+ * stay sequential while the delivery reader serves redeliveries anywhere in the window.
+ */
+final class RecordInspector implements MessageInspector, RecordHandler
+{
+    private final LogReader reader;
+    private final boolean groupsFromKey;
+    private final boolean readsGroups;
+    private final long subscriptionTtlMillis;
+    private MessageTraits target;
+
+    RecordInspector(final LogReader reader, final SubscriptionSettings settings)
+    {
+        this.reader = reader;
+        this.readsGroups = settings.groupMode() != GroupMode.NONE;
+        this.groupsFromKey = settings.groupKeySource() == GroupKeySource.RECORD_KEY;
+        this.subscriptionTtlMillis = settings.messageTtlMillis();
+    }
+
+    @Override
+    public void inspect(final long offset, final MessageTraits traits)
+    {
+        target = traits.clear();
+        try
+        {
+            reader.seek(offset);
+            reader.poll(this, 1);
+        }
+        catch (final OffsetOutOfRangeException ex)
+        {
+            // Retention removed the record: it is delivered as plain, and the delivery finds it gone.
+        }
+    }
+
+    @Override
+    public void onRecord(final RecordView record)
+    {
+        final long published = record.timestamp();
+        if (subscriptionTtlMillis != SubscriptionSettings.NO_TTL)
+        {
+            target.expireAt = published + subscriptionTtlMillis;
+        }
+        if (readsGroups && groupsFromKey && record.keyLength() >= 0)
+        {
+            target.group = groupHash(record.buffer(), record.keyOffset(), record.keyLength());
+        }
+        final int headersLength = record.headersLength();
+        if (headersLength == 0)
+        {
+            return;
+        }
+        final DirectBuffer buffer = record.buffer();
+        final int headersAt = record.headersOffset();
+        if (readsGroups && !groupsFromKey)
+        {
+            final long found = HeadersCodec.locate(buffer, headersAt, headersLength, QueueHeaders.GROUP_ID_BYTES);
+            if (found >= 0 && (int)found >= 0)
+            {
+                target.group = groupHash(buffer, (int)(found >>> 32), (int)found);
+            }
+        }
+        final long delay = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELAY_BYTES);
+        if (delay > 0)
+        {
+            target.deliverAt = published + Math.min(delay, SubscriptionPartitionState.MAX_DELAY_MILLIS);
+        }
+        final long deliverAt = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELIVER_AT_BYTES);
+        if (deliverAt > 0)
+        {
+            target.deliverAt = Math.min(deliverAt, published + SubscriptionPartitionState.MAX_DELAY_MILLIS);
+        }
+        final long ttl = millisHeader(buffer, headersAt, headersLength, QueueHeaders.TTL_BYTES);
+        if (ttl >= 0)
+        {
+            target.expireAt = Math.min(target.expireAt, published + ttl);
+        }
+    }
+
+    private static long millisHeader(final DirectBuffer buffer, final int at, final int length, final byte[] name)
+    {
+        final long found = HeadersCodec.locate(buffer, at, length, name);
+        return found < 0 || (int)found < 0 ? QueueHeaders.NOT_A_NUMBER :
+            QueueHeaders.parseMillis(buffer, (int)(found >>> 32), (int)found);
+    }
+
+    /** A 32-bit FNV-1a hash, never {@link MessageTraits#NO_GROUP}; keys that collide share their order. */
+    static int groupHash(final DirectBuffer buffer, final int at, final int length)
+    {
+        int hash = 0x811C9DC5;
+        for (int i = 0; i < length; i++)
+        {
+            hash ^= buffer.getByte(at + i) & 0xFF;
+            hash *= 0x01000193;
+        }
+        return hash == MessageTraits.NO_GROUP ? 1 : hash;
+    }
+
+    void close()
+    {
+        reader.close();
+    }
+}
