@@ -15,6 +15,9 @@ import java.util.Map;
  */
 final class PartitionWorker implements DeadLetterHandler
 {
+    /** Messages read ahead for their expiry per agent pass: enough to keep up, small enough to keep passes short. */
+    private static final int EXPIRY_READ_AHEAD_PER_PASS = 1024;
+
     private final String subscription;
     private final String topic;
     private final int partition;
@@ -92,6 +95,7 @@ final class PartitionWorker implements DeadLetterHandler
             work++;
         }
         work += state.expireDue();
+        work += state.readAheadForExpiry(EXPIRY_READ_AHEAD_PER_PASS);
         return work;
     }
 

@@ -96,9 +96,26 @@ final class StateRestorer implements StateLog
         delays.remove(offset);
     }
 
+    /** A message that expired before the read cursor reached it: settled dead, the cursor left where it is. */
+    static void restoreExpiredAhead(final SubscriptionPartitionState state, final long offset)
+    {
+        final OffsetWindow window = state.window();
+        if (offset >= window.floor())
+        {
+            window.ensureCovers(offset);
+            window.settle(offset, true);
+            state.restoreExpiredAhead(offset);
+        }
+    }
+
     @Override
     public void dead(final long offset, final DeadReason reason)
     {
+        if (reason == DeadReason.EXPIRED && offset >= state.readCursor())
+        {
+            restoreExpiredAhead(state, offset);
+            return;
+        }
         restoreSettled(state, offset, true);
         state.firstDeliveries().settled(offset);
         delays.remove(offset);

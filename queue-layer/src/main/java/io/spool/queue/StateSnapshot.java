@@ -135,8 +135,10 @@ final class StateSnapshot
         buffer.putInt(PARTITION_AT + Integer.BYTES, 0, ORDER);
         buffer.putLong(FLOOR_AT, floor, ORDER);
         buffer.putLong(CURSOR_AT, cursor, ORDER);
-        int position = encodeWordRuns(buffer, HEADER_LENGTH, window, floor, cursor, false);
-        position = encodeWordRuns(buffer, position, window, floor, cursor, true);
+        final long settledEnd = Math.max(cursor, state.expiredAheadEnd());
+        buffer.putLong(SETTLED_END_AT, settledEnd, ORDER);
+        int position = encodeWordRuns(buffer, HEADER_LENGTH, window, floor, settledEnd, false);
+        position = encodeWordRuns(buffer, position, window, floor, settledEnd, true);
         position = encodeCountRuns(buffer, position, window, floor, cursor);
         position = encodeDelays(buffer, position, state);
         position = encodeFirstDeliveries(buffer, position, state.firstDeliveries(), floor);
@@ -307,16 +309,18 @@ final class StateSnapshot
         final int partition = buffer.getInt(PARTITION_AT, ORDER);
         final long floor = buffer.getLong(FLOOR_AT, ORDER);
         final long cursor = buffer.getLong(CURSOR_AT, ORDER);
-        if (floor < 0 || cursor < floor || cursor - floor > OffsetWindow.MAX_CAPACITY || partition < 0)
+        final long settledEnd = buffer.getLong(SETTLED_END_AT, ORDER);
+        if (floor < 0 || cursor < floor || settledEnd < cursor || settledEnd - floor > OffsetWindow.MAX_CAPACITY ||
+            partition < 0)
         {
             throw new CorruptStateException("snapshot has partition " + partition + ", floor " + floor +
-                " and cursor " + cursor + ", which no state can have");
+                ", cursor " + cursor + " and settled end " + settledEnd + ", which no state can have");
         }
         final SubscriptionPartitionState state = new SubscriptionPartitionState(partition, settings, clock, floor,
             deadLetters, StateLog.NONE);
         state.restoreCursor(cursor);
-        int position = decodeWordRuns(buffer, HEADER_LENGTH, state, floor, cursor, false);
-        position = decodeWordRuns(buffer, position, state, floor, cursor, true);
+        int position = decodeWordRuns(buffer, HEADER_LENGTH, state, floor, cursor, settledEnd, false);
+        position = decodeWordRuns(buffer, position, state, floor, cursor, settledEnd, true);
         position = decodeCountRuns(buffer, position, state, floor, cursor);
         final int delayed = buffer.getInt(position, ORDER);
         position += Integer.BYTES;
@@ -343,7 +347,7 @@ final class StateSnapshot
 
     private static int decodeWordRuns(
         final UnsafeBuffer buffer, final int start, final SubscriptionPartitionState state, final long floor,
-        final long cursor, final boolean dead)
+        final long cursor, final long settledEnd, final boolean dead)
     {
         final int runs = buffer.getInt(start, ORDER);
         int position = start + Integer.BYTES;
@@ -357,12 +361,19 @@ final class StateSnapshot
                 for (long bits = word; bits != 0; bits &= bits - 1)
                 {
                     final long settledOffset = offset + Long.numberOfTrailingZeros(bits);
-                    if (settledOffset >= cursor)
+                    if (settledOffset >= settledEnd)
                     {
                         throw new CorruptStateException("snapshot marks offset " + settledOffset +
-                            " settled, past its read cursor " + cursor);
+                            " settled, past its settled end " + settledEnd);
                     }
-                    StateRestorer.restoreSettled(state, settledOffset, dead);
+                    if (settledOffset >= cursor)
+                    {
+                        StateRestorer.restoreExpiredAhead(state, settledOffset);
+                    }
+                    else
+                    {
+                        StateRestorer.restoreSettled(state, settledOffset, dead);
+                    }
                 }
             }
         }

@@ -26,6 +26,11 @@ public final class SubscriptionPartitionState
 {
     /** Longest delay a nack can ask for: 30 days. */
     public static final long MAX_DELAY_MILLIS = 30L * 24 * 60 * 60 * 1000;
+    /**
+     * How far past the ack floor messages are read ahead of delivery to find their expiry, so that they expire on
+     * time rather than when delivery reaches them.
+     */
+    static final long EXPIRY_READ_AHEAD = 1 << 20;
 
     private final int partition;
     private final EpochClock clock;
@@ -43,7 +48,14 @@ public final class SubscriptionPartitionState
     private final MessageGroups groups = new MessageGroups();
     private final boolean orderedGroups;
     private final RetryPolicy retryPolicy;
+    private final ExpiryQueue expiries = new ExpiryQueue();
     private MessageInspector inspector = MessageInspector.PLAIN;
+    /** Every offset below it was read for its expiry (or is settled). */
+    private long expiryScanned;
+    /** Past the read cursor, offsets below it may already have expired. */
+    private long expiredAheadEnd;
+    /** True once any message with an expiry was met: returns and due delays must then check expiry. */
+    private boolean expiryInUse;
     private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
@@ -72,6 +84,8 @@ public final class SubscriptionPartitionState
         this.deliveryLimit = settings.deliveryLimit();
         this.orderedGroups = settings.groupMode() == GroupMode.ORDERED;
         this.retryPolicy = settings.retryPolicy();
+        this.expiryInUse = settings.messageTtlMillis() != SubscriptionSettings.NO_TTL;
+        this.expiryScanned = startOffset;
         this.deadLetters = deadLetters;
         this.stateLog = stateLog;
         this.window = new OffsetWindow(startOffset);
@@ -188,7 +202,17 @@ public final class SubscriptionPartitionState
         {
             final long offset = cursor++;
             window.ensureCovers(offset);
+            if (offset < expiredAheadEnd && window.isSettled(offset))
+            {
+                advanceFloorFrom(offset);
+                continue;
+            }
             inspector.inspect(offset, traits);
+            if (offset >= expiryScanned)
+            {
+                trackExpiry(offset);
+                expiryScanned = offset + 1;
+            }
             if (!admitNew(offset, now))
             {
                 continue;
@@ -373,7 +397,39 @@ public final class SubscriptionPartitionState
      */
     public int expireDue()
     {
-        return timers.expireDue(clock.time(), onDeadline);
+        final long now = clock.time();
+        return timers.expireDue(now, onDeadline) + expireMessages(now);
+    }
+
+    /**
+     * Reads up to {@code budget} messages ahead of delivery for their expiry, so that each expires on its own time,
+     * not when delivery reaches it. Each message is read ahead at most once; when consumers keep up, delivery
+     * reads it first and nothing is left to read ahead.
+     *
+     * @return the number of messages read.
+     */
+    public int readAheadForExpiry(final int budget)
+    {
+        final long limit = Math.min(logEnd, window.floor() + EXPIRY_READ_AHEAD);
+        int read = 0;
+        while (read < budget && expiryScanned < limit)
+        {
+            final long offset = expiryScanned++;
+            if (offset < window.floor() || offset < cursor && window.isSettled(offset))
+            {
+                continue;
+            }
+            inspector.inspect(offset, traits);
+            trackExpiry(offset);
+            read++;
+        }
+        return read;
+    }
+
+    /** Messages queued for expiry, acked ones included until their expiry passes. */
+    public int expiryQueueSize()
+    {
+        return expiries.size();
     }
 
     /**
@@ -394,7 +450,11 @@ public final class SubscriptionPartitionState
             throw new InvalidRequestException("offset " + offset + " of partition " + partition +
                 " is at or past the log end " + logEnd);
         }
-        if (offset >= cursor || window.isReady(offset))
+        if (offset >= cursor)
+        {
+            return offset < expiredAheadEnd && window.isSettled(offset) ? MessageState.DEAD : MessageState.AVAILABLE;
+        }
+        if (window.isReady(offset))
         {
             return MessageState.AVAILABLE;
         }
@@ -459,6 +519,17 @@ public final class SubscriptionPartitionState
     public int groupWaitingCount()
     {
         return groups.waitingCount();
+    }
+
+    /** Marks a message that expired ahead of the read cursor while restoring; the cursor stays. */
+    void restoreExpiredAhead(final long offset)
+    {
+        expiredAheadEnd = Math.max(expiredAheadEnd, offset + 1);
+    }
+
+    long expiredAheadEnd()
+    {
+        return expiredAheadEnd;
     }
 
     /** Reads the group, delivery time and expiry of the messages this state meets. */
@@ -529,7 +600,7 @@ public final class SubscriptionPartitionState
     public long footprintBytes()
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
-            firstDeliveries.footprintBytes() + groups.footprintBytes() +
+            firstDeliveries.footprintBytes() + groups.footprintBytes() + expiries.footprintBytes() +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 
@@ -579,7 +650,11 @@ public final class SubscriptionPartitionState
     void giveBack(final long offset)
     {
         final int deliveries = window.deliveryCount(offset);
-        if (isOverLimit(deliveries))
+        if (hasExpired(offset))
+        {
+            die(offset, DeadReason.EXPIRED, deliveries);
+        }
+        else if (isOverLimit(deliveries))
         {
             die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
         }
@@ -646,7 +721,14 @@ public final class SubscriptionPartitionState
         {
             records.free(record);
             delayedCount--;
-            window.markReady(offset);
+            if (hasExpired(offset))
+            {
+                die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+            }
+            else
+            {
+                window.markReady(offset);
+            }
         }
         else
         {
@@ -655,6 +737,73 @@ public final class SubscriptionPartitionState
             returnHeld(offset, record);
             lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
         }
+    }
+
+    private void trackExpiry(final long offset)
+    {
+        if (traits.expireAt != MessageTraits.NEVER)
+        {
+            expiries.add(traits.expireAt, offset);
+            expiryInUse = true;
+        }
+    }
+
+    /** Reads the message again only if expiry is in use at all: returns and due delays stay cheap otherwise. */
+    private boolean hasExpired(final long offset)
+    {
+        if (!expiryInUse)
+        {
+            return false;
+        }
+        inspector.inspect(offset, traits);
+        return traits.expireAt <= clock.time();
+    }
+
+    /** Expires the messages whose time to live ended, wherever they are but in a consumer's hands. */
+    private int expireMessages(final long now)
+    {
+        int expired = 0;
+        while (!expiries.isEmpty() && expiries.nextExpiry() <= now)
+        {
+            final long offset = expiries.removeFirst();
+            if (offset < window.floor())
+            {
+                continue;
+            }
+            if (offset >= cursor)
+            {
+                window.ensureCovers(offset);
+                if (!window.isSettled(offset))
+                {
+                    expiredAheadEnd = Math.max(expiredAheadEnd, offset + 1);
+                    die(offset, DeadReason.EXPIRED, 0);
+                    expired++;
+                }
+                continue;
+            }
+            if (window.isSettled(offset))
+            {
+                continue;
+            }
+            if (window.isReady(offset))
+            {
+                window.clearReady(offset);
+                die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+                expired++;
+                continue;
+            }
+            final int record = records.recordAt(offset);
+            if (record != InFlightTable.NIL && records.consumer(record) == InFlightTable.DELAYED)
+            {
+                timers.unlink(record);
+                records.free(record);
+                delayedCount--;
+                die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+                expired++;
+            }
+            // A held message expires when it comes back; one waiting for its group when the group reaches it.
+        }
+        return expired;
     }
 
     private boolean isOverLimit(final int deliveries)

@@ -105,6 +105,44 @@ class SubscriptionStateStoreTest
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
+    void aMessageThatExpiredAheadOfTheCursorStaysDeadAcrossARestartFromJournalOrSnapshot(final boolean snapshot)
+    {
+        clock.update(10_000);
+        final MessageInspector offsetFourLivesOneSecond = (offset, traits) ->
+            traits.clear().expireAt = offset == 4 ? 11_000 : MessageTraits.NEVER;
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.inspector(offsetFourLivesOneSecond);
+            state.logEnd(8);
+            state.acquire(2, CONSUMER, (offset, deliveryNumber) -> {});
+            assertThat(state.readAheadForExpiry(100)).isEqualTo(6);
+            clock.advance(1_000);
+            state.expireDue();
+            assertThat(state.state(4)).isEqualTo(MessageState.DEAD);
+            assertThat(state.readCursor()).isEqualTo(2);
+            store.commit();
+            if (snapshot)
+            {
+                store.snapshot();
+            }
+        }
+        deaths.clear();
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.inspector(offsetFourLivesOneSecond);
+            state.logEnd(8);
+            assertThat(state.state(4)).isEqualTo(MessageState.DEAD);
+            final List<Long> delivered = new ArrayList<>();
+            state.acquire(10, CONSUMER, (offset, deliveryNumber) -> delivered.add(offset));
+            assertThat(delivered).containsExactly(0L, 1L, 2L, 3L, 5L, 6L, 7L);
+            assertThat(deaths).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
     void firstDeliveryTimesSurviveARestartFromJournalOrSnapshot(final boolean snapshot)
     {
         clock.update(10_000);
