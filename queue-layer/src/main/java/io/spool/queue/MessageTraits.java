@@ -1,8 +1,8 @@
 package io.spool.queue;
 
 /**
- * What the queue needs to know about one message beyond its offset: its group, when it may be delivered and when
- * it expires. A reusable holder filled by a {@link MessageInspector}. Not thread-safe.
+ * What the queue needs to know about one message beyond its offset: whether an exchange routed it to this
+ * subscription, its group, when it may be delivered and when it expires. A reusable holder filled by a {@link MessageInspector}. Not thread-safe.
  */
 final class MessageTraits
 {
@@ -10,12 +10,14 @@ final class MessageTraits
     static final int NO_GROUP = 0;
     static final long NEVER = Long.MAX_VALUE;
 
+    boolean routed;
     int group;
     long deliverAt;
     long expireAt;
 
     MessageTraits clear()
     {
+        routed = true;
         group = NO_GROUP;
         deliverAt = 0;
         expireAt = NEVER;

@@ -54,7 +54,7 @@ final class PartitionWorker implements DeadLetterHandler
     {
         this.store = store;
         this.state = store.state();
-        this.inspector = new RecordInspector(log.newReader(), settings);
+        this.inspector = new RecordInspector(log.newReader(), subscription, settings);
         state.inspector(inspector);
         state.rebuildGroups();
         this.publishedAckFloor = state.ackFloor();

@@ -19,6 +19,17 @@ public final class QueueHeaders
     /** The message expires this many milliseconds after it was published (dead-lettered with reason expired). */
     public static final String TTL = "x-ttl";
 
+    /**
+     * The subscriptions an exchange routed the message to, comma-separated, decided once at publish time: a
+     * subscription skips a message that carries this header without its name.
+     */
+    public static final String ROUTED_TO = "x-routed-to";
+    /** The exchange a message was published through. */
+    public static final String EXCHANGE = "x-exchange";
+    /** The routing key a message was published with. */
+    public static final String ROUTING_KEY = "x-routing-key";
+
+    static final byte[] ROUTED_TO_BYTES = ROUTED_TO.getBytes(StandardCharsets.UTF_8);
     static final byte[] GROUP_ID_BYTES = GROUP_ID.getBytes(StandardCharsets.UTF_8);
     static final byte[] DELAY_BYTES = DELAY.getBytes(StandardCharsets.UTF_8);
     static final byte[] DELIVER_AT_BYTES = DELIVER_AT.getBytes(StandardCharsets.UTF_8);

@@ -8,7 +8,8 @@ import io.spool.log.RecordView;
 import org.agrona.DirectBuffer;
 
 /**
- * Reads a message's traits from its log record: the group from the {@link QueueHeaders#GROUP_ID} header or the
+ * Reads a message's traits from its log record: whether an exchange routed it here
+ * ({@link QueueHeaders#ROUTED_TO}), the group from the {@link QueueHeaders#GROUP_ID} header or the
  * record key, the delivery time from {@link QueueHeaders#DELAY} or {@link QueueHeaders#DELIVER_AT}, and the expiry
  * from {@link QueueHeaders#TTL} and the subscription's message TTL, whichever ends first. Allocates nothing. Not
  * thread-safe: owned by the subscription's agent thread.
@@ -22,10 +23,12 @@ final class RecordInspector implements MessageInspector, RecordHandler
     private final boolean groupsFromKey;
     private final boolean readsGroups;
     private final long subscriptionTtlMillis;
+    private final byte[] subscriptionName;
     private MessageTraits target;
 
-    RecordInspector(final LogReader reader, final SubscriptionSettings settings)
+    RecordInspector(final LogReader reader, final String subscription, final SubscriptionSettings settings)
     {
+        this.subscriptionName = subscription.getBytes(java.nio.charset.StandardCharsets.UTF_8);
         this.reader = reader;
         this.readsGroups = settings.groupMode() != GroupMode.NONE;
         this.groupsFromKey = settings.groupKeySource() == GroupKeySource.RECORD_KEY;
@@ -66,6 +69,11 @@ final class RecordInspector implements MessageInspector, RecordHandler
         }
         final DirectBuffer buffer = record.buffer();
         final int headersAt = record.headersOffset();
+        final long routedTo = HeadersCodec.locate(buffer, headersAt, headersLength, QueueHeaders.ROUTED_TO_BYTES);
+        if (routedTo >= 0 && (int)routedTo >= 0)
+        {
+            target.routed = listsName(buffer, (int)(routedTo >>> 32), (int)routedTo, subscriptionName);
+        }
         if (readsGroups && !groupsFromKey)
         {
             final long found = HeadersCodec.locate(buffer, headersAt, headersLength, QueueHeaders.GROUP_ID_BYTES);
@@ -96,6 +104,35 @@ final class RecordInspector implements MessageInspector, RecordHandler
         final long found = HeadersCodec.locate(buffer, at, length, name);
         return found < 0 || (int)found < 0 ? QueueHeaders.NOT_A_NUMBER :
             QueueHeaders.parseMillis(buffer, (int)(found >>> 32), (int)found);
+    }
+
+    /** Whether a comma-separated list of names holds {@code name}, compared byte by byte. */
+    static boolean listsName(final DirectBuffer buffer, final int at, final int length, final byte[] name)
+    {
+        int start = at;
+        final int end = at + length;
+        while (start <= end)
+        {
+            int stop = start;
+            while (stop < end && buffer.getByte(stop) != ',')
+            {
+                stop++;
+            }
+            if (stop - start == name.length)
+            {
+                int i = 0;
+                while (i < name.length && buffer.getByte(start + i) == name[i])
+                {
+                    i++;
+                }
+                if (i == name.length)
+                {
+                    return true;
+                }
+            }
+            start = stop + 1;
+        }
+        return false;
     }
 
     /** A 32-bit FNV-1a hash, never {@link MessageTraits#NO_GROUP}; keys that collide share their order. */

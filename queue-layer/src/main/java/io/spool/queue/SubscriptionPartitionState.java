@@ -741,7 +741,7 @@ public final class SubscriptionPartitionState
 
     private void trackExpiry(final long offset)
     {
-        if (traits.expireAt != MessageTraits.NEVER)
+        if (traits.routed && traits.expireAt != MessageTraits.NEVER)
         {
             expiries.add(traits.expireAt, offset);
             expiryInUse = true;
@@ -830,11 +830,19 @@ public final class SubscriptionPartitionState
     /**
      * Decides what a message met for the first time by the read cursor becomes; {@link #traits} hold its traits.
      *
-     * @return true if it is to be delivered now; false if it expired, waits behind its group, or waits for its
-     * delivery time.
+     * @return true if it is to be delivered now; false if it was routed elsewhere, expired, waits behind its group,
+     * or waits for its delivery time.
      */
     private boolean admitNew(final long offset, final long now)
     {
+        if (!traits.routed)
+        {
+            // Routed by an exchange to other subscriptions of the topic: done here without a delivery.
+            window.settle(offset, false);
+            stateLog.acked(offset);
+            advanceFloorFrom(offset);
+            return false;
+        }
         if (traits.expireAt <= now)
         {
             die(offset, DeadReason.EXPIRED, 0);
