@@ -13,7 +13,7 @@ import java.util.zip.CRC32C;
  * <pre>
  *   spool-subscriptions 1
  *   NAME TOPIC lock=MS limit=N dlq=TOPIC|- retention=WORK_QUEUE|NONE start=KIND:VALUE groups=MODE:SOURCE
- *     retry=MS,MS,...|- ttl=MS
+ *     retry=MS,MS,...|- ttl=MS sac=true|false
  *   ...
  *   crc HEX
  * </pre>
@@ -99,7 +99,8 @@ final class SubscriptionCatalog
                 " dlq=" + (settings.deadLetterTopic() == null ? "-" : settings.deadLetterTopic()) +
                 " retention=" + settings.retentionMode() + " start=" + start.kind() + ':' + start.value() +
                 " groups=" + settings.groupMode() + ':' + settings.groupKeySource() +
-                " retry=" + settings.retryPolicy().format() + " ttl=" + settings.messageTtlMillis();
+                " retry=" + settings.retryPolicy().format() + " ttl=" + settings.messageTtlMillis() +
+                " sac=" + settings.singleActiveConsumer();
         }
 
         static Entry parse(final String line)
@@ -140,6 +141,7 @@ final class SubscriptionCatalog
                 .messageGroups(GroupMode.valueOf(groups[0]), GroupKeySource.valueOf(groups[1]))
                 .retryPolicy(RetryPolicy.parse(values.get("retry")))
                 .messageTtlMillis(Long.parseLong(values.getOrDefault("ttl", "0")))
+                .singleActiveConsumer(Boolean.parseBoolean(values.get("sac")))
                 .build());
         }
     }

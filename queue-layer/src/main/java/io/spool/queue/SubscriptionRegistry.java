@@ -128,7 +128,8 @@ public final class SubscriptionRegistry implements AutoCloseable
                 p, entry.settings, startOffset(log, entry.settings.startPosition()), clock, stateConfig, workers[p]),
                 entry.settings);
         }
-        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, clock, workers);
+        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, clock, workers,
+            entry.settings.singleActiveConsumer());
         for (final PartitionWorker worker : workers)
         {
             worker.log().addCommitListener((log, end) -> agent.wake());

@@ -39,6 +39,7 @@ public final class SubscriptionSettings
     private final GroupKeySource groupKeySource;
     private final RetryPolicy retryPolicy;
     private final long messageTtlMillis;
+    private final boolean singleActiveConsumer;
 
     private SubscriptionSettings(final Builder builder)
     {
@@ -51,6 +52,7 @@ public final class SubscriptionSettings
         this.groupKeySource = builder.groupKeySource;
         this.retryPolicy = builder.retryPolicy;
         this.messageTtlMillis = builder.messageTtlMillis;
+        this.singleActiveConsumer = builder.singleActiveConsumer;
     }
 
     public static Builder builder()
@@ -68,7 +70,8 @@ public final class SubscriptionSettings
             .startPosition(startPosition)
             .messageGroups(groupMode, groupKeySource)
             .retryPolicy(retryPolicy)
-            .messageTtlMillis(messageTtlMillis);
+            .messageTtlMillis(messageTtlMillis)
+            .singleActiveConsumer(singleActiveConsumer);
     }
 
     public long lockTimeoutMillis()
@@ -125,6 +128,12 @@ public final class SubscriptionSettings
         return messageTtlMillis;
     }
 
+    /** True when one push consumer gets everything and the others stand by (RabbitMQ single active consumer). */
+    public boolean singleActiveConsumer()
+    {
+        return singleActiveConsumer;
+    }
+
     @Override
     public boolean equals(final Object other)
     {
@@ -137,14 +146,14 @@ public final class SubscriptionSettings
             Objects.equals(deadLetterTopic, that.deadLetterTopic) && retentionMode == that.retentionMode &&
             startPosition.equals(that.startPosition) && groupMode == that.groupMode &&
             groupKeySource == that.groupKeySource && retryPolicy.equals(that.retryPolicy) &&
-            messageTtlMillis == that.messageTtlMillis;
+            messageTtlMillis == that.messageTtlMillis && singleActiveConsumer == that.singleActiveConsumer;
     }
 
     @Override
     public int hashCode()
     {
         return Objects.hash(lockTimeoutMillis, deliveryLimit, deadLetterTopic, retentionMode, startPosition, groupMode,
-            groupKeySource, retryPolicy, messageTtlMillis);
+            groupKeySource, retryPolicy, messageTtlMillis, singleActiveConsumer);
     }
 
     @Override
@@ -153,7 +162,8 @@ public final class SubscriptionSettings
         return "SubscriptionSettings{lockTimeoutMillis=" + lockTimeoutMillis + ", deliveryLimit=" + deliveryLimit +
             ", deadLetterTopic=" + deadLetterTopic + ", retentionMode=" + retentionMode +
             ", startPosition=" + startPosition + ", groupMode=" + groupMode + ", groupKeySource=" + groupKeySource +
-            ", retryPolicy=" + retryPolicy + ", messageTtlMillis=" + messageTtlMillis + '}';
+            ", retryPolicy=" + retryPolicy + ", messageTtlMillis=" + messageTtlMillis +
+            ", singleActiveConsumer=" + singleActiveConsumer + '}';
     }
 
     /** Collects settings; {@link #build()} validates them. Not thread-safe. */
@@ -168,6 +178,7 @@ public final class SubscriptionSettings
         private GroupKeySource groupKeySource = GroupKeySource.HEADER;
         private RetryPolicy retryPolicy = RetryPolicy.NONE;
         private long messageTtlMillis = NO_TTL;
+        private boolean singleActiveConsumer;
 
         private Builder()
         {
@@ -221,6 +232,13 @@ public final class SubscriptionSettings
         public Builder messageTtlMillis(final long messageTtlMillis)
         {
             this.messageTtlMillis = messageTtlMillis;
+            return this;
+        }
+
+        /** One push consumer at a time gets every message; the others wait and take over, in order, when it goes. */
+        public Builder singleActiveConsumer(final boolean singleActiveConsumer)
+        {
+            this.singleActiveConsumer = singleActiveConsumer;
             return this;
         }
 
