@@ -58,7 +58,7 @@ public final class Spool implements AutoCloseable
             this.subscriptions = new SubscriptionRegistry(streams, builder.dataDir.resolve(QUEUE_DIRECTORY),
                 builder.clock, StateStoreConfig.DEFAULT.durability(builder.stateDurability));
             this.router = new Router(builder.dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE), subscriptions,
-                streams);
+                streams, builder.clock);
         }
         catch (final RuntimeException ex)
         {
@@ -140,7 +140,10 @@ public final class Spool implements AutoCloseable
         subscriptions.delete(name);
     }
 
-    /** Exchanges and bindings (kept across restarts), and publishing through them. */
+    /**
+     * Publishing with the subscriptions' overflow limits in force ({@link Router#send}), exchanges and bindings (kept
+     * across restarts), and publishing through them.
+     */
     public Router router()
     {
         return router;

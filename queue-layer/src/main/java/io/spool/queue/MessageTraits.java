@@ -14,6 +14,8 @@ final class MessageTraits
     int group;
     long deliverAt;
     long expireAt;
+    /** Bytes of the record in the log; 0 when retention removed it. */
+    int size;
 
     MessageTraits clear()
     {
@@ -21,6 +23,7 @@ final class MessageTraits
         group = NO_GROUP;
         deliverAt = 0;
         expireAt = NEVER;
+        size = 0;
         return this;
     }
 }

@@ -54,6 +54,7 @@ final class RecordInspector implements MessageInspector, RecordHandler
     public void onRecord(final RecordView record)
     {
         final long published = record.timestamp();
+        target.size = record.frameLength();
         if (subscriptionTtlMillis != SubscriptionSettings.NO_TTL)
         {
             target.expireAt = published + subscriptionTtlMillis;

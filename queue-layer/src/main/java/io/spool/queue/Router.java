@@ -8,6 +8,7 @@ import io.spool.stream.ProducerRecord;
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
+import org.agrona.concurrent.EpochClock;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Publishes through exchanges: routes a message once, at publish time, and stores it once per topic with the
+ * Publishes to topics with the subscriptions' overflow limits in force ({@link #send}), and through exchanges: routes a message once, at publish time, and stores it once per topic with the
  * matched subscriptions named in its {@link QueueHeaders#ROUTED_TO} header, so that each subscription of the
  * topic sees exactly the messages its bindings matched. Declarations and bindings are kept in a durable catalog.
  * Thread-safe: changes are serialised, and publishes share one producer under a lock (publish to topics
@@ -33,12 +34,15 @@ public final class Router
     private final SubscriptionRegistry subscriptions;
     private final StreamProducer producer;
     private final Map<String, LongAdder> unroutable = new ConcurrentHashMap<>();
+    private final EpochClock clock;
 
     /**
      * @throws CorruptStateException if the catalog file is damaged.
      */
-    public Router(final Path catalogFile, final SubscriptionRegistry subscriptions, final StreamEngine streams)
+    public Router(final Path catalogFile, final SubscriptionRegistry subscriptions, final StreamEngine streams,
+        final EpochClock clock)
     {
+        this.clock = clock;
         this.catalog = new ExchangeCatalog(catalogFile);
         this.subscriptions = subscriptions;
         this.producer = streams.newProducer();
@@ -111,6 +115,7 @@ public final class Router
      * @param mandatory when nothing matches, return the message ({@link RouteOutcome.Status#RETURNED}) instead of
      *                  dropping it.
      * @throws io.spool.queue.routing.UnknownExchangeException if the exchange was never declared.
+     * @throws QueueFullException                              as {@link #send} does, for any matched topic.
      */
     public CompletableFuture<RouteOutcome> publish(final String exchange, final String routingKey, final byte[] key,
         final Map<String, byte[]> headers, final byte[] value, final boolean mandatory)
@@ -128,6 +133,10 @@ public final class Router
         for (final String subscription : matched)
         {
             byTopic.computeIfAbsent(subscriptions.get(subscription).topic(), t -> new ArrayList<>()).add(subscription);
+        }
+        for (final String topic : byTopic.keySet())
+        {
+            refuseIfFull(new ProducerRecord(topic, ProducerRecord.ANY_PARTITION, key, given, value));
         }
         final List<ProducerRecord> records = new ArrayList<>();
         for (final Map.Entry<String, List<String>> topic : byTopic.entrySet())
@@ -147,6 +156,46 @@ public final class Router
             stored = producer.sendBatch(records);
         }
         return stored.thenApply(results -> new RouteOutcome(RouteOutcome.Status.ROUTED, matched, results));
+    }
+
+    /**
+     * Publishes a record to its topic, unless a subscription of the topic is full under a reject policy.
+     *
+     * @throws QueueFullException when a subscription refuses it: nothing was stored, and under
+     *                            {@link OverflowPolicy#REJECT_PUBLISH_DLX} the record went to that subscription's
+     *                            dead-letter topic (reason {@code maxlen}).
+     */
+    public CompletableFuture<PublishResult> send(final ProducerRecord record)
+    {
+        refuseIfFull(record);
+        synchronized (producer)
+        {
+            return producer.send(record);
+        }
+    }
+
+    private void refuseIfFull(final ProducerRecord record)
+    {
+        final Subscription full = subscriptions.fullSubscriptionOf(record.topic());
+        if (full == null)
+        {
+            return;
+        }
+        final SubscriptionSettings settings = full.settings();
+        if (settings.overflowPolicy() == OverflowPolicy.REJECT_PUBLISH_DLX && settings.deadLetterTopic() != null)
+        {
+            final Map<String, byte[]> headers = DeathHistory.record(
+                record.headers() == null ? Map.of() : record.headers(), record.topic(), full.name(), -1, -1,
+                DeadReason.MAXLEN, 0, clock.time());
+            synchronized (producer)
+            {
+                producer.send(new ProducerRecord(settings.deadLetterTopic(), ProducerRecord.ANY_PARTITION,
+                    record.key(), headers, record.value())).join();
+            }
+        }
+        throw new QueueFullException(full.name(), "subscription " + full.name() + " of topic " + record.topic() +
+            " is full: " + full.agent().overflow().describe() + "; publish refused (" + settings.overflowPolicy() +
+            "), retry once consumers catch up");
     }
 
     /** Messages published through {@code exchange} that matched nothing, returned or dropped. */

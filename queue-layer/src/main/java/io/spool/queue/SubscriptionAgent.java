@@ -29,6 +29,7 @@ final class SubscriptionAgent implements Runnable
     private final EpochClock clock;
     private final PartitionWorker[] partitions;
     private final boolean singleActiveConsumer;
+    private final OverflowControl overflow;
     private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
     private final List<AgentRequest> waitingReceives = new ArrayList<>();
     private final List<AgentRequest> barriers = new ArrayList<>();
@@ -51,9 +52,10 @@ final class SubscriptionAgent implements Runnable
     private final MessageHandler settlementHandler = this::onSettlement;
 
     SubscriptionAgent(final String name, final EpochClock clock, final PartitionWorker[] partitions,
-        final boolean singleActiveConsumer)
+        final SubscriptionSettings settings)
     {
-        this.singleActiveConsumer = singleActiveConsumer;
+        this.singleActiveConsumer = settings.singleActiveConsumer();
+        this.overflow = new OverflowControl(settings, partitions);
         this.name = name;
         this.clock = clock;
         this.partitions = partitions;
@@ -96,6 +98,11 @@ final class SubscriptionAgent implements Runnable
     PartitionWorker[] partitions()
     {
         return partitions;
+    }
+
+    OverflowControl overflow()
+    {
+        return overflow;
     }
 
     void wake()
@@ -163,6 +170,7 @@ final class SubscriptionAgent implements Runnable
         {
             work += partition.refresh();
         }
+        work += overflow.enforce();
         work += push();
         work += serveReceives();
         if (work > 0)

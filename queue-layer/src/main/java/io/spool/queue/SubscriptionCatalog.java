@@ -13,7 +13,7 @@ import java.util.zip.CRC32C;
  * <pre>
  *   spool-subscriptions 1
  *   NAME TOPIC lock=MS limit=N dlq=TOPIC|- retention=WORK_QUEUE|NONE start=KIND:VALUE groups=MODE:SOURCE
- *     retry=MS,MS,...|- ttl=MS sac=true|false
+ *     retry=MS,MS,...|- ttl=MS sac=true|false maxlen=N maxbytes=N overflow=POLICY
  *   ...
  *   crc HEX
  * </pre>
@@ -100,7 +100,8 @@ final class SubscriptionCatalog
                 " retention=" + settings.retentionMode() + " start=" + start.kind() + ':' + start.value() +
                 " groups=" + settings.groupMode() + ':' + settings.groupKeySource() +
                 " retry=" + settings.retryPolicy().format() + " ttl=" + settings.messageTtlMillis() +
-                " sac=" + settings.singleActiveConsumer();
+                " sac=" + settings.singleActiveConsumer() + " maxlen=" + settings.maxLength() +
+                " maxbytes=" + settings.maxBytes() + " overflow=" + settings.overflowPolicy();
         }
 
         static Entry parse(final String line)
@@ -142,6 +143,9 @@ final class SubscriptionCatalog
                 .retryPolicy(RetryPolicy.parse(values.get("retry")))
                 .messageTtlMillis(Long.parseLong(values.getOrDefault("ttl", "0")))
                 .singleActiveConsumer(Boolean.parseBoolean(values.get("sac")))
+                .overflow(Long.parseLong(values.getOrDefault("maxlen", "-1")),
+                    Long.parseLong(values.getOrDefault("maxbytes", "-1")),
+                    OverflowPolicy.valueOf(values.getOrDefault("overflow", "DROP_HEAD")))
                 .build());
         }
     }

@@ -56,6 +56,8 @@ public final class SubscriptionPartitionState
     private long expiredAheadEnd;
     /** True once any message with an expiry was met: returns and due delays must then check expiry. */
     private boolean expiryInUse;
+    /** Bytes of the routed messages read ahead but not yet met by the read cursor. */
+    private long unreadBytes;
     private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
@@ -208,11 +210,7 @@ public final class SubscriptionPartitionState
                 continue;
             }
             inspector.inspect(offset, traits);
-            if (offset >= expiryScanned)
-            {
-                trackExpiry(offset);
-                expiryScanned = offset + 1;
-            }
+            meetAtCursor(offset);
             if (!admitNew(offset, now))
             {
                 continue;
@@ -421,9 +419,57 @@ public final class SubscriptionPartitionState
             }
             inspector.inspect(offset, traits);
             trackExpiry(offset);
+            if (traits.routed && offset >= cursor)
+            {
+                unreadBytes += traits.size;
+            }
             read++;
         }
         return read;
+    }
+
+    /**
+     * Dead-letters the oldest ready message (reason {@code maxlen}): a released one first, else the next one the
+     * read cursor would deliver.
+     *
+     * @return false if nothing was ready.
+     */
+    public boolean dropOldest()
+    {
+        if (window.readyCount() > 0)
+        {
+            final long offset = window.lowestReady();
+            window.clearReady(offset);
+            die(offset, DeadReason.MAXLEN, window.deliveryCount(offset));
+            return true;
+        }
+        final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
+        while (cursor < logEnd && cursor < windowEnd)
+        {
+            final long offset = cursor++;
+            window.ensureCovers(offset);
+            if (offset < expiredAheadEnd && window.isSettled(offset))
+            {
+                advanceFloorFrom(offset);
+                continue;
+            }
+            inspector.inspect(offset, traits);
+            meetAtCursor(offset);
+            if (!traits.routed)
+            {
+                admitNew(offset, clock.time());
+                continue;
+            }
+            die(offset, DeadReason.MAXLEN, 0);
+            return true;
+        }
+        return false;
+    }
+
+    /** Bytes of the messages not yet delivered, as far as they were read ahead. */
+    public long unreadBytes()
+    {
+        return unreadBytes;
     }
 
     /** Messages queued for expiry, acked ones included until their expiry passes. */
@@ -739,6 +785,20 @@ public final class SubscriptionPartitionState
         }
     }
 
+    /** The read cursor meets a message whose {@link #traits} were just read. */
+    private void meetAtCursor(final long offset)
+    {
+        if (offset >= expiryScanned)
+        {
+            trackExpiry(offset);
+            expiryScanned = offset + 1;
+        }
+        else if (traits.routed)
+        {
+            unreadBytes -= traits.size;
+        }
+    }
+
     private void trackExpiry(final long offset)
     {
         if (traits.routed && traits.expireAt != MessageTraits.NEVER)
@@ -775,6 +835,8 @@ public final class SubscriptionPartitionState
                 window.ensureCovers(offset);
                 if (!window.isSettled(offset))
                 {
+                    inspector.inspect(offset, traits);
+                    unreadBytes -= traits.size;
                     expiredAheadEnd = Math.max(expiredAheadEnd, offset + 1);
                     die(offset, DeadReason.EXPIRED, 0);
                     expired++;

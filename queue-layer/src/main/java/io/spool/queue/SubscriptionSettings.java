@@ -21,6 +21,8 @@ public final class SubscriptionSettings
     /** A sanity bound: a message delivered a million times is a bug, not a retry policy. */
     public static final int MAX_DELIVERY_LIMIT = 1_000_000;
     public static final int MAX_TOPIC_NAME_LENGTH = 249;
+    /** No bound on the backlog's length or size. */
+    public static final long NO_LIMIT = -1;
     /** Messages never expire. */
     public static final long NO_TTL = 0;
     /** A year: longer lives are better served by the log's own retention. */
@@ -40,6 +42,9 @@ public final class SubscriptionSettings
     private final RetryPolicy retryPolicy;
     private final long messageTtlMillis;
     private final boolean singleActiveConsumer;
+    private final long maxLength;
+    private final long maxBytes;
+    private final OverflowPolicy overflowPolicy;
 
     private SubscriptionSettings(final Builder builder)
     {
@@ -53,6 +58,9 @@ public final class SubscriptionSettings
         this.retryPolicy = builder.retryPolicy;
         this.messageTtlMillis = builder.messageTtlMillis;
         this.singleActiveConsumer = builder.singleActiveConsumer;
+        this.maxLength = builder.maxLength;
+        this.maxBytes = builder.maxBytes;
+        this.overflowPolicy = builder.overflowPolicy;
     }
 
     public static Builder builder()
@@ -71,7 +79,8 @@ public final class SubscriptionSettings
             .messageGroups(groupMode, groupKeySource)
             .retryPolicy(retryPolicy)
             .messageTtlMillis(messageTtlMillis)
-            .singleActiveConsumer(singleActiveConsumer);
+            .singleActiveConsumer(singleActiveConsumer)
+            .overflow(maxLength, maxBytes, overflowPolicy);
     }
 
     public long lockTimeoutMillis()
@@ -134,6 +143,28 @@ public final class SubscriptionSettings
         return singleActiveConsumer;
     }
 
+    /** The most ready messages the subscription holds, or {@link #NO_LIMIT}. */
+    public long maxLength()
+    {
+        return maxLength;
+    }
+
+    /** The most bytes of messages not yet delivered the subscription holds, or {@link #NO_LIMIT}. */
+    public long maxBytes()
+    {
+        return maxBytes;
+    }
+
+    public OverflowPolicy overflowPolicy()
+    {
+        return overflowPolicy;
+    }
+
+    public boolean hasOverflowLimit()
+    {
+        return maxLength != NO_LIMIT || maxBytes != NO_LIMIT;
+    }
+
     @Override
     public boolean equals(final Object other)
     {
@@ -146,14 +177,15 @@ public final class SubscriptionSettings
             Objects.equals(deadLetterTopic, that.deadLetterTopic) && retentionMode == that.retentionMode &&
             startPosition.equals(that.startPosition) && groupMode == that.groupMode &&
             groupKeySource == that.groupKeySource && retryPolicy.equals(that.retryPolicy) &&
-            messageTtlMillis == that.messageTtlMillis && singleActiveConsumer == that.singleActiveConsumer;
+            messageTtlMillis == that.messageTtlMillis && singleActiveConsumer == that.singleActiveConsumer &&
+            maxLength == that.maxLength && maxBytes == that.maxBytes && overflowPolicy == that.overflowPolicy;
     }
 
     @Override
     public int hashCode()
     {
         return Objects.hash(lockTimeoutMillis, deliveryLimit, deadLetterTopic, retentionMode, startPosition, groupMode,
-            groupKeySource, retryPolicy, messageTtlMillis, singleActiveConsumer);
+            groupKeySource, retryPolicy, messageTtlMillis, singleActiveConsumer, maxLength, maxBytes, overflowPolicy);
     }
 
     @Override
@@ -163,7 +195,8 @@ public final class SubscriptionSettings
             ", deadLetterTopic=" + deadLetterTopic + ", retentionMode=" + retentionMode +
             ", startPosition=" + startPosition + ", groupMode=" + groupMode + ", groupKeySource=" + groupKeySource +
             ", retryPolicy=" + retryPolicy + ", messageTtlMillis=" + messageTtlMillis +
-            ", singleActiveConsumer=" + singleActiveConsumer + '}';
+            ", singleActiveConsumer=" + singleActiveConsumer + ", maxLength=" + maxLength + ", maxBytes=" + maxBytes +
+            ", overflowPolicy=" + overflowPolicy + '}';
     }
 
     /** Collects settings; {@link #build()} validates them. Not thread-safe. */
@@ -179,6 +212,9 @@ public final class SubscriptionSettings
         private RetryPolicy retryPolicy = RetryPolicy.NONE;
         private long messageTtlMillis = NO_TTL;
         private boolean singleActiveConsumer;
+        private long maxLength = NO_LIMIT;
+        private long maxBytes = NO_LIMIT;
+        private OverflowPolicy overflowPolicy = OverflowPolicy.DROP_HEAD;
 
         private Builder()
         {
@@ -243,6 +279,18 @@ public final class SubscriptionSettings
         }
 
         /**
+         * Bounds the backlog: at most {@code maxLength} ready messages and {@code maxBytes} bytes of messages not
+         * yet delivered ({@link #NO_LIMIT} for either to leave it open), and what happens past that.
+         */
+        public Builder overflow(final long maxLength, final long maxBytes, final OverflowPolicy policy)
+        {
+            this.maxLength = maxLength;
+            this.maxBytes = maxBytes;
+            this.overflowPolicy = policy;
+            return this;
+        }
+
+        /**
          * @throws InvalidSettingsException naming the first setting out of range.
          */
         public SubscriptionSettings build()
@@ -285,6 +333,13 @@ public final class SubscriptionSettings
             {
                 throw new InvalidSettingsException("message TTL must be between 1 ms and " + MAX_TTL_MILLIS +
                     " ms, or " + NO_TTL + " for none, was " + messageTtlMillis + " ms");
+            }
+            if (maxLength != NO_LIMIT && maxLength < 1 || maxBytes != NO_LIMIT && maxBytes < 1 ||
+                overflowPolicy == null)
+            {
+                throw new InvalidSettingsException("overflow needs a max length and max bytes >= 1 (or " + NO_LIMIT +
+                    " for none) and a policy, was " + maxLength + " messages, " + maxBytes + " bytes and " +
+                    overflowPolicy);
             }
             return new SubscriptionSettings(this);
         }
