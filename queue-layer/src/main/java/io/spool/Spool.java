@@ -6,6 +6,7 @@ import io.spool.queue.StateStoreConfig;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionRegistry;
 import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.Redriver;
 import io.spool.queue.Router;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.StreamConsumer;
@@ -45,6 +46,7 @@ public final class Spool implements AutoCloseable
     private final StreamEngine streams;
     private final SubscriptionRegistry subscriptions;
     private final Router router;
+    private final Redriver redriver;
     private final ScheduledExecutorService maintenance;
 
     private Spool(final Builder builder)
@@ -59,6 +61,7 @@ public final class Spool implements AutoCloseable
                 builder.clock, StateStoreConfig.DEFAULT.durability(builder.stateDurability));
             this.router = new Router(builder.dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE), subscriptions,
                 streams, builder.clock);
+            this.redriver = new Redriver(streams, subscriptions);
         }
         catch (final RuntimeException ex)
         {
@@ -138,6 +141,12 @@ public final class Spool implements AutoCloseable
     {
         router.unbindAll(name);
         subscriptions.delete(name);
+    }
+
+    /** Moves dead-lettered messages back to the subscriptions they died in. */
+    public Redriver redriver()
+    {
+        return redriver;
     }
 
     /**
