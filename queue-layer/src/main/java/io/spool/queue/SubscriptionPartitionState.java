@@ -47,6 +47,7 @@ public final class SubscriptionPartitionState
     private final MessageTraits traits = new MessageTraits();
     private final MessageGroups groups = new MessageGroups();
     private final boolean orderedGroups;
+    private final KeyStickyGroups stickyGroups;
     private final RetryPolicy retryPolicy;
     private final ExpiryQueue expiries = new ExpiryQueue();
     private MessageInspector inspector = MessageInspector.PLAIN;
@@ -85,6 +86,7 @@ public final class SubscriptionPartitionState
         this.lockTimeoutMillis = settings.lockTimeoutMillis();
         this.deliveryLimit = settings.deliveryLimit();
         this.orderedGroups = settings.groupMode() == GroupMode.ORDERED;
+        this.stickyGroups = settings.groupMode() == GroupMode.KEY_STICKY ? new KeyStickyGroups() : null;
         this.retryPolicy = settings.retryPolicy();
         this.expiryInUse = settings.messageTtlMillis() != SubscriptionSettings.NO_TTL;
         this.expiryScanned = startOffset;
@@ -177,25 +179,24 @@ public final class SubscriptionPartitionState
         final long now = clock.time();
         final long deadline = now + lockMillis;
         int delivered = 0;
+        if (stickyGroups != null)
+        {
+            long offset;
+            while (delivered < max && (offset = stickyGroups.nextQueued(consumerId)) != KeyStickyGroups.NONE)
+            {
+                deliverMet(offset, consumerId, deadline, now, handler);
+                delivered++;
+            }
+        }
         while (delivered < max && window.readyCount() > 0)
         {
             final long offset = window.lowestReady();
             window.clearReady(offset);
-            final int deliveryNumber = window.deliveryCount(offset) + 1;
-            window.deliveryCount(offset, deliveryNumber);
-            hold(offset, consumerId, deadline);
-            if (deliveryNumber == 1)
+            if (stickyGroups != null && !takeSticky(offset, consumerId))
             {
-                // A message the cursor passed while it waited for its group or its delivery time.
-                firstDeliveries.delivered(offset, now);
-                stateLog.firstDelivery(offset, now);
+                continue;
             }
-            else
-            {
-                redeliveryCount++;
-                stateLog.redelivery(offset, deliveryNumber);
-            }
-            handler.onDelivery(offset, deliveryNumber);
+            deliverMet(offset, consumerId, deadline, now, handler);
             delivered++;
         }
         final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
@@ -211,7 +212,9 @@ public final class SubscriptionPartitionState
             }
             inspector.inspect(offset, traits);
             meetAtCursor(offset);
-            if (!admitNew(offset, now))
+            if (!admitNew(offset, now) ||
+                stickyGroups != null && traits.group != MessageTraits.NO_GROUP &&
+                !stickyGroups.take(offset, traits.group, consumerId))
             {
                 continue;
             }
@@ -223,6 +226,42 @@ public final class SubscriptionPartitionState
             delivered++;
         }
         return delivered;
+    }
+
+    /** Delivers a message the read cursor already met (released, or waiting for its group or its time). */
+    private void deliverMet(final long offset, final int consumerId, final long deadline, final long now,
+        final DeliveryHandler handler)
+    {
+        final int deliveryNumber = window.deliveryCount(offset) + 1;
+        window.deliveryCount(offset, deliveryNumber);
+        hold(offset, consumerId, deadline);
+        if (deliveryNumber == 1)
+        {
+            firstDeliveries.delivered(offset, now);
+            stateLog.firstDelivery(offset, now);
+        }
+        else
+        {
+            redeliveryCount++;
+            stateLog.redelivery(offset, deliveryNumber);
+        }
+        handler.onDelivery(offset, deliveryNumber);
+    }
+
+    /** Whether a released message may go to {@code consumerId}; if not, it waits for its group's owner. */
+    private boolean takeSticky(final long offset, final int consumerId)
+    {
+        final int group;
+        if (stickyGroups.knows(offset))
+        {
+            group = stickyGroups.groupOf(offset);
+        }
+        else
+        {
+            inspector.inspect(offset, traits);
+            group = traits.group;
+        }
+        return group == MessageTraits.NO_GROUP || stickyGroups.take(offset, group, consumerId);
     }
 
     /**
@@ -242,6 +281,10 @@ public final class SubscriptionPartitionState
         firstDeliveries.settled(offset);
         stateLog.acked(offset);
         advanceFloorFrom(offset);
+        if (stickyGroups != null)
+        {
+            stickyGroups.settled(offset);
+        }
         openNextOfGroup(offset);
     }
 
@@ -384,6 +427,10 @@ public final class SubscriptionPartitionState
                     released++;
                 }
             }
+        }
+        if (stickyGroups != null)
+        {
+            stickyGroups.consumerGone(consumerId, window::markReady);
         }
         return released;
     }
@@ -647,6 +694,7 @@ public final class SubscriptionPartitionState
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
             firstDeliveries.footprintBytes() + groups.footprintBytes() + expiries.footprintBytes() +
+            (stickyGroups == null ? 0 : stickyGroups.footprintBytes()) +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 
@@ -876,6 +924,10 @@ public final class SubscriptionPartitionState
     private void die(final long offset, final DeadReason reason, final int deliveries)
     {
         markDead(offset, reason, deliveries);
+        if (stickyGroups != null)
+        {
+            stickyGroups.settled(offset);
+        }
         openNextOfGroup(offset);
     }
 
