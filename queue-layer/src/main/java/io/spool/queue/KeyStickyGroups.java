@@ -27,6 +27,7 @@ final class KeyStickyGroups
     /** Per group: owner in the high 32 bits, unsettled messages in the low 32. */
     private final Long2LongHashMap ownerAndCount = new Long2LongHashMap(NONE);
     private final Int2ObjectHashMap<LongArrayQueue> queues = new Int2ObjectHashMap<>();
+    private int queued;
 
     /** Whether the message was met before (its group is known). */
     boolean knows(final long offset)
@@ -59,6 +60,7 @@ final class KeyStickyGroups
         }
         ownerAndCount.put(group, pack(owner, count));
         queueOf(owner).addLong(offset);
+        queued++;
         return false;
     }
 
@@ -66,7 +68,12 @@ final class KeyStickyGroups
     long nextQueued(final int consumer)
     {
         final LongArrayQueue queue = queues.get(consumer);
-        return queue == null || queue.isEmpty() ? NONE : queue.pollLong();
+        if (queue == null || queue.isEmpty())
+        {
+            return NONE;
+        }
+        queued--;
+        return queue.pollLong();
     }
 
     /** The message was acked or went dead: its group lives on only if it has other unsettled messages. */
@@ -97,6 +104,7 @@ final class KeyStickyGroups
         {
             while (!queue.isEmpty())
             {
+                queued--;
                 toReady.accept(queue.pollLong());
             }
         }
@@ -109,6 +117,15 @@ final class KeyStickyGroups
                 entries.setValue(pack(UNOWNED, (int)entries.getLongValue()));
             }
         }
+    }
+
+    /**
+     * Messages waiting in owners' queues; the read cursor stops at {@link MessageGroups#MAX_WAITING}, so an owner
+     * that stops taking holds back at most that many messages of other keys.
+     */
+    int queuedCount()
+    {
+        return queued;
     }
 
     long footprintBytes()

@@ -31,6 +31,13 @@ public final class SubscriptionPartitionState
      * time rather than when delivery reaches them.
      */
     static final long EXPIRY_READ_AHEAD = 1 << 20;
+    /**
+     * Messages one acquire may pass over without delivering any (delayed, waiting for their group, routed elsewhere,
+     * expired), so that a long run of them costs several short acquires instead of one long one.
+     */
+    static final int MAX_PASSED_PER_ACQUIRE = 1 << 14;
+    /** Delayed messages a partition holds before the read cursor stops: 20 MB of records. */
+    static final int MAX_DELAYED = 1 << 20;
 
     private final int partition;
     private final EpochClock clock;
@@ -200,9 +207,11 @@ public final class SubscriptionPartitionState
             delivered++;
         }
         final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
-        while (delivered < max && cursor < logEnd && cursor < windowEnd &&
-            groups.waitingCount() < MessageGroups.MAX_WAITING)
+        int passed = 0;
+        while (delivered < max && cursor < logEnd && cursor < windowEnd && passed < MAX_PASSED_PER_ACQUIRE &&
+            groupWaitingCount() < MessageGroups.MAX_WAITING && delayedCount < MAX_DELAYED)
         {
+            passed++;
             final long offset = cursor++;
             window.ensureCovers(offset);
             if (offset < expiredAheadEnd && window.isSettled(offset))
@@ -218,6 +227,7 @@ public final class SubscriptionPartitionState
             {
                 continue;
             }
+            passed--;
             window.deliveryCount(offset, 1);
             hold(offset, consumerId, deadline);
             firstDeliveries.delivered(offset, now);
@@ -608,10 +618,10 @@ public final class SubscriptionPartitionState
         return inFlightByConsumer.get(consumerId);
     }
 
-    /** Messages waiting behind the head of their group. */
+    /** Messages waiting behind the head of their group, or for the consumer that owns their key. */
     public int groupWaitingCount()
     {
-        return groups.waitingCount();
+        return groups.waitingCount() + (stickyGroups == null ? 0 : stickyGroups.queuedCount());
     }
 
     /** Marks a message that expired ahead of the read cursor while restoring; the cursor stays. */

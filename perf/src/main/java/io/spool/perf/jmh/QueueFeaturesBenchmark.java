@@ -46,8 +46,8 @@ import java.util.stream.Stream;
  * published before it: read the {@code plain} row as the baseline and the others as a ratio to it.
  * <p>
  * {@code groups}: 1,000 groups named by a header, at most one message of a group in flight. {@code delays}: every
- * message published with a one-second delay; the drain first meets them all as delayed, the clock moves a second,
- * and they come due through the timer wheel. Not thread-safe: JMH runs one thread per trial.
+ * message published with a one-second delay; the drain meets them all as delayed while the clock moves in 100 ms
+ * steps, and they come due through the timer wheel. Not thread-safe: JMH runs one thread per trial.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -118,7 +118,8 @@ public class QueueFeaturesBenchmark
             final List<Delivery> deliveries = subscription.receive(BATCH, 0);
             if (deliveries.isEmpty() && mode.equals("delays"))
             {
-                clock.advance(1_001);
+                // Small steps, so that every message is met while still delayed and comes due through the wheel.
+                clock.advance(100);
                 subscription.sync();
                 continue;
             }
