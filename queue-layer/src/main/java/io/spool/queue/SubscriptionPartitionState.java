@@ -3,6 +3,8 @@ package io.spool.queue;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.EpochClock;
 
+import java.util.function.LongPredicate;
+
 /**
  * The state of every message of one partition for one subscription, from the ack floor upward: which are available,
  * acquired (by whom, until when, for which delivery), acked, delayed or dead. Not thread-safe: owned by one thread,
@@ -17,20 +19,18 @@ import org.agrona.concurrent.EpochClock;
  * allocate (their message). Changes of durable state go to a {@link StateLog}; the owner makes them durable with
  * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
  * <p>
- * Design note: the work is split five ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
- * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), receipt validation ({@link ReceiptCheck}), and
- * persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}). This class only runs the
- * state machine over them.
+ * Design note: the work is split among per-offset bits and counts ({@link OffsetWindow}), held-message records
+ * ({@link InFlightTable}), lock and delay deadlines ({@link DeadlineTimers}), first delivery times
+ * ({@link FirstDeliveryTimes}), message traits read from the log ({@link MessageInspector}), ordered and key-sticky
+ * groups ({@link MessageGroups}, {@link KeyStickyGroups}), expiry ({@link MessageExpiry}), receipt validation
+ * ({@link ReceiptCheck}), and persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}).
+ * This class only runs the state machine over them: what a message met by the read cursor becomes (routed
+ * elsewhere, expired, waiting for its group, delayed, delivered) and where a settled one hands over next.
  */
 public final class SubscriptionPartitionState
 {
     /** Longest delay a nack can ask for: 30 days. */
     public static final long MAX_DELAY_MILLIS = 30L * 24 * 60 * 60 * 1000;
-    /**
-     * How far past the ack floor messages are read ahead of delivery to find their expiry, so that they expire on
-     * time rather than when delivery reaches them.
-     */
-    static final long EXPIRY_READ_AHEAD = 1 << 20;
     /**
      * Messages one acquire may pass over without delivering any (delayed, waiting for their group, routed elsewhere,
      * expired), so that a long run of them costs several short acquires instead of one long one.
@@ -56,16 +56,9 @@ public final class SubscriptionPartitionState
     private final boolean orderedGroups;
     private final KeyStickyGroups stickyGroups;
     private final RetryPolicy retryPolicy;
-    private final ExpiryQueue expiries = new ExpiryQueue();
+    private final MessageExpiry expiry;
+    private final LongPredicate expireOne = this::expireOne;
     private MessageInspector inspector = MessageInspector.PLAIN;
-    /** Every offset below it was read for its expiry (or is settled). */
-    private long expiryScanned;
-    /** Past the read cursor, offsets below it may already have expired. */
-    private long expiredAheadEnd;
-    /** True once any message with an expiry was met: returns and due delays must then check expiry. */
-    private boolean expiryInUse;
-    /** Bytes of the routed messages read ahead but not yet met by the read cursor. */
-    private long unreadBytes;
     private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
@@ -95,8 +88,7 @@ public final class SubscriptionPartitionState
         this.orderedGroups = settings.groupMode() == GroupMode.ORDERED;
         this.stickyGroups = settings.groupMode() == GroupMode.KEY_STICKY ? new KeyStickyGroups() : null;
         this.retryPolicy = settings.retryPolicy();
-        this.expiryInUse = settings.messageTtlMillis() != SubscriptionSettings.NO_TTL;
-        this.expiryScanned = startOffset;
+        this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL, clock);
         this.deadLetters = deadLetters;
         this.stateLog = stateLog;
         this.window = new OffsetWindow(startOffset);
@@ -214,13 +206,13 @@ public final class SubscriptionPartitionState
             passed++;
             final long offset = cursor++;
             window.ensureCovers(offset);
-            if (offset < expiredAheadEnd && window.isSettled(offset))
+            if (expiry.isExpiredAhead(offset, window))
             {
                 advanceFloorFrom(offset);
                 continue;
             }
             inspector.inspect(offset, traits);
-            meetAtCursor(offset);
+            expiry.metAtCursor(offset, traits);
             if (!admitNew(offset, now) ||
                 stickyGroups != null && traits.group != MessageTraits.NO_GROUP &&
                 !stickyGroups.take(offset, traits.group, consumerId))
@@ -453,7 +445,7 @@ public final class SubscriptionPartitionState
     public int expireDue()
     {
         final long now = clock.time();
-        return timers.expireDue(now, onDeadline) + expireMessages(now);
+        return timers.expireDue(now, onDeadline) + expiry.expireDue(now, expireOne);
     }
 
     /**
@@ -465,24 +457,7 @@ public final class SubscriptionPartitionState
      */
     public int readAheadForExpiry(final int budget)
     {
-        final long limit = Math.min(logEnd, window.floor() + EXPIRY_READ_AHEAD);
-        int read = 0;
-        while (read < budget && expiryScanned < limit)
-        {
-            final long offset = expiryScanned++;
-            if (offset < window.floor() || offset < cursor && window.isSettled(offset))
-            {
-                continue;
-            }
-            inspector.inspect(offset, traits);
-            trackExpiry(offset);
-            if (traits.routed && offset >= cursor)
-            {
-                unreadBytes += traits.size;
-            }
-            read++;
-        }
-        return read;
+        return expiry.readAhead(budget, window, cursor, logEnd);
     }
 
     /**
@@ -505,13 +480,13 @@ public final class SubscriptionPartitionState
         {
             final long offset = cursor++;
             window.ensureCovers(offset);
-            if (offset < expiredAheadEnd && window.isSettled(offset))
+            if (expiry.isExpiredAhead(offset, window))
             {
                 advanceFloorFrom(offset);
                 continue;
             }
             inspector.inspect(offset, traits);
-            meetAtCursor(offset);
+            expiry.metAtCursor(offset, traits);
             if (!traits.routed)
             {
                 admitNew(offset, clock.time());
@@ -526,13 +501,13 @@ public final class SubscriptionPartitionState
     /** Bytes of the messages not yet delivered, as far as they were read ahead. */
     public long unreadBytes()
     {
-        return unreadBytes;
+        return expiry.unreadBytes();
     }
 
     /** Messages queued for expiry, acked ones included until their expiry passes. */
     public int expiryQueueSize()
     {
-        return expiries.size();
+        return expiry.queueSize();
     }
 
     /**
@@ -555,7 +530,7 @@ public final class SubscriptionPartitionState
         }
         if (offset >= cursor)
         {
-            return offset < expiredAheadEnd && window.isSettled(offset) ? MessageState.DEAD : MessageState.AVAILABLE;
+            return expiry.isExpiredAhead(offset, window) ? MessageState.DEAD : MessageState.AVAILABLE;
         }
         if (window.isReady(offset))
         {
@@ -627,18 +602,19 @@ public final class SubscriptionPartitionState
     /** Marks a message that expired ahead of the read cursor while restoring; the cursor stays. */
     void restoreExpiredAhead(final long offset)
     {
-        expiredAheadEnd = Math.max(expiredAheadEnd, offset + 1);
+        expiry.restoreExpiredAhead(offset);
     }
 
     long expiredAheadEnd()
     {
-        return expiredAheadEnd;
+        return expiry.aheadEnd();
     }
 
     /** Reads the group, delivery time and expiry of the messages this state meets. */
     void inspector(final MessageInspector inspector)
     {
         this.inspector = inspector;
+        expiry.inspector(inspector);
     }
 
     /**
@@ -703,7 +679,7 @@ public final class SubscriptionPartitionState
     public long footprintBytes()
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
-            firstDeliveries.footprintBytes() + groups.footprintBytes() + expiries.footprintBytes() +
+            firstDeliveries.footprintBytes() + groups.footprintBytes() + expiry.footprintBytes() +
             (stickyGroups == null ? 0 : stickyGroups.footprintBytes()) +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
@@ -754,7 +730,7 @@ public final class SubscriptionPartitionState
     void giveBack(final long offset)
     {
         final int deliveries = window.deliveryCount(offset);
-        if (hasExpired(offset))
+        if (expiry.hasExpired(offset))
         {
             die(offset, DeadReason.EXPIRED, deliveries);
         }
@@ -825,7 +801,7 @@ public final class SubscriptionPartitionState
         {
             records.free(record);
             delayedCount--;
-            if (hasExpired(offset))
+            if (expiry.hasExpired(offset))
             {
                 die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
             }
@@ -843,87 +819,49 @@ public final class SubscriptionPartitionState
         }
     }
 
-    /** The read cursor meets a message whose {@link #traits} were just read. */
-    private void meetAtCursor(final long offset)
+    /**
+     * Expires a message whose time to live ended, wherever it waits but in a consumer's hands: a held message
+     * expires when it comes back, one waiting for its group when the group reaches it.
+     *
+     * @return whether it expired now.
+     */
+    private boolean expireOne(final long offset)
     {
-        if (offset >= expiryScanned)
-        {
-            trackExpiry(offset);
-            expiryScanned = offset + 1;
-        }
-        else if (traits.routed)
-        {
-            unreadBytes -= traits.size;
-        }
-    }
-
-    private void trackExpiry(final long offset)
-    {
-        if (traits.routed && traits.expireAt != MessageTraits.NEVER)
-        {
-            expiries.add(traits.expireAt, offset);
-            expiryInUse = true;
-        }
-    }
-
-    /** Reads the message again only if expiry is in use at all: returns and due delays stay cheap otherwise. */
-    private boolean hasExpired(final long offset)
-    {
-        if (!expiryInUse)
+        if (offset < window.floor())
         {
             return false;
         }
-        inspector.inspect(offset, traits);
-        return traits.expireAt <= clock.time();
-    }
-
-    /** Expires the messages whose time to live ended, wherever they are but in a consumer's hands. */
-    private int expireMessages(final long now)
-    {
-        int expired = 0;
-        while (!expiries.isEmpty() && expiries.nextExpiry() <= now)
+        if (offset >= cursor)
         {
-            final long offset = expiries.removeFirst();
-            if (offset < window.floor())
-            {
-                continue;
-            }
-            if (offset >= cursor)
-            {
-                window.ensureCovers(offset);
-                if (!window.isSettled(offset))
-                {
-                    inspector.inspect(offset, traits);
-                    unreadBytes -= traits.size;
-                    expiredAheadEnd = Math.max(expiredAheadEnd, offset + 1);
-                    die(offset, DeadReason.EXPIRED, 0);
-                    expired++;
-                }
-                continue;
-            }
+            window.ensureCovers(offset);
             if (window.isSettled(offset))
             {
-                continue;
+                return false;
             }
-            if (window.isReady(offset))
-            {
-                window.clearReady(offset);
-                die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
-                expired++;
-                continue;
-            }
-            final int record = records.recordAt(offset);
-            if (record != InFlightTable.NIL && records.consumer(record) == InFlightTable.DELAYED)
-            {
-                timers.unlink(record);
-                records.free(record);
-                delayedCount--;
-                die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
-                expired++;
-            }
-            // A held message expires when it comes back; one waiting for its group when the group reaches it.
+            expiry.expiredAhead(offset);
+            die(offset, DeadReason.EXPIRED, 0);
+            return true;
         }
-        return expired;
+        if (window.isSettled(offset))
+        {
+            return false;
+        }
+        if (window.isReady(offset))
+        {
+            window.clearReady(offset);
+            die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+            return true;
+        }
+        final int record = records.recordAt(offset);
+        if (record == InFlightTable.NIL || records.consumer(record) != InFlightTable.DELAYED)
+        {
+            return false;
+        }
+        timers.unlink(record);
+        records.free(record);
+        delayedCount--;
+        die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+        return true;
     }
 
     private boolean isOverLimit(final int deliveries)

@@ -71,7 +71,8 @@ class HotPathAllocationTest
             state.inspector(inspector);
             state.logEnd(Long.MAX_VALUE / 2);
             final Batch batch = new Batch();
-            runRounds(store, state, batch, clock, ROUNDS);
+            // Long enough for the group maps and owners' queues to reach their working set.
+            runRounds(store, state, batch, clock, 4 * ROUNDS);
 
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
