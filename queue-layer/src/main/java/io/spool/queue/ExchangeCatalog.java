@@ -8,6 +8,7 @@ import io.spool.queue.routing.Exchanges;
 import io.spool.queue.routing.HeadersMatch;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -31,9 +32,9 @@ final class ExchangeCatalog
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
-    private final java.nio.file.Path file;
+    private final Path file;
 
-    ExchangeCatalog(final java.nio.file.Path file)
+    ExchangeCatalog(final Path file)
     {
         this.file = file;
     }

@@ -7,6 +7,8 @@ import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
 import org.agrona.DirectBuffer;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Reads a message's traits from its log record: whether an exchange routed it here
  * ({@link QueueHeaders#ROUTED_TO}), the group from the {@link QueueHeaders#GROUP_ID} header or the
@@ -28,7 +30,7 @@ final class RecordInspector implements MessageInspector, RecordHandler
 
     RecordInspector(final LogReader reader, final String subscription, final SubscriptionSettings settings)
     {
-        this.subscriptionName = subscription.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        this.subscriptionName = subscription.getBytes(StandardCharsets.UTF_8);
         this.reader = reader;
         this.readsGroups = settings.groupMode() != GroupMode.NONE;
         this.groupsFromKey = settings.groupKeySource() == GroupKeySource.RECORD_KEY;
