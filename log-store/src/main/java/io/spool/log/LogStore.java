@@ -38,7 +38,8 @@ public final class LogStore implements AutoCloseable
         this.pipelines = new IngestPipeline[config.pipelines()];
         for (int i = 0; i < pipelines.length; i++)
         {
-            pipelines[i] = new IngestPipeline(i, config.ringSize(), config.idleFlushCheckMillis(), config.clock());
+            pipelines[i] = new IngestPipeline(i, config.ringSize(), config.idleFlushCheckMillis(), config.clock(),
+                config.threading());
         }
         if (config.backgroundMaintenance())
         {

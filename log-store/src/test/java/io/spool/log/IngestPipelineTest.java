@@ -3,6 +3,8 @@ package io.spool.log;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -33,8 +35,13 @@ class IngestPipelineTest
 
     private LogStore open(final int ringSize, final int pipelines)
     {
+        return open(ringSize, pipelines, PipelineThreading.COMBINED);
+    }
+
+    private LogStore open(final int ringSize, final int pipelines, final PipelineThreading threading)
+    {
         store = LogStore.open(dir, LogStoreConfig.builder().ringSize(ringSize).pipelines(pipelines)
-            .backgroundMaintenance(false).build());
+            .threading(threading).backgroundMaintenance(false).build());
         return store;
     }
 
@@ -70,10 +77,12 @@ class IngestPipelineTest
         }
     }
 
-    @Test
-    void manyProducersOnSharedPipelinesGetEveryRecordStoredOnceInConfirmOrder() throws Exception
+    @ParameterizedTest
+    @EnumSource(PipelineThreading.class)
+    void manyProducersOnSharedPipelinesGetEveryRecordStoredOnceInConfirmOrder(final PipelineThreading threading)
+        throws Exception
     {
-        open(256, 2);
+        open(256, 2, threading);
         final PartitionLog[] logs = {
             store.openLog("a/0", LogFixture.smallSegments(64 * 1024)),
             store.openLog("a/1", LogFixture.smallSegments(64 * 1024)),
@@ -155,10 +164,11 @@ class IngestPipelineTest
         }
     }
 
-    @Test
-    void everyBatchGroupCommitsManyRecordsPerFsync() throws Exception
+    @ParameterizedTest
+    @EnumSource(PipelineThreading.class)
+    void everyBatchGroupCommitsManyRecordsPerFsync(final PipelineThreading threading) throws Exception
     {
-        open(1024, 1);
+        open(1024, 1, threading);
         final PartitionLog log = store.openLog("d/0", LogConfig.builder().durability(Durability.EVERY_BATCH).build());
         final int n = 5_000;
         final Confirms confirms = new Confirms(n);
@@ -281,5 +291,28 @@ class IngestPipelineTest
         }
         writer.join();
         assertThat(next[0]).isEqualTo(n);
+    }
+
+    @Test
+    void intervalDurabilityForcesAtMostOncePerIntervalAndCatchesUpWhenIdle() throws Exception
+    {
+        final org.agrona.concurrent.CachedEpochClock clock = new org.agrona.concurrent.CachedEpochClock();
+        clock.update(1_000_000);
+        store = LogStore.open(dir, LogStoreConfig.builder().clock(clock).backgroundMaintenance(false)
+            .idleFlushCheckMillis(1).build());
+        final PartitionLog log = store.openLog("i/0", LogConfig.builder().durability(Durability.interval(100)).build());
+        final LogProducer producer = store.newProducer();
+        producer.appendAndWait(log, null, null, bytes("first"));
+        assertThat(store.fsyncCount()).isEqualTo(1);
+        producer.appendAndWait(log, null, null, bytes("second"));
+        producer.appendAndWait(log, null, null, bytes("third"));
+        assertThat(store.fsyncCount()).as("inside the interval nothing more is forced").isEqualTo(1);
+        clock.advance(100);
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (store.fsyncCount() < 2 && System.nanoTime() < deadline)
+        {
+            Thread.onSpinWait();
+        }
+        assertThat(store.fsyncCount()).as("an idle pipeline forces what waited past the interval").isEqualTo(2);
     }
 }

@@ -110,6 +110,15 @@ public final class Router
     }
 
     /**
+     * The live routing table. Declarations and bindings made on it directly take effect at once but are neither
+     * checked against the subscriptions nor saved until the next change made through this router.
+     */
+    public Exchanges exchanges()
+    {
+        return exchanges;
+    }
+
+    /**
      * Routes a message and stores it once per topic of the matched subscriptions.
      *
      * @param mandatory when nothing matches, return the message ({@link RouteOutcome.Status#RETURNED}) instead of

@@ -1,7 +1,8 @@
 package io.spool.stream;
 
 /**
- * An offset commit was refused because the committing member does not own the partition in the group's current generation. Immutable, thread-safe.
+ * An offset commit was refused because the committing member does not own the partition in the group's current
+ * generation. Immutable, thread-safe.
  */
 public final class CommitFailedException extends StreamException
 {

@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.log.DurableFiles;
 import io.spool.log.EngineClosedException;
 import org.agrona.collections.Object2LongHashMap;
 
@@ -11,8 +12,8 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -52,7 +53,6 @@ public final class CommittedOffsetStore implements AutoCloseable
         this.file = file;
         this.syncEachCommit = syncEachCommit;
         Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.deleteIfExists(compactionFile());
         channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
             StandardOpenOption.WRITE);
         if (channel.size() == 0)
@@ -371,42 +371,22 @@ public final class CommittedOffsetStore implements AutoCloseable
     /** Writes the live entries to a new file, syncs it, then renames it over the old one in one step. */
     private void compact()
     {
-        final Path compacted = compactionFile();
-        try (FileChannel out = FileChannel.open(compacted, StandardOpenOption.CREATE,
-            StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
-        {
-            writeFileHeader(out);
-            writeBuffer.clear();
-            offsets.forEachLong(this::encode);
-            writeBuffer.flip();
-            while (writeBuffer.hasRemaining())
-            {
-                out.write(writeBuffer, OffsetLogDescriptor.FILE_HEADER_LENGTH + writeBuffer.position());
-            }
-            out.force(true);
-            fileLength = out.size();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot compact committed offsets into " + compacted, ex);
-        }
+        writeBuffer.clear();
+        writeBuffer.putInt(OffsetLogDescriptor.MAGIC).putInt(OffsetLogDescriptor.VERSION);
+        offsets.forEachLong(this::encode);
+        final byte[] content = Arrays.copyOf(writeBuffer.array(), writeBuffer.position());
         try
         {
             channel.close();
-            Files.move(compacted, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            DataDirectory.syncDirectory(file.toAbsolutePath().getParent());
+            DurableFiles.replace(file, content);
             channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot replace committed offsets file " + file, ex);
+            throw new UncheckedIOException("cannot reopen committed offsets file " + file + " after compaction", ex);
         }
+        fileLength = content.length;
         compactions++;
-    }
-
-    private Path compactionFile()
-    {
-        return file.resolveSibling(file.getFileName() + ".compacting");
     }
 
     private static void writeFileHeader(final FileChannel channel) throws IOException

@@ -35,6 +35,10 @@ public record ConsumerConfig(String groupId, OffsetResetPolicy resetPolicy, bool
         {
             throw new InvalidGroupException("auto-commit interval must be >= 0, was " + autoCommitIntervalMillis);
         }
+        if (sessionTimeoutMillis <= 0)
+        {
+            throw new InvalidGroupException("session timeout must be positive, was " + sessionTimeoutMillis);
+        }
         PartitionAssignor.named(assignor);
     }
 

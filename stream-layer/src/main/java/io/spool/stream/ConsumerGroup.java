@@ -27,6 +27,7 @@ final class ConsumerGroup
     private int generation;
     /** Bumped whenever a member's readable partitions may have changed: rebalances and releases. */
     private long version;
+    private long lastExpiryScan = Long.MIN_VALUE;
 
     ConsumerGroup(final String id, final PartitionAssignor assignor)
     {
@@ -49,10 +50,14 @@ final class ConsumerGroup
         return members.containsKey(memberId);
     }
 
+    /**
+     * @param onChange run (under the group's lock, so it must not block) whenever the member's view may have
+     *                 changed, so a member parked in a long poll wakes to take part in the rebalance
+     */
     void add(final String memberId, final Set<String> topics, final long sessionTimeoutMillis, final long now,
-        final ToIntFunction<String> partitionCount)
+        final Runnable onChange, final ToIntFunction<String> partitionCount)
     {
-        members.put(memberId, new Member(Set.copyOf(topics), sessionTimeoutMillis, now));
+        members.put(memberId, new Member(Set.copyOf(topics), sessionTimeoutMillis, now, onChange));
         rebalance(partitionCount);
     }
 
@@ -66,6 +71,12 @@ final class ConsumerGroup
     /** Removes members whose last heartbeat is older than their session timeout; returns how many. */
     int expire(final long now, final ToIntFunction<String> partitionCount)
     {
+        if (now == lastExpiryScan)
+        {
+            // heartbeats only move sessions forward, so nobody can have expired since a scan at this same time
+            return 0;
+        }
+        lastExpiryScan = now;
         List<String> expired = null;
         for (final Map.Entry<String, Member> entry : members.entrySet())
         {
@@ -115,12 +126,14 @@ final class ConsumerGroup
 
     void release(final String memberId, final Iterable<TopicPartition> partitions)
     {
+        boolean released = false;
         for (final TopicPartition partition : partitions)
         {
-            if (owners.remove(partition, memberId))
-            {
-                version++;
-            }
+            released |= owners.remove(partition, memberId);
+        }
+        if (released)
+        {
+            viewsChanged();
         }
     }
 
@@ -149,7 +162,16 @@ final class ConsumerGroup
         target = assignor.assign(partitionsPerTopic, subscriptions);
         dropOwnersOfVanishedPartitions(partitionsPerTopic);
         generation++;
+        viewsChanged();
+    }
+
+    private void viewsChanged()
+    {
         version++;
+        for (final Member member : members.values())
+        {
+            member.onChange.run();
+        }
     }
 
     GroupDescription describe()
@@ -184,13 +206,16 @@ final class ConsumerGroup
     {
         final Set<String> topics;
         final long sessionTimeoutMillis;
+        final Runnable onChange;
         long lastHeartbeat;
 
-        Member(final Set<String> topics, final long sessionTimeoutMillis, final long lastHeartbeat)
+        Member(final Set<String> topics, final long sessionTimeoutMillis, final long lastHeartbeat,
+            final Runnable onChange)
         {
             this.topics = topics;
             this.sessionTimeoutMillis = sessionTimeoutMillis;
             this.lastHeartbeat = lastHeartbeat;
+            this.onChange = onChange;
         }
     }
 }

@@ -4,6 +4,7 @@ import io.spool.log.HeadersCodec;
 import io.spool.log.RecordView;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Map;
 
 /**
@@ -17,7 +18,8 @@ public record ConsumerRecord(String topic, int partition, long offset, long time
     static ConsumerRecord copyOf(final String topic, final int partition, final RecordView view)
     {
         return new ConsumerRecord(topic, partition, view.offset(), view.timestamp(), view.keyBytes(),
-            HeadersCodec.decode(view.buffer(), view.headersOffset(), view.headersLength()), view.valueBytes());
+            Collections.unmodifiableMap(HeadersCodec.decode(view.buffer(), view.headersOffset(), view.headersLength())),
+            view.valueBytes());
     }
 
     public TopicPartition topicPartition()

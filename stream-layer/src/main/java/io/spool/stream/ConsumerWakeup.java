@@ -6,9 +6,11 @@ import io.spool.log.PartitionLog;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Lets one consumer long-poll many partitions: registered on each assigned log, it unparks the consumer's thread
- * when any of them commits new records. It never blocks the pipeline's flush thread. Thread-safe: one consumer
- * thread arms it, flush threads signal it.
+ * Lets one consumer long-poll many partitions: registered on each assigned log (and with its group), it unparks
+ * the consumer's thread when any of them commits new records or the group's assignment moves. The signal is
+ * sticky until the consumer clears it at the start of a poll round, so a signal that comes while the consumer is
+ * still reading is not lost. It never blocks the thread that signals. Thread-safe: one consumer thread clears and
+ * awaits, flush threads and the coordinator signal.
  */
 final class ConsumerWakeup implements CommitListener
 {
@@ -18,32 +20,43 @@ final class ConsumerWakeup implements CommitListener
     @Override
     public void onCommitted(final PartitionLog log, final long endOffset)
     {
+        signal();
+    }
+
+    /** Wakes the consumer, now or at its next {@link #await}; never blocks. */
+    void signal()
+    {
+        if (!signalled)
+        {
+            signalled = true;
+        }
         final Thread thread = waiter;
         if (thread != null)
         {
-            signalled = true;
             LockSupport.unpark(thread);
         }
     }
 
-    /** Call before the last check for data, so a commit between that check and the park is not missed. */
-    void arm()
+    /** Forgets earlier signals; called before the consumer looks at its partitions and group. */
+    void clear()
     {
         signalled = false;
-        waiter = Thread.currentThread();
     }
 
-    /** Parks until signalled or {@code nanos} pass; spurious returns are fine because the caller re-checks. */
+    /** Parks until a signal since the last {@link #clear} or {@code nanos} pass; spurious returns are fine. */
     void await(final long nanos)
     {
-        if (!signalled)
+        waiter = Thread.currentThread();
+        try
         {
-            LockSupport.parkNanos(this, nanos);
+            if (!signalled)
+            {
+                LockSupport.parkNanos(this, nanos);
+            }
         }
-    }
-
-    void disarm()
-    {
-        waiter = null;
+        finally
+        {
+            waiter = null;
+        }
     }
 }

@@ -24,6 +24,7 @@ public final class GroupCoordinator
     public static final long DEFAULT_SESSION_TIMEOUT_MILLIS = 45_000;
     /** Passed as the known version by a member that has seen no assignment yet. */
     public static final long NO_VERSION = -1;
+    private static final Runnable NO_NOTICE = () -> { };
 
     private final EpochClock clock;
     private final CommittedOffsetStore offsets;
@@ -49,6 +50,17 @@ public final class GroupCoordinator
      */
     public String join(final String groupId, final Set<String> topics, final String assignorName,
         final long sessionTimeoutMillis)
+    {
+        return join(groupId, topics, assignorName, sessionTimeoutMillis, NO_NOTICE);
+    }
+
+    /**
+     * Like {@link #join(String, Set, String, long)}, and runs {@code onChange} whenever the member's view may have
+     * changed (a rebalance, or another member letting go of a partition), so a member waiting in a long poll can
+     * wake at once. It runs under the group's lock and must not block; unparking a thread is the intended use.
+     */
+    public String join(final String groupId, final Set<String> topics, final String assignorName,
+        final long sessionTimeoutMillis, final Runnable onChange)
     {
         TopicNames.validateGroup(groupId);
         if (topics.isEmpty())
@@ -78,7 +90,7 @@ public final class GroupCoordinator
                 }
                 final long now = clock.time();
                 group.expire(now, partitionCount);
-                group.add(memberId, topics, sessionTimeoutMillis, now, partitionCount);
+                group.add(memberId, topics, sessionTimeoutMillis, now, onChange, partitionCount);
                 return memberId;
             }
         }
@@ -208,6 +220,31 @@ public final class GroupCoordinator
     public Map<TopicPartition, Long> committedOffsets(final String groupId)
     {
         return offsets.committedOffsets(groupId);
+    }
+
+    /**
+     * Forgets a group's committed offsets.
+     *
+     * @throws InvalidGroupException when the group still has live members
+     */
+    public void deleteGroup(final String groupId)
+    {
+        TopicNames.validateGroup(groupId);
+        final ConsumerGroup group = groups.get(groupId);
+        if (group != null)
+        {
+            synchronized (group)
+            {
+                group.expire(clock.time(), partitionCount);
+                if (!group.isEmpty())
+                {
+                    throw new InvalidGroupException("group \"" + groupId + "\" has live members " +
+                        group.describe().members() + "; they must leave before the group is deleted");
+                }
+                dropIfEmpty(group);
+            }
+        }
+        offsets.deleteGroup(groupId);
     }
 
     /** Expires dead members of every group; returns how many were removed. */

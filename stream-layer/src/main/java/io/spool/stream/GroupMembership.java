@@ -32,12 +32,17 @@ final class GroupMembership
     private final Set<String> topics;
     private final ConsumerConfig config;
     private final RebalanceListener listener;
+    private final Runnable onGroupChange;
     private String memberId;
     private long knownVersion = GroupCoordinator.NO_VERSION;
 
+    /**
+     * @param onGroupChange run by the coordinator when this member's view may have changed; must not block
+     */
     GroupMembership(final GroupCoordinator coordinator, final ConsumerConfig config, final Set<String> topics,
-        final RebalanceListener listener)
+        final RebalanceListener listener, final Runnable onGroupChange)
     {
+        this.onGroupChange = onGroupChange;
         this.coordinator = coordinator;
         this.groupId = config.groupId();
         this.topics = Set.copyOf(topics);
@@ -55,17 +60,12 @@ final class GroupMembership
         return memberId;
     }
 
-    Set<String> topics()
-    {
-        return topics;
-    }
-
     /** Heartbeats, then gives up revoked partitions and takes newly assigned ones. */
     void sync(final Owner owner)
     {
         if (memberId == null)
         {
-            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis());
+            memberId = join();
         }
         MemberAssignment assignment;
         try
@@ -80,7 +80,7 @@ final class GroupMembership
             {
                 listener.onPartitionsLost(lost);
             }
-            memberId = coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis());
+            memberId = join();
             assignment = coordinator.heartbeat(groupId, memberId);
         }
         if (assignment == null)
@@ -93,10 +93,17 @@ final class GroupMembership
         if (!revoked.isEmpty())
         {
             final List<TopicPartition> ordered = sorted(revoked);
-            owner.autoCommitBeforeRevoke(ordered);
-            listener.onPartitionsRevoked(ordered);
-            owner.dropPartitions(ordered);
-            coordinator.release(groupId, memberId, ordered);
+            try
+            {
+                owner.autoCommitBeforeRevoke(ordered);
+                listener.onPartitionsRevoked(ordered);
+            }
+            finally
+            {
+                // even if the listener failed: the view is already acknowledged, so this is the only release
+                owner.dropPartitions(ordered);
+                coordinator.release(groupId, memberId, ordered);
+            }
         }
         final Set<TopicPartition> gained = new HashSet<>(assignment.partitions());
         gained.removeAll(owner.ownedPartitions());
@@ -106,6 +113,11 @@ final class GroupMembership
             owner.addPartitions(ordered);
             listener.onPartitionsAssigned(ordered);
         }
+    }
+
+    private String join()
+    {
+        return coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis(), onGroupChange);
     }
 
     void commit(final Map<TopicPartition, Long> offsets)
@@ -121,15 +133,21 @@ final class GroupMembership
             return;
         }
         final List<TopicPartition> owned = sorted(owner.ownedPartitions());
-        if (!owned.isEmpty())
+        try
         {
-            owner.autoCommitBeforeRevoke(owned);
-            listener.onPartitionsRevoked(owned);
-            owner.dropPartitions(owned);
+            if (!owned.isEmpty())
+            {
+                owner.autoCommitBeforeRevoke(owned);
+                listener.onPartitionsRevoked(owned);
+            }
         }
-        coordinator.leave(groupId, memberId);
-        memberId = null;
-        knownVersion = GroupCoordinator.NO_VERSION;
+        finally
+        {
+            owner.dropPartitions(owned);
+            coordinator.leave(groupId, memberId);
+            memberId = null;
+            knownVersion = GroupCoordinator.NO_VERSION;
+        }
     }
 
     private static List<TopicPartition> sorted(final Collection<TopicPartition> partitions)

@@ -79,14 +79,20 @@ final class PartitionCursor
         }
         try
         {
-            final int read = reader.poll(handler, maxRecords, maxBytes);
-            position = reader.nextOffset();
-            return read;
+            return reader.poll(handler, maxRecords, maxBytes);
         }
         catch (final OffsetOutOfRangeException ex)
         {
             readerAtPosition = false;
             throw new OffsetOutOfRangeException(partition.toString(), position, ex.earliestOffset(), ex.endOffset());
+        }
+        finally
+        {
+            if (readerAtPosition)
+            {
+                // also after a handler threw: the records it finished are behind the reader, the failed one is not
+                position = reader.nextOffset();
+            }
         }
     }
 

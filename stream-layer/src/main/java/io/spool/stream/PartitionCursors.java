@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * The cursors of a consumer's assigned partitions, kept both by partition and as an array the poll loop walks
  * without allocating, and the wakeup registered on each of their logs so one park covers them all.
- * Not thread-safe: owned by one consumer.
+ * Not thread-safe: owned by one consumer, except {@link #wakeUp}.
  */
 final class PartitionCursors
 {
@@ -69,24 +69,31 @@ final class PartitionCursors
         inOrder = byPartition.values().toArray(NONE);
     }
 
-    /** Parks until an assigned partition commits new records or {@code nanos} pass. */
+    /** Ends the current or next {@link #awaitData} early; safe from any thread. */
+    void wakeUp()
+    {
+        wakeup.signal();
+    }
+
+    /** Starts a poll round: wakeups from before it are forgotten, since the round looks at everything anyway. */
+    void startRound()
+    {
+        wakeup.clear();
+    }
+
+    /**
+     * Parks until an assigned partition commits new records, {@link #wakeUp} is called (both counted since
+     * {@link #startRound}) or {@code nanos} pass.
+     */
     void awaitData(final long nanos)
     {
-        wakeup.arm();
-        try
+        for (final PartitionCursor cursor : inOrder)
         {
-            for (final PartitionCursor cursor : inOrder)
+            if (cursor.hasDataAvailable())
             {
-                if (cursor.hasDataAvailable())
-                {
-                    return;
-                }
+                return;
             }
-            wakeup.await(nanos);
         }
-        finally
-        {
-            wakeup.disarm();
-        }
+        wakeup.await(nanos);
     }
 }

@@ -25,7 +25,11 @@ public interface RebalanceListener
     /** The member still owns these partitions during the call and may commit their offsets. */
     void onPartitionsRevoked(Collection<TopicPartition> partitions);
 
-    /** Positions of these partitions are already set from the committed offsets or the reset policy. */
+    /**
+     * Positions of these partitions are already set from the committed offsets or the reset policy, except where
+     * the policy is ERROR or the committed offset fell below the log start: those stay unset, the next poll
+     * reports them, and a seek here settles them.
+     */
     void onPartitionsAssigned(Collection<TopicPartition> partitions);
 
     /**

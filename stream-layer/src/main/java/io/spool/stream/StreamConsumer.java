@@ -26,8 +26,6 @@ import java.util.concurrent.TimeUnit;
 public final class StreamConsumer implements AutoCloseable
 {
     private static final System.Logger LOGGER = System.getLogger(StreamConsumer.class.getName());
-    /** A group member re-checks its assignment at least this often while it waits for records. */
-    private static final long GROUP_WAIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final TopicRegistry topics;
     private final GroupCoordinator coordinator;
@@ -36,6 +34,11 @@ public final class StreamConsumer implements AutoCloseable
     private final PartitionCursors cursors = new PartitionCursors();
     private final Dispatch dispatch = new Dispatch();
     private final Owner owner = new Owner();
+    /**
+     * A group member waiting for records still heartbeats this often (a third of its session), so a long poll
+     * never costs it its partitions; group changes wake it at once anyway.
+     */
+    private final long heartbeatIntervalNanos;
     private int nextStart;
     private GroupMembership membership;
     private long lastAutoCommit;
@@ -49,6 +52,7 @@ public final class StreamConsumer implements AutoCloseable
         this.clock = clock;
         this.config = config;
         this.lastAutoCommit = clock.time();
+        this.heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, config.sessionTimeoutMillis() / 3));
     }
 
     /**
@@ -103,9 +107,10 @@ public final class StreamConsumer implements AutoCloseable
         ensureOpen();
         if (membership != null || !cursors.isEmpty())
         {
-            throw new IllegalClientStateException("consumer already " +
-                (membership != null ? "subscribed to group \"" + membership.groupId() + "\"" : "has assigned partitions") +
-                "; use a new consumer for another subscription");
+            final String current = membership != null ?
+                "subscribed to group \"" + membership.groupId() + "\"" : "has assigned partitions";
+            throw new IllegalClientStateException(
+                "consumer already " + current + "; use a new consumer for another subscription");
         }
         if (config.groupId() != null && !config.groupId().equals(groupId))
         {
@@ -116,8 +121,16 @@ public final class StreamConsumer implements AutoCloseable
         final ConsumerConfig groupConfig = config.groupId() != null ? config : new ConsumerConfig(groupId,
             config.resetPolicy(), config.autoCommit(), config.autoCommitIntervalMillis(),
             config.sessionTimeoutMillis(), config.assignor());
-        membership = new GroupMembership(coordinator, groupConfig, topicNames, listener);
-        membership.sync(owner);
+        membership = new GroupMembership(coordinator, groupConfig, topicNames, listener, cursors::wakeUp);
+        try
+        {
+            membership.sync(owner);
+        }
+        catch (final RuntimeException ex)
+        {
+            membership = null;
+            throw ex;
+        }
     }
 
     /** The partitions this consumer reads now. */
@@ -201,6 +214,7 @@ public final class StreamConsumer implements AutoCloseable
         {
             while (true)
             {
+                cursors.startRound();
                 syncGroup();
                 maybeAutoCommit();
                 final int read = readOnce(maxRecords, maxBytes);
@@ -209,7 +223,7 @@ public final class StreamConsumer implements AutoCloseable
                 {
                     return read;
                 }
-                cursors.awaitData(membership == null ? remaining : Math.min(remaining, GROUP_WAIT_SLICE_NANOS));
+                cursors.awaitData(membership == null ? remaining : Math.min(remaining, heartbeatIntervalNanos));
             }
         }
         finally
@@ -289,7 +303,10 @@ public final class StreamConsumer implements AutoCloseable
         return coordinator.committed(group, partition);
     }
 
-    /** Commits if auto-commit is on, leaves the group (handing its partitions over) and releases the readers. */
+    /**
+     * Commits if auto-commit is on, leaves the group (handing its partitions over) and releases the readers; after
+     * the engine closed it only releases the readers.
+     */
     @Override
     public void close()
     {
@@ -299,6 +316,10 @@ public final class StreamConsumer implements AutoCloseable
         }
         try
         {
+            if (topics.isStoreClosed())
+            {
+                return;
+            }
             if (membership != null)
             {
                 membership.leave(owner);
@@ -345,6 +366,11 @@ public final class StreamConsumer implements AutoCloseable
         for (int i = 0; i < current.length && read < maxRecords && dispatch.bytes < maxBytes; i++)
         {
             final PartitionCursor cursor = current[(nextStart + i) % current.length];
+            if (membership != null && cursor.log.isClosed())
+            {
+                // its topic was deleted; the group revokes the partition on the next sync, so skip it quietly
+                continue;
+            }
             ensurePosition(cursor);
             dispatch.topic = cursor.partition.topic();
             dispatch.partition = cursor.partition.partition();
@@ -396,6 +422,10 @@ public final class StreamConsumer implements AutoCloseable
         if (closed)
         {
             throw new EngineClosedException("stream consumer");
+        }
+        if (topics.isStoreClosed())
+        {
+            throw new EngineClosedException("stream engine of this consumer");
         }
     }
 
@@ -470,13 +500,25 @@ public final class StreamConsumer implements AutoCloseable
             }
         }
 
-        /** Positions set before the assigned callback; ERROR policy leaves it unset so poll reports it. */
+        /**
+         * Sets the position before the assigned callback when it can; a missing offset under the ERROR policy or
+         * a committed offset retention already removed stays unset, so the next poll reports it and the callback
+         * still runs.
+         */
         private void ensurePositionQuietly(final PartitionCursor cursor)
         {
             if (config.resetPolicy() != OffsetResetPolicy.ERROR ||
                 coordinator.committed(groupId(), cursor.partition) != CommittedOffsetStore.NO_OFFSET)
             {
-                ensurePosition(cursor);
+                try
+                {
+                    ensurePosition(cursor);
+                }
+                catch (final OffsetOutOfRangeException ex)
+                {
+                    LOGGER.log(System.Logger.Level.DEBUG, "position of " + cursor.partition +
+                        " left unset: " + ex.getMessage());
+                }
             }
         }
     }

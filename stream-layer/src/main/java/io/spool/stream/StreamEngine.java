@@ -48,7 +48,7 @@ public final class StreamEngine implements AutoCloseable
         try
         {
             final Path streamDirectory = dataDir.resolve(STREAM_DIRECTORY);
-            final TopicRegistry topics = new TopicRegistry(logStore, dataDir, streamDirectory);
+            final TopicRegistry topics = new TopicRegistry(logStore, streamDirectory);
             final CommittedOffsetStore offsets = CommittedOffsetStore.open(
                 streamDirectory.resolve(OFFSETS_FILE), config.syncEachCommit());
             return new StreamEngine(logStore, topics, offsets);

@@ -12,6 +12,14 @@ import io.spool.log.LogStoreConfig;
  */
 public record StreamEngineConfig(LogStoreConfig logStore, boolean syncEachCommit)
 {
+    public StreamEngineConfig
+    {
+        if (logStore == null)
+        {
+            throw new InvalidRequestException("log store settings must not be null");
+        }
+    }
+
     public static StreamEngineConfig defaults()
     {
         return new StreamEngineConfig(LogStoreConfig.defaults(), true);

@@ -148,7 +148,7 @@ public final class StreamProducer
         final int partition = partitionOf(topic, record, headerMap);
         final byte[] headers = HeadersCodec.encode(headerMap);
         final FutureConfirm confirm = new FutureConfirm(record.topic(), partition);
-        logProducer.publish(topic.partition(partition), -1, dedupAttributes(headerMap),
+        logProducer.publish(topic.partition(partition), record.timestamp(), dedupAttributes(headerMap),
             wrap(keyWrapper, record.key()), 0, record.key() == null ? -1 : record.key().length,
             wrap(headersWrapper, headers), 0, headers.length,
             wrap(valueWrapper, record.value()), 0, record.value() == null ? -1 : record.value().length,
@@ -178,9 +178,7 @@ public final class StreamProducer
             batch.clear();
             for (final int index : share.getValue())
             {
-                final ProducerRecord record = records.get(index);
-                final Map<String, byte[]> headerMap = withDedupId(topics.topic(record.topic()), record);
-                addToBatch(record, HeadersCodec.encode(headerMap), dedupAttributes(headerMap));
+                addTo(batch, records.get(index));
             }
             logProducer.publishBatch(share.getKey(), batch, confirm.forIndices(share.getValue()), 0);
         }
@@ -189,6 +187,16 @@ public final class StreamProducer
             confirm.complete(List.of());
         }
         return confirm;
+    }
+
+    private void addTo(final RecordBatch target, final ProducerRecord record)
+    {
+        final Map<String, byte[]> headerMap = withDedupId(topics.topic(record.topic()), record);
+        final byte[] headers = HeadersCodec.encode(headerMap);
+        target.add(record.timestamp(), dedupAttributes(headerMap),
+            wrap(keyWrapper, record.key()), 0, record.key() == null ? -1 : record.key().length,
+            wrap(headersWrapper, headers), 0, headers.length,
+            wrap(valueWrapper, record.value()), 0, record.value() == null ? -1 : record.value().length);
     }
 
     private int partitionOf(final Topic topic, final ProducerRecord record, final Map<String, byte[]> headers)
@@ -244,15 +252,6 @@ public final class StreamProducer
     private static int dedupAttributes(final Map<String, byte[]> headers)
     {
         return headers.containsKey(DedupKey.HEADER) ? RecordDescriptor.ATTRIBUTE_DEDUP : 0;
-    }
-
-    private void addToBatch(final ProducerRecord record, final byte[] headers, final int attributes)
-    {
-        final byte[] key = record.key();
-        final byte[] value = record.value();
-        batch.add(-1, attributes, wrap(keyWrapper, key), 0, key == null ? -1 : key.length,
-            wrap(headersWrapper, headers), 0, headers.length,
-            wrap(valueWrapper, value), 0, value == null ? -1 : value.length);
     }
 
     private int choosePartition(final Topic topic, final DirectBuffer key, final int keyOffset, final int keyLength)

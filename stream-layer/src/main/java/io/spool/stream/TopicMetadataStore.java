@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.log.DurableFiles;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -8,11 +10,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,55 +25,22 @@ import java.util.zip.CRC32C;
 final class TopicMetadataStore
 {
     private final Path file;
-    private final Path temporary;
 
     TopicMetadataStore(final Path directory)
     {
         this.file = directory.resolve(TopicMetadataDescriptor.FILE_NAME);
-        this.temporary = directory.resolve(TopicMetadataDescriptor.FILE_NAME + ".tmp");
     }
 
     /** The stored topics in file order; none when the file does not exist yet. */
     List<StoredTopic> load()
     {
-        try
-        {
-            Files.deleteIfExists(temporary);
-            if (!Files.exists(file))
-            {
-                return List.of();
-            }
-            return decode(Files.readAllBytes(file));
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot read topic metadata " + file, ex);
-        }
+        final byte[] content = DurableFiles.read(file);
+        return content == null ? List.of() : decode(content);
     }
 
     void save(final List<StoredTopic> topics)
     {
-        final byte[] encoded = encode(topics);
-        try
-        {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
-                StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
-            {
-                final ByteBuffer buffer = ByteBuffer.wrap(encoded);
-                while (buffer.hasRemaining())
-                {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            DataDirectory.syncDirectory(file.toAbsolutePath().getParent());
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot write topic metadata " + file, ex);
-        }
+        DurableFiles.replace(file, encode(topics));
     }
 
     private static byte[] encode(final List<StoredTopic> topics)

@@ -15,7 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The topics of one engine: creates, describes, lists and deletes them, keeps their metadata file in step, and
+ * The topics of one engine: creates, describes, lists and deletes them (creating and deleting go through
+ * {@link StreamEngine}, which also rebalances groups and forgets offsets), keeps their metadata file in step, and
  * on open brings every topic back and removes partition directories no topic claims (left by a crash between a
  * directory change and the metadata write). Thread-safe: lookups read a concurrent map without locking;
  * create and delete are serialised.
@@ -30,13 +31,12 @@ public final class TopicRegistry
     private final Map<String, Topic> topics = new ConcurrentHashMap<>();
 
     /**
-     * @param logRoot        the directory the log store resolves log names against
      * @param metadataDirectory where the topic metadata file lives
      */
-    TopicRegistry(final LogStore logStore, final Path logRoot, final Path metadataDirectory)
+    TopicRegistry(final LogStore logStore, final Path metadataDirectory)
     {
         this.logStore = logStore;
-        this.logRoot = logRoot;
+        this.logRoot = logStore.dataDir();
         this.metadata = new TopicMetadataStore(metadataDirectory);
         for (final StoredTopic stored : metadata.load())
         {
@@ -50,9 +50,13 @@ public final class TopicRegistry
      * @throws InvalidTopicException when the name breaks the naming rules
      * @throws TopicExistsException  when a topic of that name exists
      */
-    public synchronized Topic create(final String name, final TopicConfig config)
+    synchronized Topic create(final String name, final TopicConfig config)
     {
         TopicNames.validateTopic(name);
+        if (config == null)
+        {
+            throw new InvalidTopicException("topic \"" + name + "\" needs settings, got null");
+        }
         if (topics.containsKey(name))
         {
             throw new TopicExistsException("topic \"" + name + "\" already exists with " +
@@ -70,7 +74,7 @@ public final class TopicRegistry
      *
      * @throws UnknownTopicException when there is no such topic
      */
-    public synchronized void delete(final String name)
+    synchronized void delete(final String name)
     {
         final Topic topic = topic(name);
         topics.remove(name);
@@ -106,6 +110,12 @@ public final class TopicRegistry
     {
         final Topic topic = topics.get(name);
         return topic == null ? 0 : topic.partitionCount();
+    }
+
+    /** True once the engine's log store closed; its logs can no longer be read or written. */
+    boolean isStoreClosed()
+    {
+        return logStore.isClosed();
     }
 
     /** Names of every topic, sorted. */

@@ -1,7 +1,8 @@
 package io.spool.stream;
 
 /**
- * A group member id is not (or no longer) part of its group, for example after its session expired. Immutable, thread-safe.
+ * A group member id is not (or no longer) part of its group, for example after its session expired.
+ * Immutable, thread-safe.
  */
 public final class UnknownMemberException extends StreamException
 {

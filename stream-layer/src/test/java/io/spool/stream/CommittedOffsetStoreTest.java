@@ -49,7 +49,8 @@ class CommittedOffsetStoreTest
         try (CommittedOffsetStore store = CommittedOffsetStore.open(file(), true))
         {
             assertThat(store.truncatedBytesOnOpen()).isZero();
-            assertThat(store.committedOffsets("g1")).containsExactly(Map.entry(ORDERS_0, 11L), Map.entry(ORDERS_1, 20L));
+            assertThat(store.committedOffsets("g1"))
+                .containsExactly(Map.entry(ORDERS_0, 11L), Map.entry(ORDERS_1, 20L));
             assertThat(store.committed("g2", PAYMENTS_0)).isEqualTo(5L);
             assertThat(store.groups()).containsExactlyInAnyOrder("g1", "g2");
         }

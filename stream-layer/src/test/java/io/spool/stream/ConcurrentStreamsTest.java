@@ -63,6 +63,38 @@ class ConcurrentStreamsTest
         }
     }
 
+    @Test
+    void producersAndARebalancingGroupRunningTogetherDeliverEveryRecordOnce() throws InterruptedException
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        final Set<String> confirmed = ConcurrentHashMap.newKeySet();
+        final Map<String, ConsumerRecord> consumed = new ConcurrentHashMap<>();
+        final AtomicInteger duplicates = new AtomicInteger();
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("load", EngineFixture.topic(PARTITIONS));
+            final AtomicReference<Throwable> failure = new AtomicReference<>();
+            final Thread consuming = new Thread(() ->
+            {
+                try
+                {
+                    consumeWithRebalances(engine, consumed, duplicates);
+                }
+                catch (final Throwable ex)
+                {
+                    failure.set(ex);
+                }
+            });
+            consuming.start();
+            produceConcurrently(engine, confirmed);
+            consuming.join();
+            assertThat(failure.get()).isNull();
+        }
+        assertThat(duplicates.get()).isZero();
+        assertThat(consumed.keySet()).isEqualTo(confirmed);
+        assertKeyOrderKept(new ArrayList<>(consumed.values()));
+    }
+
     private static void produceConcurrently(final StreamEngine engine, final Set<String> confirmed)
         throws InterruptedException
     {

@@ -1,15 +1,18 @@
 package io.spool.stream;
 
+import io.spool.log.OffsetOutOfRangeException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static io.spool.stream.EngineFixture.NO_WAIT;
 import static io.spool.stream.EngineFixture.bytes;
@@ -148,11 +151,13 @@ class ConsumerGroupsTest
                 assertThat(alive.assignment()).hasSize(2);
                 assertThat(silent.assignment()).hasSize(2);
 
-                fixture.clock.advance(SESSION + 1);
-                assertThat(engine.runMaintenance()).isEqualTo(2);
-                fixture.clock.advance(1);
+                fixture.clock.advance(SESSION / 2 + 1);
+                alive.poll(1, 1, NO_WAIT);
+                fixture.clock.advance(SESSION / 2 + 1);
+                assertThat(engine.runMaintenance()).as("only the silent member expired").isEqualTo(1);
                 alive.poll(1, 1, NO_WAIT);
                 assertThat(alive.assignment()).hasSize(4);
+                assertThat(aliveEvents.events).noneMatch(e -> e.startsWith("lost"));
 
                 silent.poll(1, 1, NO_WAIT);
                 assertThat(silentEvents.events).anyMatch(e -> e.startsWith("lost"));
@@ -238,6 +243,158 @@ class ConsumerGroupsTest
 
                 assertThatThrownBy(() -> a.commitSync(Map.of(notMine, 0L)))
                     .isInstanceOf(CommitFailedException.class).hasMessageContaining("does not own " + notMine);
+            }
+        }
+    }
+
+    @Test
+    void committedOffsetThatRetentionRemovedIsReportedAfterTheAssignedCallback()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", TopicConfig.of(1).withLog(EngineFixture.SMALL_SEGMENTS.toBuilder()
+                .retentionBytes(64 * 1024).build()));
+            final TopicPartition partition = new TopicPartition("orders", 0);
+            engine.groups().commitStandalone("g", Map.of(partition, 0L));
+            final StreamProducer producer = engine.newProducer();
+            for (int i = 0; i < 100; i++)
+            {
+                producer.send("orders", null, new byte[4000]).join();
+            }
+            engine.runMaintenance();
+            final long earliest = engine.describeTopic("orders").partitions().get(0).startOffset();
+            final RecordingListener events = new RecordingListener();
+            try (StreamConsumer consumer = engine.newConsumer(manualCommit("range")))
+            {
+                consumer.subscribe(Set.of("orders"), "g", events);
+                assertThat(events.events).containsExactly("assigned [orders-0]");
+
+                assertThatThrownBy(() -> consumer.poll(10, 1 << 20, NO_WAIT))
+                    .isInstanceOfSatisfying(OffsetOutOfRangeException.class,
+                        ex -> assertThat(ex.earliestOffset()).isEqualTo(earliest));
+                consumer.seek(partition, earliest);
+                assertThat(consumer.poll(1, 1 << 20, NO_WAIT).get(0).offset()).isEqualTo(earliest);
+            }
+        }
+    }
+
+    @Test
+    void aRefusedSubscribeLeavesTheConsumerUsable()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            try (StreamConsumer range = engine.newConsumer(manualCommit("range"));
+                StreamConsumer sticky = engine.newConsumer(manualCommit("sticky")))
+            {
+                range.subscribe("orders", "g");
+                assertThatThrownBy(() -> sticky.subscribe("orders", "g"))
+                    .isInstanceOf(InvalidGroupException.class).hasMessageContaining("uses assignor range");
+
+                assertThat(sticky.memberId()).isNull();
+                sticky.assign(List.of(new TopicPartition("orders", 0)));
+                assertThat(sticky.assignment()).containsExactly(new TopicPartition("orders", 0));
+            }
+        }
+    }
+
+    @Test
+    void deletingASubscribedTopicRevokesItsPartitionsAndTheOthersCarryOn()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            engine.createTopic("audit", topic(1));
+            final RecordingListener events = new RecordingListener();
+            try (StreamConsumer consumer = engine.newConsumer(ConsumerConfig.group("g")))
+            {
+                consumer.subscribe(Set.of("orders", "audit"), "g", events);
+                assertThat(consumer.assignment()).hasSize(3);
+
+                engine.deleteTopic("orders");
+                engine.newProducer().send("audit", null, bytes("still here")).join();
+
+                assertThat(consumer.poll(10, 1 << 20, NO_WAIT)).extracting(ConsumerRecord::topic)
+                    .containsExactly("audit");
+                assertThat(consumer.assignment()).containsExactly(new TopicPartition("audit", 0));
+                assertThat(events.events).contains("revoked [orders-0, orders-1]");
+            }
+        }
+    }
+
+    @Test
+    void aMemberWaitingInALongPollWakesWhenAPartitionIsHandedToIt() throws InterruptedException
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            final ConsumerConfig config = manualCommit("range").withSessionTimeout(90_000);
+            try (StreamConsumer holder = engine.newConsumer(config);
+                StreamConsumer waiter = engine.newConsumer(config))
+            {
+                holder.subscribe("orders", "g");
+                waiter.subscribe("orders", "g");
+                assertThat(waiter.assignment()).isEmpty();
+                final List<ConsumerRecord> received = new ArrayList<>();
+                final long[] waitedNanos = {0};
+                final Thread waiting = new Thread(() ->
+                {
+                    final long start = System.nanoTime();
+                    received.addAll(waiter.poll(10, 1 << 20, Duration.ofSeconds(60)));
+                    waitedNanos[0] = System.nanoTime() - start;
+                });
+                waiting.start();
+                publishEach(engine, 2, 1);
+
+                holder.poll(10, 1 << 20, NO_WAIT);
+                waiting.join();
+
+                assertThat(received).hasSize(1);
+                assertThat(holder.assignment()).doesNotContain(received.get(0).topicPartition());
+                assertThat(waitedNanos[0]).as("woken by the hand-over, not by its 30 s heartbeat interval")
+                    .isLessThan(TimeUnit.SECONDS.toNanos(20));
+            }
+        }
+    }
+
+    @Test
+    void aRevokeCallbackThatThrowsStillHandsThePartitionOver()
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", topic(2));
+            final RebalanceListener failing = new RebalanceListener()
+            {
+                @Override
+                public void onPartitionsRevoked(final Collection<TopicPartition> partitions)
+                {
+                    throw new IllegalStateException("revoke callback failed");
+                }
+
+                @Override
+                public void onPartitionsAssigned(final Collection<TopicPartition> partitions)
+                {
+                }
+            };
+            final StreamConsumer clumsy = engine.newConsumer(manualCommit("range"));
+            try (StreamConsumer other = engine.newConsumer(manualCommit("range")))
+            {
+                clumsy.subscribe(Set.of("orders"), "g", failing);
+                other.subscribe("orders", "g");
+
+                assertThatThrownBy(() -> clumsy.poll(1, 1, NO_WAIT)).hasMessageContaining("revoke callback failed");
+                other.poll(1, 1, NO_WAIT);
+                assertThat(clumsy.assignment()).hasSize(1);
+                assertThat(other.assignment()).hasSize(1).doesNotContainAnyElementsOf(clumsy.assignment());
+
+                assertThatThrownBy(clumsy::close).hasMessageContaining("revoke callback failed");
+                other.poll(1, 1, NO_WAIT);
+                assertThat(other.assignment()).as("the clumsy member left anyway").hasSize(2);
             }
         }
     }

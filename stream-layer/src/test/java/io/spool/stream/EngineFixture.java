@@ -7,6 +7,7 @@ import org.agrona.concurrent.CachedEpochClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.fail;
@@ -24,7 +25,7 @@ final class EngineFixture
         .build();
     static final Duration NO_WAIT = Duration.ZERO;
     static final Duration SHORT_WAIT = Duration.ofMillis(20);
-    static final Duration LONG_WAIT = Duration.ofSeconds(10);
+    static final Duration LONG_WAIT = Duration.ofSeconds(30);
 
     final Path dir;
     final CachedEpochClock clock = new CachedEpochClock();
@@ -59,7 +60,7 @@ final class EngineFixture
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** Waits, without sleeping, until the condition holds or fails the test after ten seconds. */
+    /** Waits, without sleeping, until the condition holds or fails the test after thirty seconds. */
     static void awaitCondition(final String what, final BooleanSupplier condition)
     {
         final long deadline = System.nanoTime() + LONG_WAIT.toNanos();
@@ -69,8 +70,8 @@ final class EngineFixture
             {
                 fail("timed out waiting until " + what);
             }
-            Thread.onSpinWait();
-            Thread.yield();
+            // a short park between checks keeps the waiting thread off the two shared cores
+            LockSupport.parkNanos(100_000);
         }
     }
 }

@@ -268,4 +268,19 @@ class GroupCoordinatorTest
         assertThat(coordinator.heartbeat("g", second, waiting.version()).partitions())
             .containsExactlyInAnyOrderElementsOf(revoked);
     }
+
+    @Test
+    void aGroupIsDeletedOnlyOnceItsMembersAreGone()
+    {
+        coordinator.commitStandalone("g", Map.of(new TopicPartition("orders", 0), 3L));
+        final String member = join("range");
+
+        assertThatThrownBy(() -> coordinator.deleteGroup("g"))
+            .isInstanceOf(InvalidGroupException.class).hasMessageContaining("has live members [" + member + "]");
+        coordinator.leave("g", member);
+        coordinator.deleteGroup("g");
+
+        assertThat(coordinator.committedOffsets("g")).isEmpty();
+        assertThat(coordinator.groupIds()).isEmpty();
+    }
 }

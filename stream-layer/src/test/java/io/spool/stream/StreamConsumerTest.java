@@ -230,7 +230,8 @@ class StreamConsumerTest
                     assertThat(ex.requestedOffset()).isZero();
                     assertThat(ex.earliestOffset()).isEqualTo(earliest);
                 });
-            assertThatThrownBy(() -> consumer.seek(partition, earliest - 1)).isInstanceOf(OffsetOutOfRangeException.class);
+            assertThatThrownBy(() -> consumer.seek(partition, earliest - 1))
+                .isInstanceOf(OffsetOutOfRangeException.class);
             consumer.seek(partition, earliest);
             assertThat(consumer.poll(1, 1 << 20, NO_WAIT).get(0).offset()).isEqualTo(earliest);
         }
@@ -301,6 +302,10 @@ class StreamConsumerTest
             .isInstanceOf(InvalidGroupException.class).hasMessageContaining("must be >= 0");
         assertThatThrownBy(() -> ConsumerConfig.group("g").withResetPolicy(null))
             .isInstanceOf(InvalidGroupException.class).hasMessageContaining("reset policy");
+        assertThatThrownBy(() -> ConsumerConfig.group("g").withSessionTimeout(0))
+            .isInstanceOf(InvalidGroupException.class).hasMessageContaining("session timeout must be positive");
+        assertThatThrownBy(() -> new StreamEngineConfig(null, true))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("log store settings");
         assertThatThrownBy(() -> ConsumerConfig.group("g").withAssignor("best"))
             .isInstanceOf(InvalidGroupException.class).hasMessageContaining("unknown assignor");
     }
@@ -316,5 +321,36 @@ class StreamConsumerTest
             assertThatThrownBy(() -> consumer.poll(1, 1 << 20, NO_WAIT))
                 .isInstanceOf(UnknownTopicException.class).hasMessageContaining("was deleted");
         }
+    }
+
+    @Test
+    void aHandlerThatThrowsGetsTheFailedRecordAgainOnTheNextPoll()
+    {
+        publish(0, 5);
+        try (StreamConsumer consumer = consumer(ConsumerConfig.standalone(), P0))
+        {
+            assertThatThrownBy(() -> consumer.poll((topic, partition, view) ->
+            {
+                if (view.offset() == 2)
+                {
+                    throw new IllegalStateException("handler failed on offset 2");
+                }
+            }, 10, 1 << 20, NO_WAIT)).hasMessageContaining("offset 2");
+
+            assertThat(consumer.position(P0)).isEqualTo(2);
+            assertThat(consumer.poll(10, 1 << 20, NO_WAIT)).extracting(ConsumerRecord::offset)
+                .containsExactly(2L, 3L, 4L);
+        }
+    }
+
+    @Test
+    void consumerOfAClosedEngineSaysSoAndStillCloses()
+    {
+        final StreamConsumer consumer = consumer(ConsumerConfig.group("g"), P0);
+        consumer.poll(1, 1, NO_WAIT);
+        engine.close();
+        assertThatThrownBy(() -> consumer.poll(1, 1, NO_WAIT))
+            .isInstanceOf(EngineClosedException.class).hasMessageContaining("stream engine of this consumer is closed");
+        consumer.close();
     }
 }

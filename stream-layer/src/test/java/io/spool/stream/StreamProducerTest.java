@@ -177,4 +177,29 @@ class StreamProducerTest
             assertThat(text(record.headers().get("trace"))).isEqualTo("abc");
         }
     }
+
+    @Test
+    void givenTimestampsAreKeptAndFoundByTime()
+    {
+        final StreamProducer producer = engine.newProducer();
+        producer.send(ProducerRecord.toPartition("orders", 0, null, bytes("old")).withTimestamp(1_000)).join();
+        producer.sendBatch(List.of(
+            ProducerRecord.toPartition("orders", 0, null, bytes("older")).withTimestamp(2_000),
+            ProducerRecord.toPartition("orders", 0, null, bytes("now")))).join();
+
+        try (StreamConsumer consumer = engine.newConsumer(ConsumerConfig.standalone()))
+        {
+            final TopicPartition partition = new TopicPartition("orders", 0);
+            consumer.assign(List.of(partition));
+            final List<ConsumerRecord> records = consumer.poll(10, 1 << 20, EngineFixture.NO_WAIT);
+            assertThat(records).extracting(ConsumerRecord::timestamp).startsWith(1_000L, 2_000L);
+            assertThat(records.get(2).timestamp()).isGreaterThan(2_000L);
+            consumer.seekToTimestamp(partition, 1_500);
+            assertThat(consumer.position(partition)).isEqualTo(1);
+        }
+        assertThatThrownBy(() -> ProducerRecord.of("orders", null, null).withTimestamp(-2))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("was -2");
+        assertThatThrownBy(() -> ProducerRecord.toPartition("orders", -3, null, null))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("was -3");
+    }
 }

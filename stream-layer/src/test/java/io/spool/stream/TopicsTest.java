@@ -101,6 +101,8 @@ class TopicsTest
             assertThatThrownBy(() -> new TopicConfig(1, null))
                 .isInstanceOf(InvalidTopicException.class).hasMessageContaining("log settings");
             assertThatThrownBy(() -> new TopicPartition(null, 0)).isInstanceOf(InvalidTopicException.class);
+            assertThatThrownBy(() -> engine.createTopic("nosettings", null))
+                .isInstanceOf(InvalidTopicException.class).hasMessageContaining("needs settings");
             assertThat(engine.listTopics()).containsExactly("orders");
         }
     }

@@ -1,0 +1,85 @@
+package io.spool.model;
+
+import io.spool.log.LogConfig;
+import io.spool.stream.TopicConfig;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+/**
+ * What the properties' engines share: topics of tiny segments, and data directories, one per sequence, removed
+ * when the sequence ends.
+ */
+final class Engines
+{
+    private Engines()
+    {
+    }
+
+    /**
+     * A topic whose segments hold a few dozen of the properties' records, so that sequences roll segments, and
+     * whose files are small enough that opening an engine for every sequence stays cheap.
+     */
+    static TopicConfig topicOfTinySegments(final int partitions)
+    {
+        return TopicConfig.of(partitions).withLog(LogConfig.builder().segmentBytes(1024).maxRecordBytes(960)
+            .indexIntervalBytes(128).build());
+    }
+
+    static Path temporaryDirectory(final String prefix)
+    {
+        try
+        {
+            return Files.createTempDirectory(prefix);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Copies a running engine's directory: what a process killed now would leave on disk, since every write the
+     * engine finished is in the page cache, mapped segments included, whether or not it was forced.
+     */
+    static Path crashImage(final Path dir)
+    {
+        final Path image = temporaryDirectory("spool-crash-image");
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path path : paths.sorted().toList())
+            {
+                final Path target = image.resolve(dir.relativize(path).toString());
+                if (Files.isDirectory(path))
+                {
+                    Files.createDirectories(target);
+                }
+                else
+                {
+                    Files.copy(path, target);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return image;
+    }
+
+    static void deleteDirectory(final Path dir)
+    {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
