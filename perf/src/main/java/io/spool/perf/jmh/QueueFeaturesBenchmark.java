@@ -2,6 +2,7 @@ package io.spool.perf.jmh;
 
 import io.spool.Spool;
 import io.spool.log.LogConfig;
+import io.spool.perf.bench.ScratchDirectory;
 import io.spool.queue.Delivery;
 import io.spool.queue.GroupKeySource;
 import io.spool.queue.GroupMode;
@@ -28,17 +29,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Receive + ack throughput of a subscription with ordered message groups, or with every message delayed on
@@ -54,7 +50,7 @@ import java.util.stream.Stream;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+@Fork(value = 1, jvmArgsAppend = JmhSettings.ADD_EXPORTS)
 public class QueueFeaturesBenchmark
 {
     private static final int MESSAGES = 100_000;
@@ -65,18 +61,19 @@ public class QueueFeaturesBenchmark
     public String mode;
 
     private final CachedEpochClock clock = new CachedEpochClock();
-    private Path directory;
+    private ScratchDirectory directory;
     private Spool spool;
     private Subscription subscription;
     private int round;
 
     @Setup(Level.Trial)
-    public void open() throws IOException
+    public void open()
     {
         clock.update(1_000_000_000L);
-        directory = Files.createTempDirectory("spool-queue-features");
-        spool = Spool.builder(directory).clock(clock).backgroundMaintenance(false).open();
-        spool.createTopic("bench", new TopicConfig(1, LogConfig.builder().segmentBytes(256 << 20).build()));
+        directory = ScratchDirectory.create(JmhSettings.dataDirectory(), "jmh-queue-features");
+        spool = Spool.builder(directory.path()).clock(clock).backgroundMaintenance(false).open();
+        spool.createTopic("bench", new TopicConfig(1, LogConfig.builder().segmentBytes(JmhSettings.SEGMENT_BYTES)
+            .build()));
         final SubscriptionSettings.Builder settings = SubscriptionSettings.builder()
             .lockTimeoutMillis(SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS);
         if (mode.equals("groups"))
@@ -90,7 +87,7 @@ public class QueueFeaturesBenchmark
     public void publishBacklog()
     {
         final StreamProducer producer = spool.newProducer();
-        final byte[] value = new byte[100];
+        final byte[] value = JmhSettings.value();
         final List<CompletableFuture<?>> confirms = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++)
         {
@@ -138,15 +135,9 @@ public class QueueFeaturesBenchmark
     }
 
     @TearDown(Level.Trial)
-    public void close() throws IOException
+    public void close()
     {
         spool.close();
-        try (Stream<Path> files = Files.walk(directory))
-        {
-            for (final Path file : files.sorted(Comparator.reverseOrder()).toList())
-            {
-                Files.delete(file);
-            }
-        }
+        directory.close();
     }
 }
