@@ -1,7 +1,7 @@
 package io.spool.queue;
 
 /**
- * What a redrive did. Immutable and thread-safe.
+ * What a redrive did. Immutable as far as its array is left alone; thread-safe under that condition.
  *
  * @param moved      dead-lettered messages published back to their source subscription.
  * @param skipped    records of the range that carry no death history, or whose source subscription is gone.

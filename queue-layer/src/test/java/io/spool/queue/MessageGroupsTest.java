@@ -11,6 +11,7 @@ import java.util.List;
 
 import static io.spool.queue.QueueFixture.values;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * SQS FIFO message groups: at most one message of a group in flight, in offset order, groups independent.
@@ -149,5 +150,14 @@ class MessageGroupsTest
         final SubscriptionSettings before = fx.spool.subscription("work").settings();
         fx.reopen();
         assertThat(fx.spool.subscription("work").settings()).isEqualTo(before);
+    }
+
+    @Test
+    void groupSettingsWithoutAModeOrSourceAreRefused()
+    {
+        assertThatThrownBy(() -> SubscriptionSettings.builder().messageGroups(null, GroupKeySource.HEADER).build())
+            .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("was null and HEADER");
+        assertThatThrownBy(() -> SubscriptionSettings.builder().messageGroups(GroupMode.ORDERED, null).build())
+            .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("was ORDERED and null");
     }
 }
