@@ -183,6 +183,10 @@ public final class SubscriptionPartitionState
             long offset;
             while (delivered < max && (offset = stickyGroups.nextQueued(consumerId)) != KeyStickyGroups.NONE)
             {
+                if (offset < window.floor() || window.isSettled(offset))
+                {
+                    continue;
+                }
                 deliverMet(offset, consumerId, deadline, now, handler);
                 delivered++;
             }
@@ -821,7 +825,8 @@ public final class SubscriptionPartitionState
 
     /**
      * Expires a message whose time to live ended, wherever it waits but in a consumer's hands: a held message
-     * expires when it comes back, one waiting for its group when the group reaches it.
+     * expires when it comes back; one waiting for its group or its key's owner goes dead where it waits and is
+     * passed over when its turn comes.
      *
      * @return whether it expired now.
      */
@@ -853,7 +858,12 @@ public final class SubscriptionPartitionState
             return true;
         }
         final int record = records.recordAt(offset);
-        if (record == InFlightTable.NIL || records.consumer(record) != InFlightTable.DELAYED)
+        if (record == InFlightTable.NIL)
+        {
+            die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+            return true;
+        }
+        if (records.consumer(record) != InFlightTable.DELAYED)
         {
             return false;
         }
@@ -932,6 +942,12 @@ public final class SubscriptionPartitionState
         long next = groups.settled(offset);
         while (next != MessageGroups.NONE)
         {
+            if (next < window.floor() || window.isSettled(next))
+            {
+                // It expired while it waited.
+                next = groups.settled(next);
+                continue;
+            }
             inspector.inspect(next, traits);
             final long now = clock.time();
             if (traits.expireAt <= now)

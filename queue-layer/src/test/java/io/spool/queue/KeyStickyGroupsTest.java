@@ -17,15 +17,19 @@ class KeyStickyGroupsTest
     private static final int FIRST = 1;
     private static final int SECOND = 2;
 
+    private final CachedEpochClock clock = new CachedEpochClock();
     private SubscriptionPartitionState state;
 
     @BeforeEach
     void open()
     {
         state = SubscriptionPartitionState.inMemory(0, SubscriptionSettings.builder()
-            .messageGroups(GroupMode.KEY_STICKY, GroupKeySource.HEADER).build(), new CachedEpochClock(), 0,
-            DeadLetterHandler.NONE);
-        state.inspector((offset, traits) -> traits.clear().group = offset % 2 == 0 ? 'A' : 'B');
+            .messageGroups(GroupMode.KEY_STICKY, GroupKeySource.HEADER).build(), clock, 0, DeadLetterHandler.NONE);
+        state.inspector((offset, traits) ->
+        {
+            traits.clear().group = offset % 2 == 0 ? 'A' : 'B';
+            traits.expireAt = offset == 2 ? 1_000 : MessageTraits.NEVER;
+        });
         state.logEnd(8);
     }
 
@@ -69,5 +73,16 @@ class KeyStickyGroupsTest
         assertThat(acquire(FIRST, 1)).containsExactly(0L);
         state.ack(0, 1);
         assertThat(acquire(SECOND, 2)).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void aMessageWaitingForItsKeysOwnerExpiresWhereItWaits()
+    {
+        assertThat(acquire(FIRST, 1)).containsExactly(0L);
+        assertThat(acquire(SECOND, 2)).containsExactly(1L, 3L);
+        clock.update(1_000);
+        state.expireDue();
+        assertThat(state.state(2)).isEqualTo(MessageState.DEAD);
+        assertThat(acquire(FIRST, 10)).containsExactly(4L, 6L);
     }
 }

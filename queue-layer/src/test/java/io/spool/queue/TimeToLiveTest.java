@@ -133,4 +133,20 @@ class TimeToLiveTest
             .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("message TTL")
             .hasMessageContaining("-5 ms");
     }
+
+    @Test
+    void aMessageWaitingBehindItsGroupExpiresOnTimeAndIsPassedOver()
+    {
+        final Subscription work = fx.spool.createSubscription("work", "orders", SubscriptionSettings.builder()
+            .deadLetterTopic("orders.dlq").messageGroups(GroupMode.ORDERED, GroupKeySource.HEADER).build());
+        fx.publishWith("orders", "A0", QueueHeaders.GROUP_ID, "A");
+        fx.publishWith("orders", "A1", QueueHeaders.GROUP_ID, "A", QueueHeaders.TTL, "1000");
+        fx.publishWith("orders", "A2", QueueHeaders.GROUP_ID, "A");
+        final Delivery head = work.receive(10, 0).get(0);
+        fx.advance(work, 1_000);
+
+        assertThat(deadValues(1)).containsExactly("A1");
+        work.ack(head.receipt());
+        assertThat(values(work.receive(10, 0))).containsExactly("A2");
+    }
 }
