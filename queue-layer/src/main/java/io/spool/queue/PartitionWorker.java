@@ -95,8 +95,18 @@ final class PartitionWorker implements DeadLetterHandler
             work++;
         }
         work += state.expireDue();
-        work += state.readAheadForExpiry(EXPIRY_READ_AHEAD_PER_PASS);
         return work;
+    }
+
+    /**
+     * Reads messages ahead of delivery for their expiry; run after the pass's deliveries, so that messages consumers
+     * take at once are read only by delivery.
+     *
+     * @return the number of messages read.
+     */
+    int readAhead()
+    {
+        return state.readAheadForExpiry(EXPIRY_READ_AHEAD_PER_PASS);
     }
 
     /**

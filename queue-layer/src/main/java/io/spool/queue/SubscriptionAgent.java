@@ -173,6 +173,10 @@ final class SubscriptionAgent implements Runnable
         work += overflow.enforce();
         work += push();
         work += serveReceives();
+        for (final PartitionWorker partition : partitions)
+        {
+            work += partition.readAhead();
+        }
         if (work > 0)
         {
             for (final PartitionWorker partition : partitions)

@@ -454,8 +454,8 @@ public final class SubscriptionPartitionState
 
     /**
      * Reads up to {@code budget} messages ahead of delivery for their expiry, so that each expires on its own time,
-     * not when delivery reaches it. Each message is read ahead at most once; when consumers keep up, delivery
-     * reads it first and nothing is left to read ahead.
+     * not when delivery reaches it. Each message is read ahead at most once, and not at all if delivery met it
+     * first.
      *
      * @return the number of messages read.
      */
