@@ -30,6 +30,7 @@ final class PartitionWorker implements DeadLetterHandler
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
     private RecordInspector inspector;
+    private RecordInspector readAheadInspector;
     /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
     private volatile long publishedAckFloor;
 
@@ -55,7 +56,9 @@ final class PartitionWorker implements DeadLetterHandler
         this.store = store;
         this.state = store.state();
         this.inspector = new RecordInspector(log.newReader(), subscription, settings);
+        this.readAheadInspector = new RecordInspector(log.newReader(), subscription, settings);
         state.inspector(inspector);
+        state.readAheadInspector(readAheadInspector);
         state.rebuildGroups();
         this.publishedAckFloor = state.ackFloor();
     }
@@ -185,6 +188,7 @@ final class PartitionWorker implements DeadLetterHandler
         if (inspector != null)
         {
             inspector.close();
+            readAheadInspector.close();
         }
         if (store != null)
         {

@@ -17,16 +17,30 @@ import java.nio.charset.StandardCharsets;
  * thread-safe: owned by the subscription's agent thread.
  * <p>
  * Design note: it has a reader of its own because the read cursor meets messages in offset order, so its reads
- * stay sequential while the delivery reader serves redeliveries anywhere in the window.
+ * stay sequential while the delivery reader serves redeliveries anywhere in the window; and when asked for the
+ * offset after the last one it read, it reads the traits of the next {@link #BATCH} records at once, since a
+ * record at a time costs a seek and a poll each. The read-ahead for expiry has an inspector of its own, so the two
+ * sequences do not take each other's batch away.
  */
 final class RecordInspector implements MessageInspector, RecordHandler
 {
+    /** Records read at once when asked for the offset after the last one read. */
+    static final int BATCH = 64;
+
     private final LogReader reader;
     private final boolean groupsFromKey;
     private final boolean readsGroups;
     private final long subscriptionTtlMillis;
     private final byte[] subscriptionName;
-    private MessageTraits target;
+    private final MessageTraits target = new MessageTraits();
+    private final boolean[] routed = new boolean[BATCH];
+    private final int[] group = new int[BATCH];
+    private final int[] size = new int[BATCH];
+    private final long[] deliverAt = new long[BATCH];
+    private final long[] expireAt = new long[BATCH];
+    /** The traits of offsets {@code [cachedFrom, cachedFrom + cachedCount)} are in the arrays. */
+    private long cachedFrom = -1;
+    private int cachedCount;
 
     RecordInspector(final LogReader reader, final String subscription, final SubscriptionSettings settings)
     {
@@ -40,21 +54,55 @@ final class RecordInspector implements MessageInspector, RecordHandler
     @Override
     public void inspect(final long offset, final MessageTraits traits)
     {
-        target = traits.clear();
+        traits.clear();
+        if (offset < cachedFrom || offset >= cachedFrom + cachedCount)
+        {
+            load(offset, offset == cachedFrom + cachedCount ? BATCH : 1);
+        }
+        final int i = (int)(offset - cachedFrom);
+        if (i < 0 || i >= cachedCount)
+        {
+            // Retention removed the record: it is delivered as plain, and the delivery finds it gone.
+            return;
+        }
+        traits.routed = routed[i];
+        traits.group = group[i];
+        traits.size = size[i];
+        traits.deliverAt = deliverAt[i];
+        traits.expireAt = expireAt[i];
+    }
+
+    /** Reads the traits of up to {@code count} records from {@code offset}: many when reading in order. */
+    private void load(final long offset, final int count)
+    {
+        cachedFrom = offset;
+        cachedCount = 0;
         try
         {
             reader.seek(offset);
-            reader.poll(this, 1);
+            reader.poll(this, count);
         }
         catch (final OffsetOutOfRangeException ex)
         {
-            // Retention removed the record: it is delivered as plain, and the delivery finds it gone.
+            cachedCount = 0;
         }
     }
 
     @Override
     public void onRecord(final RecordView record)
     {
+        read(record);
+        final int i = cachedCount++;
+        routed[i] = target.routed;
+        group[i] = target.group;
+        size[i] = target.size;
+        deliverAt[i] = target.deliverAt;
+        expireAt[i] = target.expireAt;
+    }
+
+    private void read(final RecordView record)
+    {
+        target.clear();
         final long published = record.timestamp();
         target.size = record.frameLength();
         if (subscriptionTtlMillis != SubscriptionSettings.NO_TTL)

@@ -621,6 +621,12 @@ public final class SubscriptionPartitionState
         expiry.inspector(inspector);
     }
 
+    /** Reads the traits of messages ahead of delivery, with a reader apart from the one the cursor uses. */
+    void readAheadInspector(final MessageInspector inspector)
+    {
+        expiry.inspector(inspector);
+    }
+
     /**
      * After a restore, puts every unsettled message behind the head of its group again, reading the groups from
      * the log: what was released becomes available only if it heads its group.
