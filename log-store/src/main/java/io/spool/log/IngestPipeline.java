@@ -119,7 +119,11 @@ final class IngestPipeline implements AutoCloseable
         }
     }
 
-    /** Processes everything already published, then stops the stage threads. */
+    /**
+     * Processes everything already published, then stops the stage threads. Waits for the last stage to pass the
+     * cursor itself: the Disruptor's own shutdown counts only processors already running, so on a busy machine it
+     * could halt a stage thread that had not started yet, dropping what was published.
+     */
     @Override
     public void close()
     {
@@ -128,6 +132,7 @@ final class IngestPipeline implements AutoCloseable
             return;
         }
         closed = true;
+        awaitDrained();
         disruptor.shutdown();
     }
 }

@@ -28,13 +28,15 @@ public final class LogStore implements AutoCloseable
     private final IngestPipeline[] pipelines;
     private final Map<String, PartitionLog> logs = new ConcurrentHashMap<>();
     private final ScheduledExecutorService maintenance;
+    private final DataDirectoryLock lock;
     private int nextPipeline;
     private volatile boolean closed;
 
-    private LogStore(final Path dataDir, final LogStoreConfig config)
+    private LogStore(final Path dataDir, final LogStoreConfig config, final DataDirectoryLock lock)
     {
         this.dataDir = dataDir;
         this.config = config;
+        this.lock = lock;
         this.pipelines = new IngestPipeline[config.pipelines()];
         for (int i = 0; i < pipelines.length; i++)
         {
@@ -68,7 +70,16 @@ public final class LogStore implements AutoCloseable
         {
             throw new UncheckedIOException("cannot create data directory " + dataDir, ex);
         }
-        return new LogStore(dataDir, config);
+        final DataDirectoryLock lock = DataDirectoryLock.acquire(dataDir);
+        try
+        {
+            return new LogStore(dataDir, config, lock);
+        }
+        catch (final RuntimeException ex)
+        {
+            lock.close();
+            throw ex;
+        }
     }
 
     public Path dataDir()
@@ -238,5 +249,6 @@ public final class LogStore implements AutoCloseable
             log.close();
         }
         logs.clear();
+        lock.close();
     }
 }

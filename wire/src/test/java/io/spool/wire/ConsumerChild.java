@@ -35,7 +35,7 @@ public final class ConsumerChild
         final SpoolClient client = SpoolClient.connect(ClientConfig.builder().port(port).clientName("child").build());
         final RemoteQueueConsumer consumer = client.subscription(args[1]).consume(
             autoAck ? ConsumerOptions.autoAck(prefetch) : ConsumerOptions.prefetch(prefetch),
-            (delivery, self) -> taken.add(delivery));
+            (delivery, self) -> taken.add(delivery.copy()));
         System.out.println("READY");
         System.out.flush();
         while (true)

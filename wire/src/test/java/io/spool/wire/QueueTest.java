@@ -13,6 +13,7 @@ import io.spool.wire.QueueDescriptor.SettleKind;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteDeliveryListener;
+import io.spool.wire.client.RemoteDeliveryView;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.RemoteQueueConsumer;
 import io.spool.wire.client.RemoteSubscription;
@@ -121,7 +122,7 @@ class QueueTest
         publish(100);
         final List<RemoteDelivery> held = new CopyOnWriteArrayList<>();
         final RemoteQueueConsumer consumer = client.subscription("push").consume(ConsumerOptions.prefetch(10),
-            (delivery, self) -> held.add(delivery));
+            (delivery, self) -> held.add(delivery.copy()));
 
         assertThat(WireFixture.await(() -> held.size() == 10, BOUND)).isTrue();
         final Subscription embedded = fixture.spool().subscription("push");
@@ -159,7 +160,7 @@ class QueueTest
         final SpoolClient doomed = fixture.connect();
         final List<RemoteDelivery> pulled = receive(doomed.subscription("drop"), 3);
         final List<RemoteDelivery> pushed = new CopyOnWriteArrayList<>();
-        doomed.subscription("drop").consume(ConsumerOptions.prefetch(5), (delivery, self) -> pushed.add(delivery));
+        doomed.subscription("drop").consume(ConsumerOptions.prefetch(5), (delivery, self) -> pushed.add(delivery.copy()));
         assertThat(WireFixture.await(() -> pushed.size() == 5, BOUND)).isTrue();
         doomed.close();
 
@@ -185,18 +186,18 @@ class QueueTest
         final List<RemoteDelivery> seen = new CopyOnWriteArrayList<>();
         client.subscription("picky").consume(ConsumerOptions.prefetch(5), (delivery, self) ->
         {
-            seen.add(delivery);
+            seen.add(delivery.copy());
             if (delivery.valueAsString().equals("job-0") && !delivery.redelivered())
             {
-                self.nack(delivery.receipt());
+                self.nack(delivery);
             }
             else if (delivery.valueAsString().equals("job-1"))
             {
-                self.reject(delivery.receipt());
+                self.reject(delivery);
             }
             else
             {
-                self.ack(delivery.receipt());
+                self.ack(delivery);
             }
         });
 
@@ -222,9 +223,9 @@ class QueueTest
             new RemoteDeliveryListener()
             {
                 @Override
-                public void onDelivery(final RemoteDelivery delivery, final RemoteQueueConsumer self)
+                public void onDelivery(final RemoteDeliveryView delivery, final RemoteQueueConsumer self)
                 {
-                    held.add(delivery);
+                    held.add(delivery.copy());
                 }
 
                 @Override

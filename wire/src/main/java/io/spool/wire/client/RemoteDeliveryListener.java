@@ -10,7 +10,11 @@ import io.spool.queue.Receipt;
  */
 public interface RemoteDeliveryListener
 {
-    void onDelivery(RemoteDelivery delivery, RemoteQueueConsumer consumer);
+    /**
+     * Handles one delivery; the view is valid only during the call ({@link RemoteDeliveryView#copy()} keeps it).
+     * Settle it through {@code consumer}, now or later; in auto-ack mode it is already settled.
+     */
+    void onDelivery(RemoteDeliveryView delivery, RemoteQueueConsumer consumer);
 
     /** A settlement this consumer sent was refused (stale receipt, already settled); the default ignores it. */
     default void onSettlementRefused(final Receipt receipt, final QueueException error)

@@ -12,8 +12,9 @@ import io.spool.wire.QueueDescriptor.SettleKind;
 
 /**
  * A push consumer of a subscription on the server. Deliveries reach the {@link RemoteDeliveryListener} on the
- * connection's thread; settle them from any thread with {@link #ack}, {@link #nack} or {@link #reject}, which send
- * one small frame and wait for nothing (a refused receipt comes back to the listener). Closing it returns every delivery
+ * connection's thread as flyweight views over their frames; settle them from any thread with {@link #ack},
+ * {@link #nack} or {@link #reject}, which send one small frame and wait for nothing (a refused receipt comes back to
+ * the listener). Receiving and acking allocate no objects of their own. Closing it returns every delivery
  * it holds to ready. Thread-safe.
  */
 public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
@@ -23,6 +24,7 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
     private final ConsumerOptions options;
     private final RemoteDeliveryListener listener;
     private final int tag;
+    private final RemoteDeliveryView view = new RemoteDeliveryView();
     private volatile boolean closed;
 
     RemoteQueueConsumer(final ClientConnection connection, final String subscription, final ConsumerOptions options,
@@ -48,25 +50,47 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
     /** Acks a delivery; in auto-ack mode it is already settled and this does nothing. */
     public void ack(final Receipt receipt)
     {
+        ack(receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+    }
+
+    /** Acks the delivery in view, allocating nothing; in auto-ack mode this does nothing. */
+    public void ack(final RemoteDeliveryView delivery)
+    {
+        ack(delivery.partition(), delivery.offset(), delivery.deliveryNumber());
+    }
+
+    /** Acks by the parts of a receipt, allocating nothing; in auto-ack mode this does nothing. */
+    public void ack(final int partition, final long offset, final int deliveryNumber)
+    {
         if (!options.autoAck())
         {
-            settle(SettleKind.ACK, receipt);
+            settle(SettleKind.ACK, partition, offset, deliveryNumber);
         }
     }
 
     /** Returns the delivery to ready, to be delivered again (redelivered). */
     public void nack(final Receipt receipt)
     {
-        settle(SettleKind.NACK, receipt);
+        settle(SettleKind.NACK, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+    }
+
+    public void nack(final RemoteDeliveryView delivery)
+    {
+        settle(SettleKind.NACK, delivery.partition(), delivery.offset(), delivery.deliveryNumber());
     }
 
     /** Dead-letters the delivery with reason rejected. */
     public void reject(final Receipt receipt)
     {
-        settle(SettleKind.REJECT, receipt);
+        settle(SettleKind.REJECT, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
     }
 
-    private void settle(final SettleKind kind, final Receipt receipt)
+    public void reject(final RemoteDeliveryView delivery)
+    {
+        settle(SettleKind.REJECT, delivery.partition(), delivery.offset(), delivery.deliveryNumber());
+    }
+
+    private void settle(final SettleKind kind, final int partition, final long offset, final int deliveryNumber)
     {
         final ByteBuf out = connection.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH + 9 +
             QueueDescriptor.RECEIPT_LENGTH);
@@ -74,7 +98,7 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
         out.writeIntLE(tag);
         out.writeByte(kind.ordinal());
         out.writeIntLE(1);
-        QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+        QueueDescriptor.encodeReceipt(out, partition, offset, deliveryNumber);
         FrameDescriptor.finish(out, 0);
         connection.sendOneWay(out);
     }
@@ -84,7 +108,7 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
     {
         if (opCode == OpCode.DELIVERY)
         {
-            listener.onDelivery(RemoteSubscription.decodeDelivery(subscription, body), this);
+            listener.onDelivery(view.wrap(subscription, body), this);
         }
         else if (opCode == OpCode.SETTLEMENT_REFUSED)
         {
