@@ -4,6 +4,7 @@ import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
 import io.spool.queue.routing.HeadersMatch;
+import io.spool.queue.routing.InvalidRoutingException;
 import io.spool.queue.routing.UnknownExchangeException;
 import io.spool.wire.client.RemoteExchanges;
 import org.junit.jupiter.api.AfterEach;
@@ -83,7 +84,7 @@ class ExchangeTest
     {
         exchanges.declare("orders", ExchangeType.DIRECT, null);
         assertThatThrownBy(() -> exchanges.declare("orders", ExchangeType.TOPIC, null))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already exists");
+            .isInstanceOf(InvalidRoutingException.class).hasMessageContaining("already exists");
         assertThatThrownBy(() -> exchanges.route("nowhere", "k", Map.of()))
             .isInstanceOf(UnknownExchangeException.class).hasMessage(new UnknownExchangeException("nowhere").getMessage());
         assertThatThrownBy(() -> exchanges.bind("nowhere", Binding.fanout("s")))
