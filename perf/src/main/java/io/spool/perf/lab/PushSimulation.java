@@ -49,6 +49,7 @@ final class PushSimulation implements AutoCloseable
         private Received current;
         private long finishAt;
         private int acked;
+        private int handled;
 
         private SimulatedConsumer(final long processingMillis)
         {
@@ -58,6 +59,12 @@ final class PushSimulation implements AutoCloseable
         int acked()
         {
             return acked;
+        }
+
+        /** Messages finished, acked or nacked. */
+        int handled()
+        {
+            return handled;
         }
     }
 
@@ -116,6 +123,7 @@ final class PushSimulation implements AutoCloseable
                 {
                     final Received message = consumer.current;
                     consumer.current = null;
+                    consumer.handled++;
                     if (worker.finish(message) == Outcome.ACK)
                     {
                         consumer.acked++;
