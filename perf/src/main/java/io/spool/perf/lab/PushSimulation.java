@@ -20,7 +20,10 @@ import java.util.function.BooleanSupplier;
  * Design note: Spool pushes from its own threads, so after every settlement the simulation waits until its
  * consumers hold exactly what the subscription counts as in flight. Settlements that fall on the same virtual
  * millisecond are applied one consumer at a time, in the order the consumers were attached, so who gets the next
- * message never depends on thread timing and the lab prints the same table every run.
+ * message never depends on thread timing and the lab prints the same table every run. One choice stays Spool's:
+ * when two consumers have credit and a single message becomes ready, whose turn it is depends on how many passes
+ * the dispatcher made. Labs keep out of that case (a backlog behind prefetch 1); runs that cannot, such as message
+ * groups, pull instead.
  * <p>
  * Not thread-safe: driven by the lab's thread.
  */
