@@ -8,7 +8,6 @@ import io.spool.queue.SubscriptionRegistry;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.Redriver;
 import io.spool.queue.Router;
-import io.spool.queue.routing.Exchanges;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamEngine;
@@ -142,15 +141,6 @@ public final class Spool implements AutoCloseable
     {
         router.unbindAll(name);
         subscriptions.delete(name);
-    }
-
-    /**
-     * The live routing table, for callers that manage exchanges themselves (the network server); prefer
-     * {@link #router()}, whose changes are checked and kept across restarts.
-     */
-    public Exchanges exchanges()
-    {
-        return router.exchanges();
     }
 
     /** Moves dead-lettered messages back to the subscriptions they died in. */

@@ -110,8 +110,8 @@ public final class Router
     }
 
     /**
-     * The live routing table. Declarations and bindings made on it directly take effect at once but are neither
-     * checked against the subscriptions nor saved until the next change made through this router.
+     * The live routing table, to read (list exchanges, preview a route). Change it through this router's methods,
+     * which check bindings against the subscriptions and keep them across restarts.
      */
     public Exchanges exchanges()
     {
