@@ -24,6 +24,13 @@ final class SubscriptionAgent implements Runnable
     static final int PULL_CONSUMER = 0;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int SETTLEMENTS_PER_PASS = 4096;
+    /**
+     * Consumers with credit take turns of this many messages, so ready messages spread over them as RabbitMQ's
+     * round-robin does, even when one consumer's prefetch alone could take them all.
+     */
+    private static final int PUSH_TURN = 32;
+    /** Pushes per pass are bounded so settlements and timers are not starved by a deep backlog. */
+    private static final int PUSH_PER_PASS = 8192;
 
     private final String name;
     private final EpochClock clock;
@@ -335,36 +342,53 @@ final class SubscriptionAgent implements Runnable
     {
         int pushed = 0;
         final int count = singleActiveConsumer ? Math.min(1, consumers.size()) : consumers.size();
-        for (int i = 0; i < count; i++)
+        boolean progress = count > 0;
+        while (progress && pushed < PUSH_PER_PASS)
         {
-            final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
-            final int credit = consumer.options().prefetch() - (consumer.options().autoAck() ?
-                consumer.inbox.size() + consumer.stagedCount() : inFlightOf(consumer.id()));
-            if (credit <= 0)
+            progress = false;
+            for (int i = 0; i < count; i++)
             {
-                continue;
+                final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
+                final int n = pushTo(consumer, Math.min(PUSH_TURN, credit(consumer)));
+                pushed += n;
+                progress |= n > 0;
             }
-            final int n = acquire(credit, consumer.id());
-            for (int d = 0; d < n; d++)
-            {
-                final Delivery delivery = pooledDelivery(consumer);
-                if (!fill(d, delivery))
-                {
-                    continue;
-                }
-                if (consumer.options().autoAck())
-                {
-                    partitions[delivery.partition()].state().ack(delivery.offset(), delivery.deliveryNumber());
-                }
-                consumer.stage(delivery);
-            }
-            pushed += n;
         }
         if (count > 0)
         {
             nextConsumer = (nextConsumer + 1) % count;
         }
         return pushed;
+    }
+
+    private int credit(final QueueConsumer consumer)
+    {
+        return consumer.options().prefetch() - (consumer.options().autoAck() ?
+            consumer.inbox.size() + consumer.stagedCount() : inFlightOf(consumer.id()));
+    }
+
+    /** Hands up to {@code max} messages to one consumer's staging; returns how many were acquired. */
+    private int pushTo(final QueueConsumer consumer, final int max)
+    {
+        if (max <= 0)
+        {
+            return 0;
+        }
+        final int n = acquire(max, consumer.id());
+        for (int d = 0; d < n; d++)
+        {
+            final Delivery delivery = pooledDelivery(consumer);
+            if (!fill(d, delivery))
+            {
+                continue;
+            }
+            if (consumer.options().autoAck())
+            {
+                partitions[delivery.partition()].state().ack(delivery.offset(), delivery.deliveryNumber());
+            }
+            consumer.stage(delivery);
+        }
+        return n;
     }
 
     private int inFlightOf(final int consumerId)

@@ -50,9 +50,10 @@ public final class PrefetchLab implements Lab
                 "RabbitMQ: 100 / 100")
             .row("unlimited, fast attached first: all done after", LabEngine.seconds(fastFirst.millis),
                 "RabbitMQ: 5.1 s")
-            .note("With a prefetch above the backlog, Spool hands every ready message to the consumer whose turn it is,")
-            .note("so the first one attached takes them all; RabbitMQ deals them out one by one. With prefetch 1 the")
-            .note("fast consumer keeps asking for more and the run ends close to the ideal.");
+            .note("Consumers with credit take turns of up to 32 ready messages, so consumers attached together share a")
+            .note("backlog; here each attaches while the other has none, so with a prefetch above the backlog the first")
+            .note("one attached takes it all. With prefetch 1 the fast consumer keeps asking for more and the run ends")
+            .note("close to the ideal.");
     }
 
     private record Split(int fast, int slow, long millis)
