@@ -290,4 +290,32 @@ class PushConsumerTest
         assertThat(work.metrics().redeliveries()).isEqualTo(1);
         consumer.close();
     }
+
+    @Test
+    void aBacklogSpreadsOverConsumersAttachedTogetherWhateverTheirPrefetch()
+    {
+        final AtomicInteger[] got = {new AtomicInteger(), new AtomicInteger()};
+        final CountDownLatch all = new CountDownLatch(300);
+        final QueueConsumer[] consumers = new QueueConsumer[2];
+        for (int i = 0; i < 2; i++)
+        {
+            final int id = i;
+            consumers[i] = work.consume(ConsumerOptions.prefetch(1000), (delivery, c) ->
+            {
+                got[id].incrementAndGet();
+                all.countDown();
+            });
+        }
+        final List<io.spool.stream.ProducerRecord> records = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++)
+        {
+            records.add(new io.spool.stream.ProducerRecord("jobs", 0, null, java.util.Map.of(), new byte[8]));
+        }
+        fx.spool.newProducer().sendBatch(records).join();
+        await(all);
+        assertThat(got[0].get()).as("first consumer's share").isGreaterThanOrEqualTo(32);
+        assertThat(got[1].get()).as("second consumer's share").isGreaterThanOrEqualTo(32);
+        consumers[0].close();
+        consumers[1].close();
+    }
 }
