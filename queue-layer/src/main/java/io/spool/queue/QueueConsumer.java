@@ -111,6 +111,18 @@ public final class QueueConsumer implements AutoCloseable
         settle(Settlement.NACK_DELAYED, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), delayMillis);
     }
 
+    /** Returns a delivery named by its receipt, due again after {@code delayMillis}. */
+    public void nack(final Receipt receipt, final long delayMillis)
+    {
+        settle(Settlement.NACK_DELAYED, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), delayMillis);
+    }
+
+    /** Moves the lock deadline of a delivery named by its receipt to now plus {@code lockMillis}. */
+    public void extend(final Receipt receipt, final long lockMillis)
+    {
+        settle(Settlement.EXTEND, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), lockMillis);
+    }
+
     /** Dead-letters the delivery with reason rejected. */
     public void reject(final Delivery delivery)
     {

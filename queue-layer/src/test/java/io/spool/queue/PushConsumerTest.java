@@ -318,4 +318,40 @@ class PushConsumerTest
         consumers[0].close();
         consumers[1].close();
     }
+
+    @Test
+    void deliveriesKeptByReceiptCanBeExtendedAndDelayedAfterTheCallback()
+    {
+        fx.spool.deleteSubscription("work");
+        work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.builder().lockTimeoutMillis(1_000).build());
+        publish(1);
+        final List<Receipt> kept = new CopyOnWriteArrayList<>();
+        final CountDownLatch delivered = new CountDownLatch(1);
+        final List<QueueException> refused = new CopyOnWriteArrayList<>();
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(1), new DeliveryListener()
+        {
+            @Override
+            public void onDelivery(final Delivery delivery, final QueueConsumer c)
+            {
+                kept.add(delivery.receipt());
+                delivered.countDown();
+            }
+
+            @Override
+            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            {
+                refused.add(error);
+            }
+        });
+        await(delivered);
+        consumer.extend(kept.get(0), 5_000);
+        work.sync();
+        fx.advance(work, 2_000);
+        assertThat(refused).isEmpty();
+        assertThat(work.metrics().inFlight()).as("extended past the lock timeout").isEqualTo(1);
+        consumer.nack(kept.get(0), 10_000);
+        work.sync();
+        assertThat(work.metrics().delayed()).isEqualTo(1);
+        consumer.close();
+    }
 }
