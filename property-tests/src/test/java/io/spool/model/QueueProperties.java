@@ -59,6 +59,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * {@link Spool} subscription and against {@link QueueModel}; after every step what each receive and push returned,
  * the answer to each settlement, the metrics and the dead letters of both must agree.
  * <p>
+ * A second subscription on the same topic receives and acks on its own; it must see every message whatever the
+ * first one does, and retention must keep what either of them has not settled.
+ * <p>
  * The dead and redelivery counts of {@code metrics()} start again each time the engine opens, as the subscription's
  * per-partition state documents, and the model counts them the same way.
  * <p>
@@ -73,6 +76,9 @@ class QueueProperties
     private static final String TOPIC = "jobs";
     private static final String DEAD_LETTER_TOPIC = "jobs.dead";
     private static final String SUBSCRIPTION = "work";
+    /** A second subscription on the same topic: it must see every message, whatever the first one does. */
+    private static final String AUDIT_SUBSCRIPTION = "audit";
+    private static final long AUDIT_LOCK_TIMEOUT_MILLIS = 3_000;
     private static final int PARTITIONS = 2;
     private static final String PULL = "pull";
     private static final String PUSH = "push";
@@ -81,7 +87,7 @@ class QueueProperties
     private static final Map<String, byte[]> PADDING = Map.of("padding", new byte[200]);
     private static final List<String> ACTIONS = List.of("publish by key", "publish to partition", "receive", "ack",
         "nack", "nack with delay", "reject", "extend", "forged receipt", "ack in a batch", "advance clock", "open push consumer",
-        "ack through push consumer", "close push consumer", "run maintenance", "restart", "crash");
+        "ack through push consumer", "close push consumer", "run maintenance", "audit receive", "audit ack", "restart", "crash");
 
     /** The settings of the sequence being run; a field so that shrinking a sequence keeps them. */
     private Settings settings;
@@ -141,6 +147,9 @@ class QueueProperties
             .withAction(3, new AdvanceClock())
             .withAction(2, new OpenOrClosePushConsumer())
             .withAction(2, new AckThroughPushConsumer())
+            .withAction(2, new AuditReceive())
+            .withAction(2, Action.just("audit ack", Transformer.mutate("audit acks everything it holds",
+                QueueSystem::auditAck)))
             .withAction(1, Action.just("run maintenance", Transformer.mutate("run maintenance",
                 QueueSystem::runMaintenance)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", QueueSystem::restart)))
@@ -230,6 +239,16 @@ class QueueProperties
         }
     }
 
+    static final class AuditReceive implements Action.Independent<QueueSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<QueueSystem>> transformer()
+        {
+            return Arbitraries.integers().between(1, 6)
+                .map(max -> Transformer.mutate("audit receives " + max, s -> s.auditReceive(max)));
+        }
+    }
+
     static final class AdvanceClock implements Action.Independent<QueueSystem>
     {
         @Override
@@ -282,9 +301,11 @@ class QueueProperties
         final Settings settings;
         final CachedEpochClock clock = new CachedEpochClock();
         final QueueModel model;
+        final QueueModel auditModel = new QueueModel(PARTITIONS, AUDIT_LOCK_TIMEOUT_MILLIS, QueueModel.UNLIMITED);
         Path dir;
         /** Every receipt handed out so far, the stale and settled ones too: settling them must be refused. */
         final List<QueueModel.Receipt> receipts = new ArrayList<>();
+        final List<QueueModel.Receipt> auditReceipts = new ArrayList<>();
         final BlockingQueue<Seen> pushed = new LinkedBlockingQueue<>();
         final ConcurrentLinkedQueue<String> refusedPushSettlements = new ConcurrentLinkedQueue<>();
         /** The receipts handed to the push consumer. */
@@ -292,6 +313,7 @@ class QueueProperties
         final List<QueueModel.DeadLetter> deadLettersRead = new ArrayList<>();
         Spool spool;
         Subscription subscription;
+        Subscription audit;
         QueueConsumer consumer;
         StreamConsumer deadLetterReader;
         int prefetch;
@@ -312,6 +334,10 @@ class QueueProperties
                 .deliveryLimit(settings.deliveryLimit() == QueueModel.UNLIMITED ?
                     SubscriptionSettings.UNLIMITED_DELIVERIES : settings.deliveryLimit())
                 .deadLetterTopic(DEAD_LETTER_TOPIC)
+                .build());
+            audit = spool.createSubscription(AUDIT_SUBSCRIPTION, TOPIC, SubscriptionSettings.builder()
+                .lockTimeoutMillis(AUDIT_LOCK_TIMEOUT_MILLIS)
+                .deliveryLimit(SubscriptionSettings.UNLIMITED_DELIVERIES)
                 .build());
             openDeadLetterReader();
         }
@@ -345,6 +371,7 @@ class QueueProperties
                     value.getBytes(StandardCharsets.UTF_8))).join();
                 assertThat(placed.offset()).as("offset of " + value)
                     .isEqualTo(model.publish(placed.partition(), value, clock.time()));
+                auditModel.publish(placed.partition(), value, clock.time());
             }
             settle();
         }
@@ -358,6 +385,7 @@ class QueueProperties
             assertThat(placed.partition()).isEqualTo(partition);
             assertThat(placed.offset()).as("offset of " + value)
                 .isEqualTo(model.publish(partition, value, clock.time()));
+            auditModel.publish(partition, value, clock.time());
             settle();
         }
 
@@ -368,7 +396,35 @@ class QueueProperties
             final List<Seen> received = subscription.receive(max, 0).stream().map(Seen::of).toList();
             assertThat(received).as("receive %d with %d available", max, available)
                 .hasSize((int)Math.min(max, available));
-            takeFromModel(received, PULL);
+            takeFromModel(model, receipts, received, PULL);
+            settle();
+        }
+
+        void auditReceive(final int max)
+        {
+            Statistics.label("action").collect("audit receive");
+            final long available = auditModel.count(State.AVAILABLE);
+            final List<Seen> received = audit.receive(max, 0).stream().map(Seen::of).toList();
+            assertThat(received).as("audit receive %d with %d available", max, available)
+                .hasSize((int)Math.min(max, available));
+            takeFromModel(auditModel, auditReceipts, received, PULL);
+            settle();
+        }
+
+        /** The audit subscription acks, in one batch, every delivery it holds. */
+        void auditAck()
+        {
+            final List<QueueModel.Receipt> held = auditReceipts.stream()
+                .filter(r -> auditModel.check(r) == Outcome.DONE).toList();
+            if (held.isEmpty())
+            {
+                return;
+            }
+            Statistics.label("action").collect("audit ack");
+            final BatchResult result = audit.ack(held.stream()
+                .map(r -> new Receipt(r.partition(), r.offset(), r.deliveryNumber())).toList());
+            assertThat(result.failed()).as("audit acks of held deliveries refused").isEmpty();
+            held.forEach(auditModel::ack);
             settle();
         }
 
@@ -376,7 +432,8 @@ class QueueProperties
          * Checks that the engine handed out, in each partition, the lowest available offsets in order, with the
          * delivery numbers and redelivered flags the model gives them; the model then holds them too.
          */
-        private void takeFromModel(final List<Seen> deliveries, final String holder)
+        private void takeFromModel(final QueueModel model, final List<QueueModel.Receipt> receipts,
+            final List<Seen> deliveries, final String holder)
         {
             final Map<Integer, List<Seen>> byPartition = new LinkedHashMap<>();
             for (final Seen seen : deliveries)
@@ -512,6 +569,7 @@ class QueueProperties
             Statistics.label("action").collect("advance clock");
             clock.advance(millis);
             model.timeIs(clock.time());
+            auditModel.timeIs(clock.time());
             settle();
         }
 
@@ -578,7 +636,8 @@ class QueueProperties
             {
                 assertThat(spool.streams().topics().topic(TOPIC).partition(partition).startOffset())
                     .as("start of partition %d after retention", partition)
-                    .isLessThanOrEqualTo(model.lowestUnsettled(partition));
+                    .isLessThanOrEqualTo(Math.min(model.lowestUnsettled(partition),
+                        auditModel.lowestUnsettled(partition)));
             }
             settle();
         }
@@ -591,6 +650,7 @@ class QueueProperties
             deadLetterReader.close();
             spool.close();
             model.restart(consumer == null ? List.of() : List.of(PUSH));
+            auditModel.restart(List.of());
             reopen();
         }
 
@@ -608,6 +668,7 @@ class QueueProperties
             Engines.deleteDirectory(dir);
             dir = image;
             model.restart(List.of());
+            auditModel.restart(List.of());
             reopen();
         }
 
@@ -616,6 +677,7 @@ class QueueProperties
             consumer = null;
             open();
             subscription = spool.subscription(SUBSCRIPTION);
+            audit = spool.subscription(AUDIT_SUBSCRIPTION);
             openDeadLetterReader();
             settle();
         }
@@ -653,7 +715,7 @@ class QueueProperties
             }
             assertThat(pushed).as("pushed beyond the prefetch").isEmpty();
             final int before = receipts.size();
-            takeFromModel(deliveries, PUSH);
+            takeFromModel(model, receipts, deliveries, PUSH);
             pushReceipts.addAll(receipts.subList(before, receipts.size()));
         }
 
@@ -680,6 +742,14 @@ class QueueProperties
                 .containsExactly(model.count(State.AVAILABLE), model.count(State.ACQUIRED),
                     model.count(State.DELAYED), model.deadSinceOpen(), model.redeliveriesSinceOpen(),
                     consumer == null ? 0 : 1, model.oldestAvailableAge(clock.time()));
+            final SubscriptionMetrics auditMetrics = audit.metrics();
+            assertThat(new long[] {auditMetrics.ready(), auditMetrics.inFlight(), auditMetrics.delayed(),
+                auditMetrics.dead(), auditMetrics.redeliveries(), auditMetrics.consumers(),
+                auditMetrics.oldestReadyAgeMillis()})
+                .as("audit ready, in flight, delayed, dead, redeliveries, consumers, oldest ready age: engine %s, " +
+                    "model %s", auditMetrics, auditModel)
+                .containsExactly(auditModel.count(State.AVAILABLE), auditModel.count(State.ACQUIRED), 0L, 0L,
+                    auditModel.redeliveriesSinceOpen(), 0L, auditModel.oldestAvailableAge(clock.time()));
             assertThat(refusedPushSettlements).as("settlements the push consumer had refused").isEmpty();
             checkDeadLetters();
         }
