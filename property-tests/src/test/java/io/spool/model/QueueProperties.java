@@ -82,12 +82,15 @@ class QueueProperties
     private static final int PARTITIONS = 2;
     private static final String PULL = "pull";
     private static final String PUSH = "push";
-    /** A header that makes every message a few hundred bytes, so that a segment holds only three or four of them
-     * and work-queue retention has whole settled segments to delete in many sequences. */
+    /**
+     * A header that makes every message a few hundred bytes, so that a segment holds only three or four of them and
+     * work-queue retention has whole settled segments to delete in many sequences.
+     */
     private static final Map<String, byte[]> PADDING = Map.of("padding", new byte[200]);
     private static final List<String> ACTIONS = List.of("publish by key", "publish to partition", "receive", "ack",
-        "nack", "nack with delay", "reject", "extend", "forged receipt", "ack in a batch", "advance clock", "open push consumer",
-        "ack through push consumer", "close push consumer", "run maintenance", "audit receive", "audit ack", "restart", "crash");
+        "nack", "nack with delay", "reject", "extend", "forged receipt", "ack in a batch", "advance clock",
+        "open push consumer", "ack through push consumer", "close push consumer", "run maintenance", "audit receive",
+        "audit ack", "restart", "crash");
 
     /** The settings of the sequence being run; a field so that shrinking a sequence keeps them. */
     private Settings settings;
@@ -695,12 +698,13 @@ class QueueProperties
         }
 
         /**
-         * Lets the subscription's agent finish a pass, then takes what it pushed to the push consumer: as many
-         * messages as the prefetch leaves room for, or all that are available if fewer.
+         * Lets the subscriptions' agents finish a pass, then takes what the first one pushed to its push consumer: as
+         * many messages as the prefetch leaves room for, or all that are available if fewer.
          */
         private void settle()
         {
             subscription.sync();
+            audit.sync();
             if (consumer == null)
             {
                 return;
@@ -772,8 +776,8 @@ class QueueProperties
                         Integer.parseInt(header(record, DeathHistory.DELIVERIES))));
                 }
             }
-            final Comparator<QueueModel.DeadLetter> byMessage = Comparator.comparingInt(QueueModel.DeadLetter::partition)
-                .thenComparingLong(QueueModel.DeadLetter::offset);
+            final Comparator<QueueModel.DeadLetter> byMessage = Comparator
+                .comparingInt(QueueModel.DeadLetter::partition).thenComparingLong(QueueModel.DeadLetter::offset);
             assertThat(deadLettersRead.stream().sorted(byMessage).toList()).as("dead letters")
                 .isEqualTo(expected.stream().sorted(byMessage).toList());
         }

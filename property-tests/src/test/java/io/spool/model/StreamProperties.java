@@ -54,9 +54,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Two kinds of reader: a consumer that assigned every partition by hand and keeps its offsets under group
  * {@value #REPLAY_GROUP}, and the members of group {@value #WORKERS_GROUP} sharing topic {@value #ORDERS}. After a
  * member joins or leaves, or every session expired, the members poll until the assignment stops moving, and it must
- * then hold every partition exactly once; a partition that changes hands continues at the group's committed offset. A poll serves partitions in an order the engine picks, so the property checks what it may: every
- * partition's records continue exactly at the reader's position, and a poll that returned fewer than it could have
- * left nothing unread.
+ * then hold every partition exactly once; a partition that changes hands continues at the group's committed offset.
+ * A poll serves partitions in an order the engine picks, so the property checks what it may: every partition's
+ * records continue exactly at the reader's position, and a poll that returned fewer than it could have left nothing
+ * unread.
  */
 class StreamProperties
 {
