@@ -11,6 +11,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * How a pipeline stage waits for work: spins briefly, yields, then parks in short and then longer naps, and
  * reports a timeout when the wait passes the idle-check interval (so the flush stage can force interval logs).
+ * A stage napping for producers is woken by the next publish.
  * <p>
  * Design note: the Disruptor's blocking strategies block only while waiting on producers; a stage waiting on the
  * stage before it spins on that stage's sequence, so a pipeline would burn a core per waiting stage (a profile of
@@ -27,6 +28,9 @@ final class BackoffWaitStrategy implements WaitStrategy
     private static final long LONG_NAP_NANOS = 500_000;
 
     private final long timeoutNanos;
+    /** Stage threads that have napped in this strategy; a handful per pipeline, registered once each. */
+    private final java.util.concurrent.CopyOnWriteArrayList<Thread> nappers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger napping = new java.util.concurrent.atomic.AtomicInteger();
 
     BackoffWaitStrategy(final long timeoutNanos)
     {
@@ -65,15 +69,49 @@ final class BackoffWaitStrategy implements WaitStrategy
                 {
                     throw TimeoutException.INSTANCE;
                 }
-                LockSupport.parkNanos(waited < SHORT_NAPS_FOR_NANOS ? SHORT_NAP_NANOS : LONG_NAP_NANOS);
+                nap(waited < SHORT_NAPS_FOR_NANOS ? SHORT_NAP_NANOS : LONG_NAP_NANOS, cursor == dependentSequence);
             }
         }
         return available;
     }
 
-    /** Waiters wake from their naps by themselves; nothing to signal. */
+    /**
+     * A stage waiting for producers naps until a publish wakes it (or the nap ends); a stage waiting for the stage
+     * before it is not signalled and wakes when its nap ends.
+     */
+    private void nap(final long nanos, final boolean waitingForProducers)
+    {
+        if (!waitingForProducers)
+        {
+            LockSupport.parkNanos(nanos);
+            return;
+        }
+        final Thread self = Thread.currentThread();
+        if (!nappers.contains(self))
+        {
+            nappers.add(self);
+        }
+        napping.incrementAndGet();
+        try
+        {
+            LockSupport.parkNanos(this, nanos);
+        }
+        finally
+        {
+            napping.decrementAndGet();
+        }
+    }
+
+    /** A producer published: wake stages napping for producers, so a quiet pipeline answers at once. */
     @Override
     public void signalAllWhenBlocking()
     {
+        if (napping.get() > 0)
+        {
+            for (final Thread napper : nappers)
+            {
+                LockSupport.unpark(napper);
+            }
+        }
     }
 }

@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One ingest pipeline: a Disruptor ring of pre-allocated {@link AppendEvent}s shared by many producers and by the
- * logs attached to it, processed by three stages on their own threads: append, flush (group commit), publish
- * (confirms). The ring's size bounds the unconfirmed publishes: a full ring pushes back on producers.
+ * logs attached to it, processed by three stages: append, flush (group commit), publish (confirms), on one thread
+ * or three ({@link PipelineThreading}). The ring's size bounds the unconfirmed publishes: a full ring pushes back on producers.
  * Thread-safe.
  */
 final class IngestPipeline implements AutoCloseable
@@ -25,29 +25,44 @@ final class IngestPipeline implements AutoCloseable
     private final Disruptor<AppendEvent> disruptor;
     private final RingBuffer<AppendEvent> ring;
     private final FlushHandler flushHandler;
-    private final PublishHandler publishHandler;
+    /** The stage whose progress means a record is confirmed. */
+    private final com.lmax.disruptor.EventHandlerIdentity lastStage;
     private volatile PartitionLog[] logs = NO_LOGS;
     private volatile boolean closed;
 
-    IngestPipeline(final int id, final int ringSize, final long idleFlushCheckMillis, final EpochClock clock)
+    IngestPipeline(final int id, final int ringSize, final long idleFlushCheckMillis, final EpochClock clock,
+        final PipelineThreading threading)
     {
         this.id = id;
-        this.disruptor = new Disruptor<>(AppendEvent::new, ringSize, threadFactory(id), ProducerType.MULTI,
+        this.disruptor = new Disruptor<>(AppendEvent::new, ringSize, threadFactory(id, threading), ProducerType.MULTI,
             new BackoffWaitStrategy(TimeUnit.MILLISECONDS.toNanos(idleFlushCheckMillis)));
         final AppendHandler appendHandler = new AppendHandler(clock);
         this.flushHandler = new FlushHandler(clock, this);
-        this.publishHandler = new PublishHandler();
-        disruptor.handleEventsWith(appendHandler).then(flushHandler).then(publishHandler);
+        final PublishHandler publishHandler = new PublishHandler();
+        if (threading == PipelineThreading.SPLIT)
+        {
+            disruptor.handleEventsWith(appendHandler).then(flushHandler).then(publishHandler);
+            this.lastStage = publishHandler;
+        }
+        else
+        {
+            final CombinedStagesHandler combined = new CombinedStagesHandler(appendHandler, flushHandler, publishHandler);
+            combined.ring(disruptor.getRingBuffer());
+            disruptor.handleEventsWith(combined);
+            this.lastStage = combined;
+        }
         this.ring = disruptor.start();
     }
 
-    private static ThreadFactory threadFactory(final int id)
+    private static ThreadFactory threadFactory(final int id, final PipelineThreading threading)
     {
-        final String[] stages = {"append", "flush", "publish"};
+        final String[] stages = threading == PipelineThreading.SPLIT ?
+            new String[]{"append", "flush", "publish"} : new String[]{"stages"};
         final AtomicInteger next = new AtomicInteger();
         return runnable ->
         {
-            final Thread thread = new Thread(runnable, "spool-pipeline-" + id + "-" + stages[next.getAndIncrement() % 3]);
+            final Thread thread = new Thread(runnable,
+                "spool-pipeline-" + id + "-" + stages[next.getAndIncrement() % stages.length]);
             thread.setDaemon(true);
             return thread;
         };
@@ -98,13 +113,17 @@ final class IngestPipeline implements AutoCloseable
     void awaitDrained()
     {
         final long target = ring.getCursor();
-        while (disruptor.getSequenceValueFor(publishHandler) < target)
+        while (disruptor.getSequenceValueFor(lastStage) < target)
         {
             LockSupport.parkNanos(50_000);
         }
     }
 
-    /** Processes everything already published, then stops the stage threads. */
+    /**
+     * Processes everything already published, then stops the stage threads. Waits for the last stage to pass the
+     * cursor itself: the Disruptor's own shutdown counts only processors already running, so on a busy machine it
+     * could halt a stage thread that had not started yet, dropping what was published.
+     */
     @Override
     public void close()
     {
@@ -113,6 +132,7 @@ final class IngestPipeline implements AutoCloseable
             return;
         }
         closed = true;
+        awaitDrained();
         disruptor.shutdown();
     }
 }

@@ -79,26 +79,50 @@ public final class LogReader implements AutoCloseable
         }
         int count = 0;
         long bytes = 0;
-        while (count < maxRecords && nextOffset < end)
+        long segmentEnd = endOfCurrentSegment();
+        UnsafeBuffer buffer = this.buffer;
+        int at = position;
+        long next = nextOffset;
+        final long stop = Math.min(end, next + maxRecords);
+        try
         {
-            if (segment.isClosed() && nextOffset >= segment.endOffset())
+            while (next < stop)
             {
-                enter(nextOffset);
-                position = SegmentDescriptor.HEADER_LENGTH;
+                if (next >= segmentEnd)
+                {
+                    enter(next);
+                    at = SegmentDescriptor.HEADER_LENGTH;
+                    segmentEnd = endOfCurrentSegment();
+                    buffer = this.buffer;
+                }
+                final int aligned = align(buffer.getInt(at + FRAME_LENGTH_OFFSET));
+                if (count > 0 && bytes + aligned > maxBytes)
+                {
+                    break;
+                }
+                handler.onRecord(view.wrap(buffer, at));
+                at += aligned;
+                bytes += aligned;
+                next++;
+                count++;
             }
-            final int frameLength = buffer.getInt(position + FRAME_LENGTH_OFFSET);
-            final int aligned = align(frameLength);
-            if (count > 0 && bytes + aligned > maxBytes)
-            {
-                break;
-            }
-            handler.onRecord(view.wrap(buffer, position));
-            position += aligned;
-            bytes += aligned;
-            nextOffset++;
-            count++;
+        }
+        finally
+        {
+            position = at;
+            nextOffset = next;
         }
         return count;
+    }
+
+    /**
+     * Where the current segment's records end as far as this poll may read: read after the committed end, a
+     * segment not yet closed holds every committed record past the cursor, because a roll closes the old segment
+     * before any record of the new one is committed.
+     */
+    private long endOfCurrentSegment()
+    {
+        return segment.isClosed() ? segment.endOffset() : Long.MAX_VALUE;
     }
 
     /**

@@ -28,17 +28,20 @@ public final class LogStore implements AutoCloseable
     private final IngestPipeline[] pipelines;
     private final Map<String, PartitionLog> logs = new ConcurrentHashMap<>();
     private final ScheduledExecutorService maintenance;
+    private final DataDirectoryLock lock;
     private int nextPipeline;
     private volatile boolean closed;
 
-    private LogStore(final Path dataDir, final LogStoreConfig config)
+    private LogStore(final Path dataDir, final LogStoreConfig config, final DataDirectoryLock lock)
     {
         this.dataDir = dataDir;
         this.config = config;
+        this.lock = lock;
         this.pipelines = new IngestPipeline[config.pipelines()];
         for (int i = 0; i < pipelines.length; i++)
         {
-            pipelines[i] = new IngestPipeline(i, config.ringSize(), config.idleFlushCheckMillis(), config.clock());
+            pipelines[i] = new IngestPipeline(i, config.ringSize(), config.idleFlushCheckMillis(), config.clock(),
+                config.threading());
         }
         if (config.backgroundMaintenance())
         {
@@ -67,7 +70,16 @@ public final class LogStore implements AutoCloseable
         {
             throw new UncheckedIOException("cannot create data directory " + dataDir, ex);
         }
-        return new LogStore(dataDir, config);
+        final DataDirectoryLock lock = DataDirectoryLock.acquire(dataDir);
+        try
+        {
+            return new LogStore(dataDir, config, lock);
+        }
+        catch (final RuntimeException ex)
+        {
+            lock.close();
+            throw ex;
+        }
     }
 
     public Path dataDir()
@@ -237,5 +249,6 @@ public final class LogStore implements AutoCloseable
             log.close();
         }
         logs.clear();
+        lock.close();
     }
 }

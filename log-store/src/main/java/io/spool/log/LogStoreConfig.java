@@ -15,6 +15,7 @@ public final class LogStoreConfig
     private final long maintenanceIntervalMillis;
     private final boolean backgroundMaintenance;
     private final long idleFlushCheckMillis;
+    private final PipelineThreading threading;
 
     private LogStoreConfig(final Builder b)
     {
@@ -24,6 +25,7 @@ public final class LogStoreConfig
         this.maintenanceIntervalMillis = b.maintenanceIntervalMillis;
         this.backgroundMaintenance = b.backgroundMaintenance;
         this.idleFlushCheckMillis = b.idleFlushCheckMillis;
+        this.threading = b.threading;
     }
 
     public static Builder builder()
@@ -42,7 +44,7 @@ public final class LogStoreConfig
         return clock;
     }
 
-    /** Ingest pipelines; each log is attached to one, and each pipeline runs three threads. */
+    /** Ingest pipelines; each log is attached to one; each runs one thread, or three when split. */
     public int pipelines()
     {
         return pipelines;
@@ -71,6 +73,12 @@ public final class LogStoreConfig
         return idleFlushCheckMillis;
     }
 
+    /** Whether a pipeline's stages share one thread or take one each; default {@link PipelineThreading#COMBINED}. */
+    public PipelineThreading threading()
+    {
+        return threading;
+    }
+
     /**
      * Collects settings and validates them in {@link #build()}. Not thread-safe.
      */
@@ -82,9 +90,16 @@ public final class LogStoreConfig
         private long maintenanceIntervalMillis = 30_000;
         private boolean backgroundMaintenance = true;
         private long idleFlushCheckMillis = 10;
+        private PipelineThreading threading = PipelineThreading.COMBINED;
 
         private Builder()
         {
+        }
+
+        public Builder threading(final PipelineThreading threading)
+        {
+            this.threading = java.util.Objects.requireNonNull(threading, "threading");
+            return this;
         }
 
         public Builder clock(final EpochClock clock)

@@ -11,18 +11,16 @@ import static io.spool.log.RecordDescriptor.*;
  */
 public final class RecordView
 {
-    private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
+    private UnsafeBuffer buffer;
     private int frameOffset;
 
     /**
-     * Points this view at the frame starting at {@code frameOffset} of {@code segmentBuffer}.
+     * Points this view at the frame starting at {@code frameOffset} of {@code segmentBuffer}. Keeps a reference,
+     * copies nothing: this runs once per record read.
      */
-    public RecordView wrap(final DirectBuffer segmentBuffer, final int frameOffset)
+    public RecordView wrap(final UnsafeBuffer segmentBuffer, final int frameOffset)
     {
-        if (buffer.addressOffset() != segmentBuffer.addressOffset() || buffer.capacity() != segmentBuffer.capacity())
-        {
-            buffer.wrap(segmentBuffer);
-        }
+        this.buffer = segmentBuffer;
         this.frameOffset = frameOffset;
         return this;
     }

@@ -3,6 +3,8 @@ package io.spool.log;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -33,8 +35,13 @@ class IngestPipelineTest
 
     private LogStore open(final int ringSize, final int pipelines)
     {
+        return open(ringSize, pipelines, PipelineThreading.COMBINED);
+    }
+
+    private LogStore open(final int ringSize, final int pipelines, final PipelineThreading threading)
+    {
         store = LogStore.open(dir, LogStoreConfig.builder().ringSize(ringSize).pipelines(pipelines)
-            .backgroundMaintenance(false).build());
+            .threading(threading).backgroundMaintenance(false).build());
         return store;
     }
 
@@ -70,10 +77,12 @@ class IngestPipelineTest
         }
     }
 
-    @Test
-    void manyProducersOnSharedPipelinesGetEveryRecordStoredOnceInConfirmOrder() throws Exception
+    @ParameterizedTest
+    @EnumSource(PipelineThreading.class)
+    void manyProducersOnSharedPipelinesGetEveryRecordStoredOnceInConfirmOrder(final PipelineThreading threading)
+        throws Exception
     {
-        open(256, 2);
+        open(256, 2, threading);
         final PartitionLog[] logs = {
             store.openLog("a/0", LogFixture.smallSegments(64 * 1024)),
             store.openLog("a/1", LogFixture.smallSegments(64 * 1024)),
@@ -155,10 +164,11 @@ class IngestPipelineTest
         }
     }
 
-    @Test
-    void everyBatchGroupCommitsManyRecordsPerFsync() throws Exception
+    @ParameterizedTest
+    @EnumSource(PipelineThreading.class)
+    void everyBatchGroupCommitsManyRecordsPerFsync(final PipelineThreading threading) throws Exception
     {
-        open(1024, 1);
+        open(1024, 1, threading);
         final PartitionLog log = store.openLog("d/0", LogConfig.builder().durability(Durability.EVERY_BATCH).build());
         final int n = 5_000;
         final Confirms confirms = new Confirms(n);

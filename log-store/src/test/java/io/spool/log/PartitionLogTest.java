@@ -223,4 +223,13 @@ class PartitionLogTest
         assertThat(log.awaitEndAbove(0, 10_000_000_000L)).isTrue();
         appender.join();
     }
+
+    @Test
+    void aSecondStoreOnTheSameDirectoryIsRefusedUntilTheFirstCloses()
+    {
+        assertThatThrownBy(() -> LogStore.open(dir, LogStoreConfig.defaults()))
+            .isInstanceOf(SpoolException.class).hasMessageContaining("is already open in this process");
+        fx.store.close();
+        LogStore.open(dir, LogStoreConfig.builder().backgroundMaintenance(false).build()).close();
+    }
 }

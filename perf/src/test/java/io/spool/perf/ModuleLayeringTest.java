@@ -23,7 +23,7 @@ class ModuleLayeringTest
     void importsEveryModule()
     {
         assertThat(SPOOL_CLASSES.stream().map(c -> c.getPackageName()).distinct())
-            .contains("io.spool", "io.spool.log", "io.spool.stream", "io.spool.queue", "io.spool.model");
+            .contains("io.spool", "io.spool.log", "io.spool.stream", "io.spool.queue", "io.spool.wire", "io.spool.model");
     }
 
     @Test

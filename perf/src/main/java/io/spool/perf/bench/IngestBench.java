@@ -1,0 +1,56 @@
+package io.spool.perf.bench;
+
+import io.spool.log.LogConfig;
+import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.LatencySummary;
+import io.spool.perf.report.Throughput;
+
+import java.io.PrintWriter;
+
+/**
+ * {@code spool bench ingest}: the records published through the ingest pipeline and timed until the last confirm,
+ * with the raw mapped append of as many records timed just before and just after, so that a change of load on a
+ * busy machine during the run weighs on the baseline as it does on the pipeline. Each part writes into its own
+ * fresh directory, deleted when it is done. Stateless: concurrent runs are safe, but they measure each other.
+ */
+public final class IngestBench
+{
+    public static final String NAME = "ingest";
+
+    private IngestBench()
+    {
+    }
+
+    /** @param progressOut where a progress line goes during long runs. */
+    public static BenchResult run(final BenchSettings settings, final PrintWriter progressOut)
+        throws InterruptedException
+    {
+        final Throughput before = rawAppend(settings);
+        final IngestRun.Outcome outcome;
+        try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-ingest");
+            IngestRun run = new IngestRun(directory.path(), settings))
+        {
+            outcome = run.ingest(NAME, progressOut);
+        }
+        final Throughput after = rawAppend(settings);
+
+        return new BenchResult(NAME, settings.partitions(), settings.producers(), settings.durability().toString(),
+            new Throughput("spool ingest pipeline", settings.records(), settings.payloadBytes(),
+                outcome.elapsedNanos()),
+            new Throughput(RawBaselineRun.RAW_APPEND + ", before and after", before.records() + after.records(),
+                settings.payloadBytes(), before.elapsedNanos() + after.elapsedNanos()),
+            "publish to confirm, per batch of " + settings.batchSize(),
+            LatencySummary.ofNanos(outcome.latencyNanos()),
+            outcome.fsyncs());
+    }
+
+    private static Throughput rawAppend(final BenchSettings settings)
+    {
+        try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-append");
+            RawBaselineRun raw = new RawBaselineRun(directory.path(), settings.baselineRecords(), settings.value(),
+                LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize()))
+        {
+            return raw.measureAppend();
+        }
+    }
+}

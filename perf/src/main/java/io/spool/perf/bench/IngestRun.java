@@ -1,0 +1,162 @@
+package io.spool.perf.bench;
+
+import io.spool.log.LogConfig;
+import io.spool.log.LogStore;
+import io.spool.log.LogStoreConfig;
+import io.spool.log.PartitionLog;
+import io.spool.perf.report.ProgressLine;
+import org.HdrHistogram.AtomicHistogram;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * A log store with one log per partition, and producer threads that publish the benchmark's records into it
+ * through the ingest pipeline, batch by batch, each producer spreading its batches over the partitions in turn.
+ * Not thread-safe: driven by one thread.
+ */
+final class IngestRun implements AutoCloseable
+{
+    private final BenchSettings settings;
+    private final LogStore store;
+    private final PartitionLog[] logs;
+
+    /**
+     * What a run measured.
+     *
+     * @param elapsedNanos  from the producers' start to the last confirm.
+     * @param latencyNanos  publish-to-confirm latency of every batch.
+     * @param fsyncs        fsyncs the pipelines did meanwhile, as {@link LogStore#fsyncCount()} counts them.
+     */
+    record Outcome(long elapsedNanos, AtomicHistogram latencyNanos, long fsyncs)
+    {
+    }
+
+    IngestRun(final Path directory, final BenchSettings settings)
+    {
+        this.settings = settings;
+        this.store = LogStore.open(directory, LogStoreConfig.builder()
+            .pipelines(settings.pipelines())
+            .backgroundMaintenance(false)
+            .build());
+        final LogConfig logConfig = LogConfig.builder().durability(settings.durability()).build();
+        this.logs = new PartitionLog[settings.partitions()];
+        for (int i = 0; i < logs.length; i++)
+        {
+            logs[i] = store.openLog("bench/" + i, logConfig);
+        }
+    }
+
+    PartitionLog[] logs()
+    {
+        return logs.clone();
+    }
+
+    /**
+     * Publishes every record and waits for every confirm.
+     *
+     * @throws IllegalStateException when a record could not be appended: the figures would mean nothing.
+     */
+    Outcome ingest(final String task, final PrintWriter progressOut) throws InterruptedException
+    {
+        final AtomicHistogram latencyNanos = LatencyHistograms.newHistogram();
+        final CountDownLatch start = new CountDownLatch(1);
+        final Producer[] producers = new Producer[settings.producers()];
+        final Thread[] threads = new Thread[producers.length];
+        for (int i = 0; i < producers.length; i++)
+        {
+            producers[i] = new Producer(i, settings.recordsOfProducer(i), latencyNanos, start);
+            threads[i] = new Thread(producers[i], "spool-bench-producer-" + i);
+            threads[i].start();
+        }
+
+        final long fsyncsBefore = store.fsyncCount();
+        final long elapsedNanos;
+        try (ProgressLine ignored = ProgressLine.start(task, settings.records(), () -> completedRecords(producers),
+            progressOut))
+        {
+            final long startNanos = System.nanoTime();
+            start.countDown();
+            for (final Thread thread : threads)
+            {
+                thread.join();
+            }
+            elapsedNanos = System.nanoTime() - startNanos;
+        }
+        final long fsyncs = store.fsyncCount() - fsyncsBefore;
+
+        for (final Producer producer : producers)
+        {
+            producer.rethrowFailure();
+        }
+        return new Outcome(Math.max(1, elapsedNanos), latencyNanos, fsyncs);
+    }
+
+    private static long completedRecords(final Producer[] producers)
+    {
+        long completed = 0;
+        for (final Producer producer : producers)
+        {
+            completed += producer.confirms.completedRecords();
+        }
+        return completed;
+    }
+
+    @Override
+    public void close()
+    {
+        store.close();
+    }
+
+    private final class Producer implements Runnable
+    {
+        private final int index;
+        private final ProducerConfirms confirms;
+        private final CountDownLatch start;
+        private volatile RuntimeException failure;
+
+        Producer(final int index, final long records, final AtomicHistogram latencyNanos, final CountDownLatch start)
+        {
+            this.index = index;
+            this.confirms = new ProducerConfirms(
+                records, settings.batchSize(), settings.maxInFlightBatches(), latencyNanos);
+            this.start = start;
+        }
+
+        @Override
+        public void run()
+        {
+            try
+            {
+                final BatchPublisher publisher = new BatchPublisher(store.newProducer(), logs, index,
+                    Payloads.direct(settings.value()), confirms, settings.maxInFlightBatches());
+                start.await();
+                publisher.publishAllAndAwaitConfirms();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                failure = new IllegalStateException("producer " + index + " was interrupted", ex);
+            }
+            catch (final RuntimeException ex)
+            {
+                failure = ex;
+            }
+        }
+
+        void rethrowFailure()
+        {
+            if (failure != null)
+            {
+                throw failure;
+            }
+            if (confirms.firstFailure() != null)
+            {
+                throw new IllegalStateException("producer " + index + ": " + confirms.failedRecords() +
+                    " records failed to append; the first failure: " + confirms.firstFailure().getMessage(),
+                    confirms.firstFailure());
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.spool.perf.bench;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Times full read passes over the same records: one untimed pass of each reader first (JIT and page cache warm),
+ * then the readers' passes in alternation until each has been timed for at least {@link #MIN_TIMED_NANOS}.
+ * Alternating puts the raw scan and the replay under the same load from a busy machine, which a scan-then-replay
+ * order would not; and no single pass of a few milliseconds decides a figure. Stateless.
+ */
+final class PassTimer
+{
+    static final long MIN_TIMED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    /**
+     * One reader to time.
+     *
+     * @param what     names the reader in errors.
+     * @param pass     reads every record once and returns how many it read.
+     * @param records  how many every pass must read.
+     * @param warmedUp runs between the warm-up pass and the timed ones, to forget what the warm-up recorded.
+     */
+    record Reader(String what, LongSupplier pass, long records, Runnable warmedUp)
+    {
+    }
+
+    /**
+     * @param passes        timed passes.
+     * @param meanPassNanos their mean duration.
+     */
+    record Timing(int passes, long meanPassNanos)
+    {
+    }
+
+    private PassTimer()
+    {
+    }
+
+    /**
+     * @return the timing of each reader, in the order given.
+     * @throws IllegalStateException when a pass reads another number of records than its reader must.
+     */
+    static Timing[] timeAlternately(final Reader... readers)
+    {
+        for (final Reader reader : readers)
+        {
+            runChecked(reader);
+            reader.warmedUp().run();
+        }
+        final int[] passes = new int[readers.length];
+        final long[] elapsed = new long[readers.length];
+        boolean enough;
+        do
+        {
+            enough = true;
+            for (int i = 0; i < readers.length; i++)
+            {
+                final long start = System.nanoTime();
+                runChecked(readers[i]);
+                elapsed[i] += System.nanoTime() - start;
+                passes[i]++;
+                enough &= elapsed[i] >= MIN_TIMED_NANOS;
+            }
+        }
+        while (!enough);
+
+        final Timing[] timings = new Timing[readers.length];
+        for (int i = 0; i < readers.length; i++)
+        {
+            timings[i] = new Timing(passes[i], Math.max(1, elapsed[i] / passes[i]));
+        }
+        return timings;
+    }
+
+    private static void runChecked(final Reader reader)
+    {
+        final long read = reader.pass().getAsLong();
+        if (read != reader.records())
+        {
+            throw new IllegalStateException(
+                reader.what() + " read " + read + " records, " + reader.records() + " were written");
+        }
+    }
+}

@@ -1,0 +1,210 @@
+package io.spool.perf.bench;
+
+import io.spool.Spool;
+import io.spool.log.RecordBatch;
+import io.spool.log.SpoolException;
+import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.LatencySummary;
+import io.spool.perf.report.Throughput;
+import io.spool.queue.ConsumerOptions;
+import io.spool.queue.QueueConsumer;
+import io.spool.queue.Subscription;
+import io.spool.queue.SubscriptionSettings;
+import io.spool.stream.ConsumerConfig;
+import io.spool.stream.PublishListener;
+import io.spool.stream.StreamConsumer;
+import io.spool.stream.StreamProducer;
+import io.spool.stream.TopicConfig;
+import io.spool.stream.TopicPartition;
+import org.HdrHistogram.AtomicHistogram;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code spool bench queue}: for each consumer count and prefetch asked for, a topic of records drained as a
+ * queue (push consumers acking every delivery), beside the same records read as a stream (one consumer polling
+ * from offset 0) in the same run. Both read records already published. A second, live phase publishes a fifth as
+ * many records while the consumers ack them; each record carries its publish time, which gives publish-to-ack
+ * latency. Not thread-safe: one run at a time.
+ */
+public final class QueueBench
+{
+    public static final String NAME = "queue";
+    private static final int PUBLISH_BATCH = 1000;
+
+    private QueueBench()
+    {
+    }
+
+    /**
+     * @return one result per consumer count and prefetch, each beside the stream baseline of the same run.
+     */
+    public static List<BenchResult> run(final Path dataDirectory, final long records, final int payloadBytes,
+        final int partitions, final int[] consumerCounts, final int[] prefetches, final PrintWriter progressOut)
+        throws InterruptedException
+    {
+        final List<BenchResult> results = new ArrayList<>();
+        try (ScratchDirectory directory = ScratchDirectory.create(dataDirectory, "bench-queue");
+            Spool spool = Spool.builder(directory.path()).backgroundMaintenance(false).open())
+        {
+            for (final int consumers : consumerCounts)
+            {
+                for (final int prefetch : prefetches)
+                {
+                    final String topic = "bench-" + consumers + "-" + prefetch;
+                    spool.createTopic(topic, TopicConfig.of(partitions));
+                    final Subscription subscription = spool.createSubscription(topic, topic,
+                        SubscriptionSettings.builder().deliveryLimit(SubscriptionSettings.UNLIMITED_DELIVERIES).build());
+                    progressOut.println("bench queue: publishing " + records + " records for " + consumers +
+                        " consumer(s), prefetch " + prefetch);
+                    progressOut.flush();
+                    publish(spool, topic, records, payloadBytes);
+                    final Throughput stream = streamPoll(spool, topic, partitions, payloadBytes);
+                    final AtomicHistogram latency = LatencyHistograms.newHistogram();
+                    final long elapsed = consume(spool, subscription, records, 0, payloadBytes, consumers, prefetch, latency);
+                    latency.reset();
+                    consume(spool, subscription, Math.max(1, records / 5), Math.max(1, records / 5), payloadBytes,
+                        consumers, prefetch, latency);
+                    results.add(new BenchResult(NAME + " (" + consumers + " consumer(s), prefetch " + prefetch + ")",
+                        partitions, 1, "none",
+                        new Throughput("spool queue receive + ack", records, payloadBytes, Math.max(1, elapsed)),
+                        stream, "publish to ack", LatencySummary.ofNanos(latency), BenchResult.FSYNCS_NOT_COUNTED));
+                    spool.deleteSubscription(topic);
+                    spool.streams().deleteTopic(topic);
+                }
+            }
+        }
+        return results;
+    }
+
+    /**
+     * Starts the consumers, publishes {@code livePublishes} more records (each value starting with its publish
+     * time), and waits until {@code records} deliveries were acked.
+     *
+     * @return nanoseconds from the start of consuming to the last ack.
+     */
+    private static long consume(final Spool spool, final Subscription subscription, final long records, final long livePublishes,
+        final int payloadBytes, final int consumerCount, final int prefetch, final AtomicHistogram latency)
+        throws InterruptedException
+    {
+        final CountDownLatch acked = new CountDownLatch(1);
+        final AtomicLong remaining = new AtomicLong(records);
+        final List<QueueConsumer> consumers = new ArrayList<>();
+        for (int c = 0; c < consumerCount; c++)
+        {
+            consumers.add(subscription.consume(ConsumerOptions.prefetch(prefetch), (delivery, consumer) ->
+            {
+                final long published = delivery.buffer().getLong(delivery.valueOffset());
+                consumer.ack(delivery);
+                LatencyHistograms.record(latency, System.nanoTime() - published);
+                if (remaining.decrementAndGet() == 0)
+                {
+                    acked.countDown();
+                }
+            }));
+        }
+        final long start = System.nanoTime();
+        if (livePublishes > 0)
+        {
+            publish(spool, subscription.topic(), livePublishes, payloadBytes);
+        }
+        if (!acked.await(10, TimeUnit.MINUTES))
+        {
+            throw new IllegalStateException("queue bench: " + remaining.get() + " records never acked");
+        }
+        final long elapsed = System.nanoTime() - start;
+        for (final QueueConsumer consumer : consumers)
+        {
+            consumer.close();
+        }
+        return elapsed;
+    }
+
+    private static void publish(final Spool spool, final String topic, final long records, final int payloadBytes)
+        throws InterruptedException
+    {
+        final CountDownLatch confirmed = new CountDownLatch(1);
+        final AtomicLong unconfirmed = new AtomicLong(records);
+        final StreamProducer producer = spool.streams().newProducer(new PublishListener()
+        {
+            @Override
+            public void onPublished(final long correlation, final String topic, final int partition, final long offset)
+            {
+                if (unconfirmed.decrementAndGet() == 0)
+                {
+                    confirmed.countDown();
+                }
+            }
+
+            @Override
+            public void onFailed(final long correlation, final String topic, final int partition,
+                final SpoolException error)
+            {
+                throw error;
+            }
+        });
+        final UnsafeBuffer value = new UnsafeBuffer(new byte[Math.max(Long.BYTES, payloadBytes)]);
+        final UnsafeBuffer none = new UnsafeBuffer(new byte[0]);
+        final RecordBatch batch = new RecordBatch();
+        final int partitions = spool.streams().topics().partitionCount(topic);
+        long published = 0;
+        while (published < records)
+        {
+            batch.clear();
+            final int n = (int)Math.min(PUBLISH_BATCH, records - published);
+            value.putLong(0, System.nanoTime());
+            for (int i = 0; i < n; i++)
+            {
+                batch.add(-1, none, 0, -1, none, 0, 0, value, 0, value.capacity());
+            }
+            producer.publishBatch(topic, (int)(published / PUBLISH_BATCH % partitions), batch, published);
+            published += n;
+        }
+        confirmed.await();
+    }
+
+    /** The same records read back as a stream from offset 0, one consumer. */
+    private static Throughput streamPoll(final Spool spool, final String topic, final int partitions,
+        final int payloadBytes)
+    {
+        final long[] read = {0};
+        try (StreamConsumer consumer = spool.newConsumer(ConsumerConfig.standalone()))
+        {
+            final List<TopicPartition> assigned = new ArrayList<>();
+            for (int p = 0; p < partitions; p++)
+            {
+                assigned.add(new TopicPartition(topic, p));
+            }
+            consumer.assign(assigned);
+            consumer.seekToBeginning(assigned);
+            final long start = System.nanoTime();
+            long seen = 0;
+            final long end = totalEnd(spool, topic, partitions);
+            while (seen < end)
+            {
+                seen += consumer.poll((polled, partition, record) ->
+                    read[0] += record.buffer().getByte(record.valueOffset()), 1000, Integer.MAX_VALUE, Duration.ZERO);
+            }
+            final long elapsed = System.nanoTime() - start;
+            return new Throughput("stream poll of the same topic", seen, payloadBytes, Math.max(1, elapsed));
+        }
+    }
+
+    private static long totalEnd(final Spool spool, final String topic, final int partitions)
+    {
+        long end = 0;
+        for (int p = 0; p < partitions; p++)
+        {
+            end += spool.streams().topics().topic(topic).partition(p).endOffset();
+        }
+        return end;
+    }
+}

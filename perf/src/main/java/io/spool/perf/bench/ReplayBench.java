@@ -1,0 +1,58 @@
+package io.spool.perf.bench;
+
+import io.spool.log.LogConfig;
+import io.spool.perf.baseline.RawMappedScanBaseline;
+import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.LatencySummary;
+import io.spool.perf.report.Throughput;
+import org.HdrHistogram.AtomicHistogram;
+
+import java.io.PrintWriter;
+
+/**
+ * {@code spool bench replay}: records raw-appended for the raw scan, the same number published through the
+ * pipeline (neither timed), then the raw scan and the sequential replay through {@link io.spool.log.LogReader},
+ * timed in alternating passes by {@link PassTimer} over data in the page cache. Stateless.
+ */
+public final class ReplayBench
+{
+    public static final String NAME = "replay";
+
+    private ReplayBench()
+    {
+    }
+
+    /** @param progressOut where a progress line goes while the records are written. */
+    public static BenchResult run(final BenchSettings settings, final PrintWriter progressOut)
+        throws InterruptedException
+    {
+        try (ScratchDirectory rawDirectory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-scan");
+            RawBaselineRun raw = new RawBaselineRun(rawDirectory.path(), settings.baselineRecords(),
+                settings.value(), LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize());
+            ScratchDirectory logDirectory = ScratchDirectory.create(settings.dataDirectory(), "bench-replay");
+            IngestRun run = new IngestRun(logDirectory.path(), settings))
+        {
+            raw.measureAppend();
+            run.ingest(NAME + " (writing)", progressOut);
+
+            final AtomicHistogram pollNanos = LatencyHistograms.newHistogram();
+            try (RawMappedScanBaseline scan = raw.openScan();
+                ReplayLoop replay = new ReplayLoop(run.logs(), settings.batchSize()))
+            {
+                final PassTimer.Timing[] timings = PassTimer.timeAlternately(
+                    new PassTimer.Reader(RawBaselineRun.RAW_SCAN, scan::scan, raw.records(), () -> { }),
+                    new PassTimer.Reader(NAME, () -> replay.replayAll(pollNanos), settings.records(),
+                        pollNanos::reset));
+                return new BenchResult(NAME, settings.partitions(), settings.producers(),
+                    settings.durability().toString(),
+                    new Throughput("spool LogReader replay, mean of " + timings[1].passes() + " passes",
+                        settings.records(), settings.payloadBytes(), timings[1].meanPassNanos()),
+                    new Throughput(RawBaselineRun.RAW_SCAN + ", mean of " + timings[0].passes() + " passes",
+                        raw.records(), settings.payloadBytes(), timings[0].meanPassNanos()),
+                    "poll of up to " + settings.batchSize() + " records",
+                    LatencySummary.ofNanos(pollNanos),
+                    BenchResult.FSYNCS_NOT_COUNTED);
+            }
+        }
+    }
+}

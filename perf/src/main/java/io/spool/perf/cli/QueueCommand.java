@@ -1,0 +1,69 @@
+package io.spool.perf.cli;
+
+import io.spool.perf.bench.QueueBench;
+import io.spool.perf.report.BenchResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(
+    name = "queue",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Drains a topic as a queue (push consumers acking every delivery) for each consumer count and prefetch, "
+            + "beside the same records read as a stream in the same run.",
+        "Prints messages/s, the ratio to the stream poll rate and publish-to-ack latency percentiles; with --json "
+            + "one JSON object per line, one line per configuration."})
+final class QueueCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--records", defaultValue = "1000000", paramLabel = "N", description = "Records per configuration "
+        + "(default: ${DEFAULT-VALUE}).")
+    long records;
+
+    @Option(names = "--payload-bytes", defaultValue = "100", paramLabel = "BYTES",
+        description = "Value size of each record (default: ${DEFAULT-VALUE}).")
+    int payloadBytes;
+
+    @Option(names = "--partitions", defaultValue = "1", paramLabel = "N",
+        description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--consumers", defaultValue = "1,4", split = ",", paramLabel = "N[,N...]",
+        description = "Consumer counts to run (default: ${DEFAULT-VALUE}).")
+    int[] consumers;
+
+    @Option(names = "--prefetch", defaultValue = "1,100,1000", split = ",", paramLabel = "N[,N...]",
+        description = "Prefetch values to run (default: ${DEFAULT-VALUE}).")
+    int[] prefetch;
+
+    @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",
+        description = "Directory the run writes into, in a fresh subdirectory deleted afterwards (default: "
+            + "${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--json", description = "Print JSON objects instead of text.")
+    boolean json;
+
+    @Override
+    public Integer call() throws InterruptedException
+    {
+        if (records < 1 || payloadBytes < Long.BYTES || partitions < 1)
+        {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                "--records and --partitions must be at least 1 and --payload-bytes at least 8 (the publish time)");
+        }
+        for (final BenchResult result : QueueBench.run(dataDir, records, payloadBytes, partitions, consumers,
+            prefetch, spec.commandLine().getErr()))
+        {
+            BenchOutput.print(result, json, spec.commandLine().getOut());
+        }
+        return 0;
+    }
+}

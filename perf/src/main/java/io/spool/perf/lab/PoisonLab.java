@@ -1,0 +1,105 @@
+package io.spool.perf.lab;
+
+import io.spool.queue.DeathHistory;
+import io.spool.queue.Delivery;
+import io.spool.queue.Subscription;
+import io.spool.queue.SubscriptionSettings;
+import io.spool.stream.ConsumerConfig;
+import io.spool.stream.ConsumerRecord;
+import io.spool.stream.StreamConsumer;
+import io.spool.stream.TopicPartition;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A poison message that every consumer nacks with requeue: how often it comes back in 2 s without a delivery limit,
+ * with the default limit and with a limit of 3, and where it ends up. Thread-safe (stateless).
+ */
+public final class PoisonLab implements Lab
+{
+    private static final long WINDOW_MILLIS = 2_000;
+    /** What one receive-and-nack round costs the consumer, in virtual time. */
+    private static final long ROUND_TRIP_MILLIS = 1;
+
+    @Override
+    public String name()
+    {
+        return "poison";
+    }
+
+    @Override
+    public String summary()
+    {
+        return "a message nacked with requeue forever: without a delivery limit, by default, and with a limit of 3";
+    }
+
+    private record Outcome(int deliveries, String deadReason)
+    {
+    }
+
+    @Override
+    public LabTable run(final Path dir)
+    {
+        final Outcome unlimited = nackForTwoSeconds(dir.resolve("unlimited"), SubscriptionSettings.UNLIMITED_DELIVERIES);
+        final Outcome byDefault = nackForTwoSeconds(dir.resolve("default"), SubscriptionSettings.DEFAULT_DELIVERY_LIMIT);
+        final Outcome three = nackForTwoSeconds(dir.resolve("limit-3"), 3);
+        return new LabTable("poison: a requeue loop with and without a delivery limit",
+            "one message, nacked with requeue on every delivery for " + LabEngine.seconds(WINDOW_MILLIS) +
+                " of virtual time, " + ROUND_TRIP_MILLIS + " ms per receive-and-nack")
+            .row("no limit (-1): deliveries in 2 s", unlimited.deliveries, "RabbitMQ classic queue: 5,837-5,985")
+            .row("no limit (-1): dead-lettered", unlimited.deadReason, "RabbitMQ classic queue: never")
+            .row("default limit (20): deliveries", byDefault.deliveries, "RabbitMQ quorum queue default: 21")
+            .row("default limit (20): dead-lettered", byDefault.deadReason, "RabbitMQ quorum queue: delivery_limit")
+            .row("limit 3: deliveries", three.deliveries, "RabbitMQ quorum x-delivery-limit 3: 4")
+            .row("limit 3: dead-lettered", three.deadReason, "RabbitMQ quorum queue: delivery_limit")
+            .note("Without a limit the loop runs as fast as the consumer can nack: the count is the window divided by")
+            .note("the round trip, here a simulated " + ROUND_TRIP_MILLIS + " ms. A limit of N means N redeliveries "
+                + "after the first delivery.");
+    }
+
+    private static Outcome nackForTwoSeconds(final Path dir, final int deliveryLimit)
+    {
+        try (LabEngine lab = new LabEngine(dir))
+        {
+            lab.createTopic("payments");
+            lab.createTopic("payments.dlq");
+            final Subscription payments = lab.spool().createSubscription("payments", "payments",
+                SubscriptionSettings.builder().deliveryLimit(deliveryLimit).deadLetterTopic("payments.dlq").build());
+            lab.publish("payments", null, "poison");
+            int deliveries = 0;
+            while (lab.now() < WINDOW_MILLIS)
+            {
+                final List<Delivery> got = payments.receive(1, 0);
+                if (got.isEmpty())
+                {
+                    break;
+                }
+                deliveries++;
+                payments.nack(got.get(0).receipt());
+                lab.advanceTo(lab.now() + ROUND_TRIP_MILLIS);
+            }
+            return new Outcome(deliveries, payments.metrics().dead() == 0 ? "no" : "yes, " + deadReason(lab));
+        }
+    }
+
+    /** The reason the dead-letter topic's first record carries; the dead letter is published as Spool settles. */
+    private static String deadReason(final LabEngine lab)
+    {
+        try (StreamConsumer dlq = lab.spool().newConsumer(ConsumerConfig.standalone()))
+        {
+            final TopicPartition partition = new TopicPartition("payments.dlq", 0);
+            dlq.assign(List.of(partition));
+            dlq.seekToBeginning(List.of(partition));
+            final List<ConsumerRecord> records = dlq.poll(1, 1 << 20, Duration.ofSeconds(30));
+            if (records.isEmpty())
+            {
+                throw new IllegalStateException("the dead letter did not reach payments.dlq in 30 s");
+            }
+            final byte[] reason = records.get(0).headers().get(DeathHistory.REASON);
+            return reason == null ? "no reason recorded" : new String(reason, StandardCharsets.UTF_8);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package io.spool.perf.report;
+
+/**
+ * The outcome of one {@code spool bench} run: the measured throughput, the raw baseline measured in the same run,
+ * and latency percentiles. Immutable.
+ *
+ * @param benchmark     which benchmark ran, for example {@code "ingest"}.
+ * @param partitions    partitions written or read.
+ * @param producers     producing threads (1 for a replay).
+ * @param durability    the durability policy, as given on the command line.
+ * @param measured      what the benchmark measured through Spool.
+ * @param baseline      the raw yardstick measured in the same run.
+ * @param latency       what {@code latencyPercentiles} measure, for example {@code "publish to confirm"}.
+ * @param latencyPercentiles percentiles of that latency.
+ * @param fsyncs        fsyncs done during the measured time, or {@link #FSYNCS_NOT_COUNTED}.
+ */
+public record BenchResult(
+    String benchmark,
+    int partitions,
+    int producers,
+    String durability,
+    Throughput measured,
+    Throughput baseline,
+    String latency,
+    LatencySummary latencyPercentiles,
+    long fsyncs)
+{
+    public static final long FSYNCS_NOT_COUNTED = -1;
+
+    /** Spool's records per second as a fraction of the baseline's. */
+    public double ratio()
+    {
+        return measured.ratioTo(baseline);
+    }
+
+    public double fsyncsPerSec()
+    {
+        return fsyncs * 1e9 / measured.elapsedNanos();
+    }
+}

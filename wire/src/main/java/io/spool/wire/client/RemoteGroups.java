@@ -1,0 +1,96 @@
+package io.spool.wire.client;
+
+import io.netty.buffer.ByteBuf;
+import io.spool.stream.MemberAssignment;
+import io.spool.stream.TopicPartition;
+import io.spool.wire.Fields;
+import io.spool.wire.FrameDescriptor;
+import io.spool.wire.GroupDescriptor;
+import io.spool.wire.OpCode;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Consumer groups on the server, with the embedded {@code GroupCoordinator}'s calls and exceptions: join, heartbeat
+ * (which says which partitions to read), leave, commit and read committed offsets. A member joined through this
+ * connection leaves when the connection closes. Thread-safe.
+ */
+public final class RemoteGroups
+{
+    private final ClientConnection connection;
+
+    RemoteGroups(final ClientConnection connection)
+    {
+        this.connection = connection;
+    }
+
+    /**
+     * @param assignor "range", "roundrobin" or "sticky"; the group's first member fixes it.
+     * @return the new member's id.
+     */
+    public String join(final String groupId, final Set<String> topics, final String assignor,
+        final long sessionTimeoutMillis)
+    {
+        final ByteBuf out = begin(OpCode.GROUP_JOIN, groupId);
+        Fields.writeString(out, assignor);
+        out.writeLongLE(sessionTimeoutMillis);
+        GroupDescriptor.encodeStrings(out, topics);
+        return call(out, Fields::readString);
+    }
+
+    /**
+     * Keeps the member alive.
+     *
+     * @param knownVersion the version of the last assignment seen, or -1.
+     * @return the member's partitions now, or null when they did not change since {@code knownVersion}.
+     */
+    public MemberAssignment heartbeat(final String groupId, final String memberId, final long knownVersion)
+    {
+        final ByteBuf out = begin(OpCode.GROUP_HEARTBEAT, groupId);
+        Fields.writeString(out, memberId);
+        out.writeLongLE(knownVersion);
+        return call(out, GroupDescriptor::decodeAssignment);
+    }
+
+    public void leave(final String groupId, final String memberId)
+    {
+        final ByteBuf out = begin(OpCode.GROUP_LEAVE, groupId);
+        Fields.writeString(out, memberId);
+        call(out, body -> null);
+    }
+
+    /** Commits as a member, for partitions it owns. */
+    public void commit(final String groupId, final String memberId, final Map<TopicPartition, Long> offsets)
+    {
+        final ByteBuf out = begin(OpCode.COMMIT_OFFSETS, groupId);
+        Fields.writeString(out, memberId);
+        GroupDescriptor.encodeOffsets(out, offsets);
+        call(out, body -> null);
+    }
+
+    /** Commits for a group that has no members (a consumer that assigns its partitions itself). */
+    public void commitStandalone(final String groupId, final Map<TopicPartition, Long> offsets)
+    {
+        commit(groupId, "", offsets);
+    }
+
+    public Map<TopicPartition, Long> committed(final String groupId)
+    {
+        return call(begin(OpCode.FETCH_COMMITTED, groupId), GroupDescriptor::decodeOffsets);
+    }
+
+    private ByteBuf begin(final int opCode, final String groupId)
+    {
+        final ByteBuf out = connection.alloc().ioBuffer(128);
+        FrameDescriptor.begin(out, opCode, 0, 0);
+        Fields.writeString(out, groupId);
+        return out;
+    }
+
+    private <T> T call(final ByteBuf frame, final java.util.function.Function<ByteBuf, T> decoder)
+    {
+        FrameDescriptor.finish(frame, 0);
+        return connection.call(frame, decoder, 0);
+    }
+}

@@ -1,0 +1,301 @@
+package io.spool.wire.client;
+
+import io.spool.log.BackPressureException;
+import io.spool.log.DedupKey;
+import io.spool.log.HeadersCodec;
+import io.spool.log.RecordDescriptor;
+import io.spool.stream.KeyPartitioner;
+import io.spool.stream.PublishListener;
+import io.spool.stream.PublishResult;
+import io.spool.stream.UnknownPartitionException;
+import io.spool.wire.ConnectionLostException;
+import io.spool.wire.FrameDescriptor;
+import io.spool.wire.PublishDescriptor;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Publishes records to a server: keyed records go to the partition the embedded producer would pick (Kafka's
+ * murmur2), records without a key in turn. Records are gathered per partition into PUBLISH frames and confirmed
+ * asynchronously to the {@link PublishListener} (on the connection's thread, in order per partition), or through
+ * the future of {@link #send(String, byte[], byte[])}. At most {@code maxUnconfirmed} records are unconfirmed; a
+ * send beyond that waits up to {@code maxBlockMillis}, then throws {@link BackPressureException}.
+ * <p>
+ * Not thread-safe: one producer per publishing thread, like the embedded one.
+ */
+public final class RemoteProducer implements AutoCloseable
+{
+    private final ClientConnection connection;
+    private final SpoolAdmin admin;
+    private final ProducerConfig config;
+    private final PublishListener listener;
+    private final int maxUnconfirmed;
+    private final int maxFrameLength;
+    private final Map<String, TopicState> topics = new HashMap<>();
+    private final KeyPartitioner partitioner = new KeyPartitioner();
+    private final AtomicLong confirmed = new AtomicLong();
+    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 1_000_000);
+    private long sent;
+
+    RemoteProducer(final ClientConnection connection, final SpoolAdmin admin, final ServerLimits limits,
+        final ProducerConfig config, final PublishListener listener)
+    {
+        this.connection = connection;
+        this.admin = admin;
+        this.config = config;
+        this.listener = listener;
+        this.maxUnconfirmed = Math.min(config.maxUnconfirmed(), limits.maxUnconfirmedPublishes());
+        this.maxFrameLength = limits.maxFrameLength();
+    }
+
+    /**
+     * Publishes a record by key (or in turn for a null key).
+     *
+     * @return the partition it goes to.
+     * @throws io.spool.stream.UnknownTopicException when the topic does not exist.
+     */
+    public int send(final String topic, final byte[] key, final byte[] headers, final byte[] value,
+        final long correlation)
+    {
+        final TopicState state = topic(topic);
+        final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
+            KeyPartitioner.partitionForKey(key, state.partitions);
+        append(state, partition, 0, key, headers, value, correlation, null);
+        return partition;
+    }
+
+    /**
+     * Publishes a record by key that the log stores only once per dedup window for {@code dedupId}: a repeat inside
+     * the window is confirmed with the first one's offset (a safe retry after a lost connection).
+     */
+    public int sendOnce(final String topic, final byte[] key, final String dedupId, final byte[] value,
+        final long correlation)
+    {
+        final TopicState state = topic(topic);
+        final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
+            KeyPartitioner.partitionForKey(key, state.partitions);
+        final byte[] headers = HeadersCodec.encode(Map.of(DedupKey.HEADER, dedupId.getBytes(StandardCharsets.UTF_8)));
+        append(state, partition, RecordDescriptor.ATTRIBUTE_DEDUP, key, headers, value, correlation, null);
+        return partition;
+    }
+
+    /** Publishes a record to the partition given. */
+    public int sendToPartition(final String topic, final int partition, final byte[] key, final byte[] headers,
+        final byte[] value, final long correlation)
+    {
+        final TopicState state = topic(topic);
+        if (partition < 0 || partition >= state.partitions)
+        {
+            throw new UnknownPartitionException("topic \"" + topic + "\" has partitions 0.." + (state.partitions - 1) +
+                ", there is no partition " + partition);
+        }
+        append(state, partition, 0, key, headers, value, correlation, null);
+        return partition;
+    }
+
+    /** Convenience: publishes by key and completes with where the record landed. Allocates. */
+    public CompletableFuture<PublishResult> send(final String topic, final byte[] key, final byte[] value)
+    {
+        final TopicState state = topic(topic);
+        final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
+            KeyPartitioner.partitionForKey(key, state.partitions);
+        final CompletableFuture<PublishResult> future = new CompletableFuture<>();
+        append(state, partition, 0, key, null, value, 0, future);
+        return future;
+    }
+
+    /** Records sent and not yet confirmed or failed. */
+    public long unconfirmed()
+    {
+        return sent - confirmed.get();
+    }
+
+    /** Sends every gathered record now instead of waiting for its batch to fill or linger out. */
+    public void flush()
+    {
+        for (final TopicState state : topics.values())
+        {
+            for (int p = 0; p < state.open.length; p++)
+            {
+                final PendingBatch batch = state.open[p];
+                if (batch != null)
+                {
+                    state.open[p] = null;
+                    if (batch.state.compareAndSet(PendingBatch.OPEN, PendingBatch.SEALED))
+                    {
+                        dispatch(batch);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Flushes and waits until every record is confirmed or failed, up to {@code maxBlockMillis}.
+     *
+     * @return true when nothing is left unconfirmed.
+     */
+    public boolean awaitConfirms()
+    {
+        flush();
+        final long deadline = config.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.maxBlockMillis());
+        idle.reset();
+        while (unconfirmed() > 0 && connection.isOpen())
+        {
+            if (config.clock().nanoTime() - deadline > 0)
+            {
+                return false;
+            }
+            idle.idle();
+        }
+        return unconfirmed() == 0;
+    }
+
+    /** Sends what is gathered and waits for its confirms (see {@link #awaitConfirms()}). */
+    @Override
+    public void close()
+    {
+        awaitConfirms();
+    }
+
+    private void append(final TopicState state, final int partition, final int attributes, final byte[] key,
+        final byte[] headers, final byte[] value, final long correlation, final CompletableFuture<PublishResult> future)
+    {
+        final int recordBytes = PublishDescriptor.RECORD_HEADER_LENGTH + length(key) + length(headers) + length(value);
+        if (FrameDescriptor.HEADER_LENGTH + 2 + state.utf8.length + 8 + recordBytes > maxFrameLength)
+        {
+            throw new IllegalArgumentException("a record of " + recordBytes + " bytes does not fit the server's " +
+                "frame limit of " + maxFrameLength + " bytes");
+        }
+        if (!connection.isOpen())
+        {
+            throw new ConnectionLostException("the connection is closed; records sent before it closed were " +
+                "confirmed or failed to the listener");
+        }
+        awaitRoom();
+        final long timestamp = -1;
+        PendingBatch batch = state.open[partition];
+        if (batch != null && batch.state.compareAndSet(PendingBatch.OPEN, PendingBatch.APPENDING))
+        {
+            if (batch.sizeInBytes() + recordBytes <= maxFrameLength)
+            {
+                batch.append(timestamp, attributes, key, headers, value, correlation, future);
+                sent++;
+                if (batch.sizeInBytes() >= config.batchBytes())
+                {
+                    state.open[partition] = null;
+                    batch.state.set(PendingBatch.SEALED);
+                    dispatch(batch);
+                }
+                else
+                {
+                    batch.state.set(PendingBatch.OPEN);
+                }
+                return;
+            }
+            batch.state.set(PendingBatch.SEALED);
+            dispatch(batch);
+        }
+        batch = new PendingBatch(this, listener, connection.alloc().ioBuffer(
+            Math.min(maxFrameLength, Math.max(config.batchBytes(), recordBytes) + 256)), state.utf8, state.name, partition);
+        batch.append(timestamp, attributes, key, headers, value, correlation, future);
+        sent++;
+        if (config.lingerMillis() == 0 || batch.sizeInBytes() >= config.batchBytes())
+        {
+            state.open[partition] = null;
+            batch.state.set(PendingBatch.SEALED);
+            dispatch(batch);
+            return;
+        }
+        state.open[partition] = batch;
+        batch.state.set(PendingBatch.OPEN);
+        final PendingBatch lingering = batch;
+        connection.eventLoop().schedule(() -> lingerExpired(lingering), config.lingerMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Event loop: sends the batch unless the producer already did; waits out an append in progress. */
+    private void lingerExpired(final PendingBatch batch)
+    {
+        final int current = batch.state.get();
+        if (current == PendingBatch.OPEN && batch.state.compareAndSet(PendingBatch.OPEN, PendingBatch.SEALED))
+        {
+            dispatch(batch);
+        }
+        else if (batch.state.get() == PendingBatch.APPENDING)
+        {
+            connection.eventLoop().execute(() -> lingerExpired(batch));
+        }
+    }
+
+    private void dispatch(final PendingBatch batch)
+    {
+        batch.finishFrame();
+        connection.send(batch.frame, batch);
+    }
+
+    private void awaitRoom()
+    {
+        if (unconfirmed() < maxUnconfirmed)
+        {
+            return;
+        }
+        flush();
+        final long deadline = config.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.maxBlockMillis());
+        idle.reset();
+        while (unconfirmed() >= maxUnconfirmed)
+        {
+            if (config.clock().nanoTime() - deadline > 0 || !connection.isOpen())
+            {
+                throw new BackPressureException(unconfirmed() + " records are unconfirmed, the bound is " +
+                    maxUnconfirmed + "; no room came within " + config.maxBlockMillis() + " ms");
+            }
+            idle.idle();
+        }
+    }
+
+    /** Event loop: a batch of {@code count} records was confirmed or failed. */
+    void onConfirmed(final int count)
+    {
+        confirmed.addAndGet(count);
+    }
+
+    private TopicState topic(final String name)
+    {
+        TopicState state = topics.get(name);
+        if (state == null)
+        {
+            state = new TopicState(name, admin.describeTopic(name).partitions().size());
+            topics.put(name, state);
+        }
+        return state;
+    }
+
+    private static int length(final byte[] bytes)
+    {
+        return bytes == null ? 0 : bytes.length;
+    }
+
+    /** A topic's partition count and the batch open for each partition; producing thread only. */
+    private static final class TopicState
+    {
+        final String name;
+        final byte[] utf8;
+        final int partitions;
+        final PendingBatch[] open;
+
+        TopicState(final String name, final int partitions)
+        {
+            this.name = name;
+            this.utf8 = name.getBytes(StandardCharsets.UTF_8);
+            this.partitions = partitions;
+            this.open = new PendingBatch[partitions];
+        }
+    }
+}

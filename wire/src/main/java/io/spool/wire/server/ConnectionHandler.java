@@ -1,0 +1,297 @@
+package io.spool.wire.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.spool.wire.ErrorCode;
+import io.spool.wire.ErrorDescriptor;
+import io.spool.wire.Fields;
+import io.spool.wire.FrameDescriptor;
+import io.spool.wire.HelloDescriptor;
+import io.spool.wire.OpCode;
+import io.spool.wire.ProtocolException;
+
+import io.spool.log.BackPressureException;
+
+import java.io.IOException;
+import java.util.concurrent.RejectedExecutionException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+import static java.lang.System.Logger.Level.DEBUG;
+import static java.lang.System.Logger.Level.INFO;
+import static java.lang.System.Logger.Level.WARNING;
+
+/**
+ * One client connection: checks each frame's header, demands the handshake first, dispatches operations and turns
+ * their exceptions into error replies. A frame whose body is bad gets an error reply and the connection goes on; a
+ * frame that breaks the framing (bad length, too large, unknown version) or a wrong token gets an error reply and
+ * a close, with the reason logged. Not thread-safe: one per connection, called on its event loop.
+ */
+final class ConnectionHandler extends ChannelInboundHandlerAdapter
+{
+    private static final System.Logger LOGGER = System.getLogger(ConnectionHandler.class.getName());
+
+    private final ServerContext server;
+    private ReadGate gate;
+    private PublishSession publish;
+    private FetchSession fetch;
+    private QueueSession queue;
+    private GroupSession groups;
+    private boolean authenticated;
+    /** The last error reply went out; whatever the client still sends is read and dropped until the close. */
+    private boolean closing;
+
+    ConnectionHandler(final ServerContext server)
+    {
+        this.server = server;
+    }
+
+    @Override
+    public void channelActive(final ChannelHandlerContext ctx) throws Exception
+    {
+        final TopicCache topics = new TopicCache(server.engine().streams().topics());
+        gate = new ReadGate(ctx.channel());
+        publish = new PublishSession(ctx.channel(), gate, server.engine().streams().logStore().newProducer(), topics,
+            server.config().maxUnconfirmedPublishes());
+        fetch = new FetchSession(ctx.channel(), topics);
+        queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
+        groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
+        super.channelActive(ctx);
+    }
+
+    @Override
+    public void channelInactive(final ChannelHandlerContext ctx) throws Exception
+    {
+        if (fetch != null)
+        {
+            fetch.close();
+            queue.close();
+            groups.close();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+    {
+        ByteBuf frame = (ByteBuf)msg;
+        try
+        {
+            if (closing)
+            {
+                return;
+            }
+            if (!FrameBytes.isWrappable(frame))
+            {
+                final ByteBuf copy = Unpooled.copiedBuffer(frame);
+                frame.release();
+                frame = copy;
+            }
+            onFrame(ctx, frame);
+        }
+        finally
+        {
+            frame.release();
+        }
+    }
+
+    private void onFrame(final ChannelHandlerContext ctx, final ByteBuf frame)
+    {
+        if (frame.readableBytes() < FrameDescriptor.HEADER_LENGTH)
+        {
+            closeWithError(ctx, 0, 0, ErrorCode.MALFORMED_FRAME, "frame of " + frame.readableBytes() +
+                " bytes is shorter than the " + FrameDescriptor.HEADER_LENGTH + "-byte header");
+            return;
+        }
+        final int version = FrameDescriptor.version(frame);
+        final int flags = FrameDescriptor.flags(frame);
+        final int opCode = FrameDescriptor.opCode(frame);
+        final long correlationId = FrameDescriptor.correlationId(frame);
+        if (version != FrameDescriptor.VERSION)
+        {
+            closeWithError(ctx, opCode, correlationId, ErrorCode.UNSUPPORTED_VERSION, "protocol version " + version +
+                " is not supported; this server speaks version " + FrameDescriptor.VERSION);
+            return;
+        }
+        if (FrameDescriptor.isResponse(flags))
+        {
+            reply(ctx, opCode, correlationId, new ProtocolException(ErrorCode.MALFORMED_FRAME,
+                "the server sends no requests, so it takes no responses"));
+            return;
+        }
+        frame.skipBytes(FrameDescriptor.HEADER_LENGTH);
+        if (!authenticated && opCode != OpCode.HELLO)
+        {
+            closeWithError(ctx, opCode, correlationId, ErrorCode.NOT_AUTHENTICATED,
+                OpCode.name(opCode) + " before the HELLO handshake");
+            return;
+        }
+        try
+        {
+            dispatch(ctx, opCode, correlationId, frame);
+        }
+        catch (final RejectedExecutionException ex)
+        {
+            reply(ctx, opCode, correlationId, new BackPressureException("the server runs " +
+                "as many waiting queue calls as it allows; retry later"));
+        }
+        catch (final IndexOutOfBoundsException ex)
+        {
+            reply(ctx, opCode, correlationId, new ProtocolException(ErrorCode.MALFORMED_FRAME,
+                "malformed " + OpCode.name(opCode) + " body: " + ex.getMessage()));
+        }
+        catch (final RuntimeException ex)
+        {
+            if (ErrorCode.of(ex) == ErrorCode.INTERNAL)
+            {
+                LOGGER.log(WARNING, "unexpected failure serving " + OpCode.name(opCode) + " for " +
+                    ctx.channel().remoteAddress(), ex);
+            }
+            reply(ctx, opCode, correlationId, ex);
+        }
+    }
+
+    private void dispatch(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
+        final ByteBuf body)
+    {
+        switch (opCode)
+        {
+            case OpCode.HELLO:
+                handshake(ctx, correlationId, body);
+                break;
+            case OpCode.PING:
+                Fields.expectEnd(body);
+                final ByteBuf out = ctx.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH);
+                FrameDescriptor.finish(out, FrameDescriptor.begin(out, OpCode.PING, FrameDescriptor.FLAG_RESPONSE,
+                    correlationId));
+                ctx.writeAndFlush(out, ctx.voidPromise());
+                break;
+            case OpCode.PUBLISH:
+                publish.publish(correlationId, body);
+                break;
+            case OpCode.FETCH:
+                fetch.fetch(correlationId, body);
+                break;
+            default:
+                if (ExchangeOperations.handles(opCode))
+                {
+                    server.exchanges().handle(ctx.channel(), opCode, correlationId, body);
+                }
+                else if (GroupSession.handles(opCode))
+                {
+                    groups.handle(opCode, correlationId, body);
+                }
+                else if (QueueSession.handles(opCode))
+                {
+                    queue.handle(opCode, correlationId, body);
+                }
+                else if (AdminOperations.handles(opCode))
+                {
+                    server.admin().handle(ctx.channel(), opCode, correlationId, body);
+                }
+                else
+                {
+                    reply(ctx, opCode, correlationId, new ProtocolException(ErrorCode.UNKNOWN_OPERATION,
+                        "unknown operation " + OpCode.name(opCode)));
+                }
+                break;
+        }
+    }
+
+    private void handshake(final ChannelHandlerContext ctx, final long correlationId, final ByteBuf body)
+    {
+        final String token = Fields.readString(body);
+        final String client = Fields.readString(body);
+        Fields.expectEnd(body);
+        final String expected = server.config().token();
+        if (expected != null && !MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
+            token.getBytes(StandardCharsets.UTF_8)))
+        {
+            closeWithError(ctx, OpCode.HELLO, correlationId, ErrorCode.AUTHENTICATION_FAILED,
+                "the token of client \"" + client + "\" is not the server's");
+            return;
+        }
+        authenticated = true;
+        final ByteBuf out = ctx.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH + HelloDescriptor.RESPONSE_LENGTH);
+        HelloDescriptor.encodeResponse(out, correlationId, server.config().heartbeatIntervalMillis(),
+            server.config().maxFrameLength(), server.config().maxUnconfirmedPublishes());
+        ctx.writeAndFlush(out, ctx.voidPromise());
+    }
+
+    private static void reply(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
+        final Throwable error)
+    {
+        final ByteBuf out = ctx.alloc().ioBuffer(256);
+        ErrorDescriptor.encode(out, opCode, correlationId, error);
+        ctx.writeAndFlush(out, ctx.voidPromise());
+    }
+
+    private void closeWithError(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
+        final ErrorCode code, final String reason)
+    {
+        LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": " + code + ", " + reason);
+        final ByteBuf out = ctx.alloc().ioBuffer(256);
+        ErrorDescriptor.encode(out, opCode, correlationId, code, 0, 0, 0, "", reason);
+        closing = true;
+        LastWord.sendAndClose(ctx, out);
+    }
+
+    @Override
+    public void channelWritabilityChanged(final ChannelHandlerContext ctx) throws Exception
+    {
+        if (!closing)
+        {
+            gate.answersUnread(!ctx.channel().isWritable());
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void userEventTriggered(final ChannelHandlerContext ctx, final Object event) throws Exception
+    {
+        if (event instanceof IdleStateEvent)
+        {
+            LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": nothing read for " +
+                HelloDescriptor.IDLE_INTERVALS + " heartbeat intervals (no heartbeat, or its answers went unread)");
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, event);
+    }
+
+    @Override
+    public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
+    {
+        final Throwable error = cause instanceof DecoderException && cause.getCause() != null ?
+            cause.getCause() : cause;
+        if (closing)
+        {
+            LOGGER.log(DEBUG, "ignoring an error on a closing connection: " + error);
+        }
+        else if (error instanceof TooLongFrameException)
+        {
+            closeWithError(ctx, 0, 0, ErrorCode.FRAME_TOO_LARGE, error.getMessage() + " (limit " +
+                server.config().maxFrameLength() + " bytes)");
+        }
+        else if (error instanceof CorruptedFrameException)
+        {
+            closeWithError(ctx, 0, 0, ErrorCode.MALFORMED_FRAME, error.getMessage());
+        }
+        else if (error instanceof IOException)
+        {
+            LOGGER.log(DEBUG, "connection from " + ctx.channel().remoteAddress() + " failed: " + error);
+            ctx.close();
+        }
+        else
+        {
+            LOGGER.log(WARNING, "closing connection from " + ctx.channel().remoteAddress() + " after an error", error);
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,416 @@
+package io.spool.wire.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.spool.Spool;
+import io.spool.queue.BatchResult;
+import io.spool.queue.ConsumerOptions;
+import io.spool.queue.Delivery;
+import io.spool.queue.DeliveryListener;
+import io.spool.queue.QueueConsumer;
+import io.spool.queue.QueueException;
+import io.spool.queue.Receipt;
+import io.spool.queue.Subscription;
+import io.spool.wire.ErrorDescriptor;
+import io.spool.wire.Fields;
+import io.spool.wire.FrameDescriptor;
+import io.spool.wire.OpCode;
+import io.spool.wire.QueueDescriptor;
+import io.spool.wire.QueueDescriptor.SettleKind;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The queue operations of one connection: pull receive and settle, push consumers and their deliveries. When the
+ * connection closes, its push consumers are closed and the deliveries it pulled and did not settle are nacked, so
+ * everything it held is ready again at once, marked redelivered, instead of after the lock timeout.
+ * <p>
+ * Design note: receive, pull settlements and consumer start and stop wait on the subscription's agent, so they run
+ * on the server's queue executor, never on the event loop. Push settlements go to the consumer's lock-free ring
+ * straight from the event loop. Deliveries are written by each consumer's own thread, which waits while the
+ * channel is not writable: a slow reader holds back its own consumer, not the server.
+ * <p>
+ * Not thread-safe except where noted: the consumer table is the event loop's; the pulled receipts are shared with
+ * the queue executor through concurrent sets.
+ */
+final class QueueSession
+{
+    private final Channel channel;
+    private final Spool spool;
+    private final Executor executor;
+    private final Int2ObjectHashMap<QueueConsumer> consumers = new Int2ObjectHashMap<>();
+    private final Map<Subscription, Set<Receipt>> pulled = new ConcurrentHashMap<>();
+    private final org.agrona.collections.IntHashSet reservedTags = new org.agrona.collections.IntHashSet();
+    /** Settlements for consumers whose start is still in progress: their deliveries can come before it ends. */
+    private final Int2ObjectHashMap<List<EarlySettlement>> early = new Int2ObjectHashMap<>();
+    private volatile boolean closed;
+
+    QueueSession(final Channel channel, final Spool spool, final Executor executor)
+    {
+        this.channel = channel;
+        this.spool = spool;
+        this.executor = executor;
+    }
+
+    static boolean handles(final int opCode)
+    {
+        return opCode == OpCode.RECEIVE || opCode == OpCode.SETTLE || opCode == OpCode.CONSUME ||
+            opCode == OpCode.CONSUMER_SETTLE || opCode == OpCode.CANCEL;
+    }
+
+    void handle(final int opCode, final long correlationId, final ByteBuf body)
+    {
+        switch (opCode)
+        {
+            case OpCode.RECEIVE:
+                receive(correlationId, body);
+                break;
+            case OpCode.SETTLE:
+                settle(correlationId, body);
+                break;
+            case OpCode.CONSUME:
+                consume(correlationId, body);
+                break;
+            case OpCode.CONSUMER_SETTLE:
+                consumerSettle(body);
+                break;
+            default:
+                cancel(correlationId, body);
+                break;
+        }
+    }
+
+    private void receive(final long correlationId, final ByteBuf body)
+    {
+        final Subscription subscription = spool.subscription(Fields.readString(body));
+        final int max = body.readIntLE();
+        final long waitMillis = body.readLongLE();
+        Fields.expectEnd(body);
+        answer(OpCode.RECEIVE, correlationId, out ->
+        {
+            final List<Delivery> deliveries = subscription.receive(max, waitMillis);
+            final Set<Receipt> held = pulled.computeIfAbsent(subscription, ignored -> ConcurrentHashMap.newKeySet());
+            out.writeIntLE(deliveries.size());
+            for (final Delivery delivery : deliveries)
+            {
+                held.add(delivery.receipt());
+                encode(out, delivery);
+            }
+            if (closed)
+            {
+                releasePulled();
+            }
+        });
+    }
+
+    private void settle(final long correlationId, final ByteBuf body)
+    {
+        final Subscription subscription = spool.subscription(Fields.readString(body));
+        final SettleKind kind = SettleKind.of(body.readUnsignedByte());
+        final long argument = body.readLongLE();
+        final List<Receipt> receipts = readReceipts(body);
+        answer(OpCode.SETTLE, correlationId, out ->
+        {
+            final BatchResult result;
+            switch (kind)
+            {
+                case ACK:
+                    result = subscription.ack(receipts);
+                    break;
+                case NACK:
+                    result = subscription.nack(receipts);
+                    break;
+                case NACK_DELAYED:
+                    result = subscription.nack(receipts, argument);
+                    break;
+                case REJECT:
+                    result = subscription.reject(receipts);
+                    break;
+                default:
+                    result = subscription.extend(receipts, argument);
+                    break;
+            }
+            if (kind != SettleKind.EXTEND)
+            {
+                final Set<Receipt> held = pulled.get(subscription);
+                if (held != null)
+                {
+                    held.removeAll(result.succeeded());
+                }
+            }
+            out.writeIntLE(result.failed().size());
+            for (final Map.Entry<Receipt, QueueException> failure : result.failed().entrySet())
+            {
+                final Receipt receipt = failure.getKey();
+                QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+                ErrorDescriptor.encodeBody(out, failure.getValue());
+            }
+        });
+    }
+
+    private void consume(final long correlationId, final ByteBuf body)
+    {
+        final Subscription subscription = spool.subscription(Fields.readString(body));
+        final int tag = body.readIntLE();
+        final int prefetch = body.readIntLE();
+        final boolean autoAck = body.readUnsignedByte() != 0;
+        Fields.expectEnd(body);
+        final ConsumerOptions options = autoAck ? ConsumerOptions.autoAck(prefetch) : ConsumerOptions.prefetch(prefetch);
+        if (!reservedTags.add(tag))
+        {
+            throw new io.spool.queue.InvalidRequestException("consumer tag " + tag + " is taken on this connection");
+        }
+        answer(OpCode.CONSUME, correlationId, out ->
+        {
+            try
+            {
+                final QueueConsumer consumer = subscription.consume(options, new Pusher(tag));
+                channel.eventLoop().execute(() -> adopt(tag, consumer));
+            }
+            catch (final RuntimeException ex)
+            {
+                channel.eventLoop().execute(() ->
+                {
+                    reservedTags.remove(tag);
+                    early.remove(tag);
+                });
+                throw ex;
+            }
+        });
+    }
+
+    /** Event loop: a started consumer joins the table, or is closed at once if the connection went meanwhile. */
+    private void adopt(final int tag, final QueueConsumer consumer)
+    {
+        if (closed)
+        {
+            executor.execute(consumer::close);
+            return;
+        }
+        consumers.put(tag, consumer);
+        final List<EarlySettlement> settlements = early.remove(tag);
+        if (settlements != null)
+        {
+            settlements.forEach(settlement -> settle(consumer, settlement.kind(), settlement.receipt()));
+        }
+    }
+
+    private void consumerSettle(final ByteBuf body)
+    {
+        final int tag = body.readIntLE();
+        final SettleKind kind = SettleKind.of(body.readUnsignedByte());
+        final int count = body.readIntLE();
+        if (count < 0 || (long)count * QueueDescriptor.RECEIPT_LENGTH != body.readableBytes())
+        {
+            throw new IndexOutOfBoundsException("receipt count " + count + " disagrees with the frame length");
+        }
+        if (kind != SettleKind.ACK && kind != SettleKind.NACK && kind != SettleKind.REJECT)
+        {
+            throw new IllegalArgumentException("a push consumer settles with ACK, NACK or REJECT, not " + kind +
+                "; settle by receipt with SETTLE for delays and extensions");
+        }
+        final QueueConsumer consumer = consumers.get(tag);
+        if (consumer == null && !reservedTags.contains(tag))
+        {
+            throw new io.spool.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
+        }
+        for (int i = 0; i < count; i++)
+        {
+            final Receipt receipt = QueueDescriptor.decodeReceipt(body);
+            if (consumer == null)
+            {
+                early.computeIfAbsent(tag, ignored -> new ArrayList<>()).add(new EarlySettlement(kind, receipt));
+            }
+            else
+            {
+                settle(consumer, kind, receipt);
+            }
+        }
+    }
+
+    private static void settle(final QueueConsumer consumer, final SettleKind kind, final Receipt receipt)
+    {
+        switch (kind)
+        {
+            case ACK:
+                consumer.ack(receipt);
+                break;
+            case NACK:
+                consumer.nack(receipt);
+                break;
+            default:
+                consumer.reject(receipt);
+                break;
+        }
+    }
+
+    private void cancel(final long correlationId, final ByteBuf body)
+    {
+        final int tag = body.readIntLE();
+        Fields.expectEnd(body);
+        final QueueConsumer consumer = consumers.remove(tag);
+        if (consumer == null)
+        {
+            throw new io.spool.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
+        }
+        reservedTags.remove(tag);
+        answer(OpCode.CANCEL, correlationId, out -> consumer.close());
+    }
+
+    private static List<Receipt> readReceipts(final ByteBuf body)
+    {
+        final int count = body.readIntLE();
+        if (count < 1 || (long)count * QueueDescriptor.RECEIPT_LENGTH != body.readableBytes())
+        {
+            throw new IndexOutOfBoundsException("receipt count " + count + " disagrees with the frame length");
+        }
+        final List<Receipt> receipts = new ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            receipts.add(QueueDescriptor.decodeReceipt(body));
+        }
+        return receipts;
+    }
+
+    private void answer(final int opCode, final long correlationId, final java.util.function.Consumer<ByteBuf> work)
+    {
+        executor.execute(() ->
+            channel.writeAndFlush(AdminOperations.respond(channel, opCode, correlationId, work), channel.voidPromise()));
+    }
+
+    private static void encode(final ByteBuf out, final Delivery delivery)
+    {
+        QueueDescriptor.encodeDelivery(out, delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
+            delivery.redelivered(), delivery.timestamp(), delivery.buffer(), 0, delivery.keyLength(),
+            delivery.headersOffset(), delivery.headersLength(), delivery.valueOffset(), delivery.valueLength());
+    }
+
+    /**
+     * Event loop, when the connection closed: every consumer is closed and every unsettled pulled delivery nacked,
+     * on the queue executor.
+     */
+    void close()
+    {
+        closed = true;
+        final List<QueueConsumer> open = new ArrayList<>(consumers.values());
+        consumers.clear();
+        executor.execute(() ->
+        {
+            open.forEach(QueueConsumer::close);
+            releasePulled();
+        });
+    }
+
+    private void releasePulled()
+    {
+        for (final Map.Entry<Subscription, Set<Receipt>> entry : pulled.entrySet())
+        {
+            final List<Receipt> receipts = new ArrayList<>(entry.getValue());
+            entry.getValue().removeAll(receipts);
+            if (!receipts.isEmpty())
+            {
+                entry.getKey().nack(receipts);
+            }
+        }
+    }
+
+    /** A push settlement that came before its consumer's start finished. */
+    private record EarlySettlement(SettleKind kind, Receipt receipt)
+    {
+    }
+
+    /**
+     * Encodes a consumer's deliveries on the consumer's own thread and hands them to the event loop through a
+     * one-to-one queue; the event loop writes all that are queued and flushes once. A full queue or an unwritable
+     * channel makes the consumer thread wait: a slow reader holds back only its own consumer.
+     */
+    private final class Pusher implements DeliveryListener
+    {
+        private static final int QUEUE_CAPACITY = 1024;
+
+        private final int tag;
+        private final OneToOneConcurrentArrayQueue<ByteBuf> outbox = new OneToOneConcurrentArrayQueue<>(QUEUE_CAPACITY);
+        private final AtomicBoolean drainScheduled = new AtomicBoolean();
+        private final Runnable drainTask = this::drain;
+
+        Pusher(final int tag)
+        {
+            this.tag = tag;
+        }
+
+        @Override
+        public void onDelivery(final Delivery delivery, final QueueConsumer consumer)
+        {
+            final ByteBuf out = channel.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH +
+                QueueDescriptor.DELIVERY_FIXED_LENGTH + delivery.valueOffset() + Math.max(0, delivery.valueLength()));
+            final int start = FrameDescriptor.begin(out, OpCode.DELIVERY, 0, tag);
+            encode(out, delivery);
+            FrameDescriptor.finish(out, start);
+            hand(out);
+        }
+
+        @Override
+        public void onSettlementRefused(final Receipt receipt, final QueueException error)
+        {
+            final ByteBuf out = channel.alloc().ioBuffer(256);
+            final int start = FrameDescriptor.begin(out, OpCode.SETTLEMENT_REFUSED, 0, tag);
+            QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+            ErrorDescriptor.encodeBody(out, error);
+            FrameDescriptor.finish(out, start);
+            hand(out);
+        }
+
+        private void hand(final ByteBuf frame)
+        {
+            while (!channel.isWritable() && channel.isActive())
+            {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+            while (!outbox.offer(frame))
+            {
+                if (!channel.isActive())
+                {
+                    frame.release();
+                    return;
+                }
+                scheduleDrain();
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+            scheduleDrain();
+        }
+
+        private void scheduleDrain()
+        {
+            if (drainScheduled.compareAndSet(false, true))
+            {
+                channel.eventLoop().execute(drainTask);
+            }
+        }
+
+        private void drain()
+        {
+            drainScheduled.set(false);
+            ByteBuf frame;
+            boolean wrote = false;
+            while ((frame = outbox.poll()) != null)
+            {
+                channel.write(frame, channel.voidPromise());
+                wrote = true;
+            }
+            if (wrote)
+            {
+                channel.flush();
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.spool.wire.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.spool.wire.ErrorCode;
+import io.spool.wire.ErrorDescriptor;
+import io.spool.wire.FrameDecoderFactory;
+import io.spool.wire.HelloDescriptor;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.lang.System.Logger.Level.WARNING;
+
+/**
+ * Builds each accepted connection's pipeline (frame decoder, idle detection, connection handler) and refuses
+ * connections above the limit with an error reply. Thread-safe.
+ */
+final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
+{
+    private static final System.Logger LOGGER = System.getLogger(ServerChannelInitializer.class.getName());
+
+    private final ServerContext server;
+    private final AtomicInteger connections = new AtomicInteger();
+
+    ServerChannelInitializer(final ServerContext server)
+    {
+        this.server = server;
+    }
+
+    int connectionCount()
+    {
+        return connections.get();
+    }
+
+    @Override
+    protected void initChannel(final SocketChannel channel)
+    {
+        final int open = connections.incrementAndGet();
+        channel.closeFuture().addListener(future -> connections.decrementAndGet());
+        if (open > server.config().maxConnections())
+        {
+            LOGGER.log(WARNING, "refusing connection from " + channel.remoteAddress() + ": " +
+                server.config().maxConnections() + " connections are open");
+            channel.pipeline().addLast(new Refusal(server.config().maxConnections()));
+            return;
+        }
+        final ServerConfig config = server.config();
+        channel.pipeline()
+            .addLast(FrameDecoderFactory.newDecoder(config.maxFrameLength()))
+            .addLast(new IdleStateHandler(
+                (long)config.heartbeatIntervalMillis() * HelloDescriptor.IDLE_INTERVALS, 0, 0, TimeUnit.MILLISECONDS))
+            .addLast(new ConnectionHandler(server));
+    }
+
+    /** Tells a connection above the limit why it is closed. */
+    private static final class Refusal extends ChannelInboundHandlerAdapter
+    {
+        private final int limit;
+
+        Refusal(final int limit)
+        {
+            this.limit = limit;
+        }
+
+        @Override
+        public void channelRead(final ChannelHandlerContext ctx, final Object msg)
+        {
+            io.netty.util.ReferenceCountUtil.release(msg);
+        }
+
+        @Override
+        public void channelActive(final ChannelHandlerContext ctx)
+        {
+            final ByteBuf out = ctx.alloc().ioBuffer(256);
+            ErrorDescriptor.encode(out, 0, 0, ErrorCode.TOO_MANY_CONNECTIONS, 0, 0, 0, "",
+                "the server holds its limit of " + limit + " connections");
+            LastWord.sendAndClose(ctx, out);
+        }
+    }
+}

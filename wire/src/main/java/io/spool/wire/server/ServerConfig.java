@@ -1,0 +1,197 @@
+package io.spool.wire.server;
+
+import io.spool.wire.FrameDescriptor;
+
+/**
+ * Settings of a {@link SpoolServer}: where it listens, the shared secret, and the limits that keep one client from
+ * hurting the others. Immutable, thread-safe.
+ */
+public final class ServerConfig
+{
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 7420;
+    public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
+    /** Above this, record indexes inside one publish would not fit the confirm correlation. */
+    public static final int MAX_MAX_FRAME_LENGTH = 256 * 1024 * 1024;
+
+    private final String host;
+    private final int port;
+    private final String token;
+    private final int maxFrameLength;
+    private final int maxConnections;
+    private final int maxUnconfirmedPublishes;
+    private final int heartbeatIntervalMillis;
+    private final int ioThreads;
+    private final boolean preferNativeTransport;
+
+    private ServerConfig(final Builder builder)
+    {
+        this.host = builder.host;
+        this.port = builder.port;
+        this.token = builder.token;
+        this.maxFrameLength = builder.maxFrameLength;
+        this.maxConnections = builder.maxConnections;
+        this.maxUnconfirmedPublishes = builder.maxUnconfirmedPublishes;
+        this.heartbeatIntervalMillis = builder.heartbeatIntervalMillis;
+        this.ioThreads = builder.ioThreads;
+        this.preferNativeTransport = builder.preferNativeTransport;
+    }
+
+    public static Builder builder()
+    {
+        return new Builder();
+    }
+
+    public static ServerConfig defaults()
+    {
+        return builder().build();
+    }
+
+    public String host()
+    {
+        return host;
+    }
+
+    /** 0 picks a free port; {@link SpoolServer#port()} tells which. */
+    public int port()
+    {
+        return port;
+    }
+
+    /** The shared secret clients must present, or null when none is required. */
+    public String token()
+    {
+        return token;
+    }
+
+    public int maxFrameLength()
+    {
+        return maxFrameLength;
+    }
+
+    public int maxConnections()
+    {
+        return maxConnections;
+    }
+
+    /** Records a connection may have published and not yet been told about before the server stops reading it. */
+    public int maxUnconfirmedPublishes()
+    {
+        return maxUnconfirmedPublishes;
+    }
+
+    public int heartbeatIntervalMillis()
+    {
+        return heartbeatIntervalMillis;
+    }
+
+    public int ioThreads()
+    {
+        return ioThreads;
+    }
+
+    public boolean preferNativeTransport()
+    {
+        return preferNativeTransport;
+    }
+
+    /** Collects settings; not thread-safe. */
+    public static final class Builder
+    {
+        private String host = DEFAULT_HOST;
+        private int port = DEFAULT_PORT;
+        private String token;
+        private int maxFrameLength = DEFAULT_MAX_FRAME_LENGTH;
+        private int maxConnections = 1024;
+        private int maxUnconfirmedPublishes = 64 * 1024;
+        private int heartbeatIntervalMillis = 5_000;
+        private int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private boolean preferNativeTransport = true;
+
+        private Builder()
+        {
+        }
+
+        /** The address to bind; 127.0.0.1 unless told otherwise, so a server is not reachable from outside by mistake. */
+        public Builder host(final String host)
+        {
+            this.host = host;
+            return this;
+        }
+
+        public Builder port(final int port)
+        {
+            this.port = port;
+            return this;
+        }
+
+        public Builder token(final String token)
+        {
+            this.token = token;
+            return this;
+        }
+
+        public Builder maxFrameLength(final int maxFrameLength)
+        {
+            this.maxFrameLength = maxFrameLength;
+            return this;
+        }
+
+        public Builder maxConnections(final int maxConnections)
+        {
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        public Builder maxUnconfirmedPublishes(final int maxUnconfirmedPublishes)
+        {
+            this.maxUnconfirmedPublishes = maxUnconfirmedPublishes;
+            return this;
+        }
+
+        public Builder heartbeatIntervalMillis(final int heartbeatIntervalMillis)
+        {
+            this.heartbeatIntervalMillis = heartbeatIntervalMillis;
+            return this;
+        }
+
+        public Builder ioThreads(final int ioThreads)
+        {
+            this.ioThreads = ioThreads;
+            return this;
+        }
+
+        public Builder preferNativeTransport(final boolean preferNativeTransport)
+        {
+            this.preferNativeTransport = preferNativeTransport;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when a setting is out of range; the message says which.
+         */
+        public ServerConfig build()
+        {
+            require(host != null && !host.isEmpty(), "host must be set");
+            require(port >= 0 && port <= 0xFFFF, "port must be between 0 and 65535, was " + port);
+            require(maxFrameLength >= FrameDescriptor.MIN_MAX_FRAME_LENGTH && maxFrameLength <= MAX_MAX_FRAME_LENGTH,
+                "maxFrameLength must be between " + FrameDescriptor.MIN_MAX_FRAME_LENGTH + " and " +
+                MAX_MAX_FRAME_LENGTH + ", was " + maxFrameLength);
+            require(maxConnections >= 1, "maxConnections must be at least 1, was " + maxConnections);
+            require(maxUnconfirmedPublishes >= 1,
+                "maxUnconfirmedPublishes must be at least 1, was " + maxUnconfirmedPublishes);
+            require(heartbeatIntervalMillis >= 1,
+                "heartbeatIntervalMillis must be at least 1, was " + heartbeatIntervalMillis);
+            require(ioThreads >= 1, "ioThreads must be at least 1, was " + ioThreads);
+            return new ServerConfig(this);
+        }
+
+        private static void require(final boolean condition, final String message)
+        {
+            if (!condition)
+            {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.spool.wire.server;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.spool.Spool;
+import io.spool.wire.Transport;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.lang.System.Logger.Level.INFO;
+
+/**
+ * Serves a Spool engine over TCP with the Spool protocol ({@code PROTOCOL.md}): native epoll where the platform
+ * has it, NIO otherwise; bound to 127.0.0.1 unless told otherwise. Thread-safe.
+ */
+public final class SpoolServer implements AutoCloseable
+{
+    private static final System.Logger LOGGER = System.getLogger(SpoolServer.class.getName());
+    /** Queue calls that wait (long-poll receives, consumer starts) at once; more are refused as back-pressure. */
+    private static final int MAX_QUEUE_THREADS = 256;
+
+    private final Spool engine;
+    private final boolean ownsEngine;
+    private final Transport transport;
+    private final EventLoopGroup bossGroup;
+    private final EventLoopGroup workerGroup;
+    private final ExecutorService adminExecutor;
+    private final ExecutorService queueExecutor;
+    private final ServerChannelInitializer initializer;
+    private final Channel serverChannel;
+
+    private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config)
+    {
+        this.engine = engine;
+        this.ownsEngine = ownsEngine;
+        this.transport = Transport.select(config.preferNativeTransport());
+        this.bossGroup = transport.newEventLoopGroup(1, "spool-accept");
+        this.workerGroup = transport.newEventLoopGroup(config.ioThreads(), "spool-io");
+        this.adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("spool-admin"));
+        this.queueExecutor = new ThreadPoolExecutor(0, MAX_QUEUE_THREADS, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), daemonThreads("spool-queue"));
+        this.initializer = new ServerChannelInitializer(
+            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor),
+                new ExchangeOperations(engine.exchanges(), adminExecutor), adminExecutor, queueExecutor));
+        try
+        {
+            this.serverChannel = new ServerBootstrap()
+                .group(bossGroup, workerGroup)
+                .channel(transport.serverChannelType())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(initializer)
+                .bind(config.host(), config.port())
+                .syncUninterruptibly()
+                .channel();
+        }
+        catch (final RuntimeException ex)
+        {
+            shutdownThreads();
+            throw ex;
+        }
+        LOGGER.log(INFO, "Spool server listening on " + serverChannel.localAddress() + " (" + transport + ")");
+    }
+
+    private static ThreadFactory daemonThreads(final String name)
+    {
+        final AtomicInteger count = new AtomicInteger();
+        return runnable ->
+        {
+            final Thread thread = new Thread(runnable, name + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    /** Serves {@code engine}, which stays the caller's to close after the server. */
+    public static SpoolServer start(final Spool engine, final ServerConfig config)
+    {
+        return new SpoolServer(engine, false, config);
+    }
+
+    /** Opens the engine on {@code dataDir} and serves it; {@link #close()} closes both. */
+    public static SpoolServer open(final Path dataDir, final ServerConfig config)
+    {
+        final Spool engine = Spool.open(dataDir);
+        try
+        {
+            return new SpoolServer(engine, true, config);
+        }
+        catch (final RuntimeException ex)
+        {
+            engine.close();
+            throw ex;
+        }
+    }
+
+    /** The port the server listens on (the one picked when the configured port was 0). */
+    public int port()
+    {
+        return ((InetSocketAddress)serverChannel.localAddress()).getPort();
+    }
+
+    public String host()
+    {
+        return ((InetSocketAddress)serverChannel.localAddress()).getHostString();
+    }
+
+    public Transport transport()
+    {
+        return transport;
+    }
+
+    public Spool engine()
+    {
+        return engine;
+    }
+
+    /** Connections open now, refused ones included until they are closed. */
+    public int connectionCount()
+    {
+        return initializer.connectionCount();
+    }
+
+    /** Blocks until the server is closed (by {@link #close()} from another thread); for a command that serves. */
+    public void awaitClose() throws InterruptedException
+    {
+        serverChannel.closeFuture().await();
+    }
+
+    /** Stops accepting, closes every connection, and closes the engine if the server opened it. */
+    @Override
+    public void close()
+    {
+        serverChannel.close().syncUninterruptibly();
+        shutdownThreads();
+        if (ownsEngine)
+        {
+            engine.close();
+        }
+    }
+
+    private void shutdownThreads()
+    {
+        bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workerGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        adminExecutor.shutdown();
+        queueExecutor.shutdown();
+        try
+        {
+            adminExecutor.awaitTermination(2, TimeUnit.SECONDS);
+            queueExecutor.awaitTermination(12, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package io.spool.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.spool.wire.client.ClientConfig;
+import io.spool.wire.client.ProducerConfig;
+import io.spool.wire.client.RemoteProducer;
+import io.spool.wire.client.SpoolClient;
+import io.spool.wire.server.ServerConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static io.spool.wire.RoundTripTest.bytes;
+import static io.spool.wire.RoundTripTest.ignoringListener;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BadInputTest
+{
+    private static final int MAX_FRAME = 64 * 1024;
+
+    @TempDir
+    Path dir;
+    private WireFixture fixture;
+
+    @AfterEach
+    void stop()
+    {
+        if (fixture != null)
+        {
+            fixture.close();
+        }
+    }
+
+    private void startServer(final ServerConfig.Builder config)
+    {
+        fixture = new WireFixture(dir, config);
+    }
+
+    @Test
+    void aWrongTokenIsRefusedAndClosedWhileTheRightOneWorks() throws Exception
+    {
+        startServer(ServerConfig.builder().token("s3cret"));
+        assertThatThrownBy(() -> fixture.connect(fixture.clientConfig().token("guess")))
+            .isInstanceOf(AuthenticationException.class).hasMessageContaining("token");
+        assertThatThrownBy(() -> fixture.connect(fixture.clientConfig()))
+            .isInstanceOf(AuthenticationException.class);
+
+        try (RawConnection raw = new RawConnection(fixture.server().port()))
+        {
+            final ByteBuf hello = Unpooled.buffer();
+            HelloDescriptor.encodeRequest(hello, 1, "nope", "raw");
+            raw.send(hello);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.AUTHENTICATION_FAILED);
+            assertThat(raw.closedByServer()).isTrue();
+        }
+        final SpoolClient good = fixture.connect(fixture.clientConfig().token("s3cret"));
+        good.admin().createTopic("fine", WireFixture.topic(1));
+        assertThat(good.admin().listTopics()).containsExactly("fine");
+    }
+
+    @Test
+    void anOperationBeforeTheHandshakeClosesTheConnection() throws Exception
+    {
+        startServer(ServerConfig.builder());
+        try (RawConnection raw = new RawConnection(fixture.server().port()))
+        {
+            final ByteBuf list = RawConnection.frame(OpCode.LIST_TOPICS, 5);
+            FrameDescriptor.finish(list, 0);
+            raw.send(list);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.NOT_AUTHENTICATED);
+            assertThat(raw.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void anOversizedFrameIsRefusedAndClosedWithoutHarmingOthers() throws Exception
+    {
+        startServer(ServerConfig.builder().maxFrameLength(MAX_FRAME));
+        final SpoolClient bystander = fixture.connect();
+        bystander.admin().createTopic("t", WireFixture.topic(1));
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            final ByteBuf huge = Unpooled.buffer();
+            huge.writeIntLE(MAX_FRAME + 1).writeByte(FrameDescriptor.VERSION).writeByte(0).writeShortLE(OpCode.PUBLISH)
+                .writeLongLE(9).writeZero(1024);
+            raw.send(huge);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.FRAME_TOO_LARGE);
+            assertThat(raw.closedByServer()).isTrue();
+        }
+        final SpoolClient client = fixture.connect();
+        final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
+        assertThatThrownBy(() -> producer.send("t", null, new byte[MAX_FRAME])).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("frame limit");
+        assertThat(producer.send("t", null, bytes("small")).join().offset()).isZero();
+        assertThat(bystander.admin().describeTopic("t").partitions().get(0).endOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void framesThatBreakTheFramingAreAnsweredAndClosed() throws Exception
+    {
+        startServer(ServerConfig.builder());
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            raw.send(Unpooled.buffer().writeIntLE(8).writeIntLE(0));
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.MALFORMED_FRAME);
+            assertThat(raw.closedByServer()).isTrue();
+        }
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            raw.send(Unpooled.buffer().writeIntLE(-5).writeIntLE(0));
+            assertThat(raw.readErrorCode()).as("a negative length reads as one above the limit")
+                .isEqualTo(ErrorCode.FRAME_TOO_LARGE);
+            assertThat(raw.closedByServer()).isTrue();
+        }
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            final ByteBuf future = RawConnection.frame(OpCode.PING, 3);
+            future.setByte(FrameDescriptor.VERSION_OFFSET, 9);
+            FrameDescriptor.finish(future, 0);
+            raw.send(future);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.UNSUPPORTED_VERSION);
+            assertThat(raw.closedByServer()).isTrue();
+        }
+    }
+
+    @Test
+    void aBadBodyOrUnknownOperationGetsAnErrorAndTheConnectionGoesOn() throws Exception
+    {
+        startServer(ServerConfig.builder());
+        fixture.connect().admin().createTopic("t", WireFixture.topic(1));
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            final ByteBuf unknown = RawConnection.frame(0x7F, 11);
+            FrameDescriptor.finish(unknown, 0);
+            raw.send(unknown);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.UNKNOWN_OPERATION);
+
+            final ByteBuf publish = RawConnection.frame(OpCode.PUBLISH, 12);
+            Fields.writeString(publish, "t");
+            publish.writeIntLE(0).writeIntLE(1).writeLongLE(-1).writeIntLE(0).writeIntLE(-1).writeIntLE(0)
+                .writeIntLE(1_000_000);
+            FrameDescriptor.finish(publish, 0);
+            raw.send(publish);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.MALFORMED_FRAME);
+
+            final ByteBuf list = RawConnection.frame(OpCode.LIST_TOPICS, 13);
+            list.writeByte(1);
+            FrameDescriptor.finish(list, 0);
+            raw.send(list);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.MALFORMED_FRAME);
+
+            final ByteBuf fetch = RawConnection.frame(OpCode.FETCH, 14);
+            Fields.writeString(fetch, "t");
+            fetch.writeIntLE(0).writeLongLE(0).writeIntLE(0).writeIntLE(100).writeIntLE(0);
+            FrameDescriptor.finish(fetch, 0);
+            raw.send(fetch);
+            assertThat(raw.readErrorCode()).isEqualTo(ErrorCode.INVALID_ARGUMENT);
+
+            final ByteBuf ping = RawConnection.frame(OpCode.PING, 15);
+            FrameDescriptor.finish(ping, 0);
+            raw.send(ping);
+            final ByteBuffer pong = raw.readFrame();
+            assertThat(pong.getShort(FrameDescriptor.OP_CODE_OFFSET)).isEqualTo((short)OpCode.PING);
+            assertThat(pong.getLong(FrameDescriptor.CORRELATION_ID_OFFSET)).isEqualTo(15);
+        }
+        assertThat(fixture.spool().streams().describeTopic("t").partitions().get(0).endOffset()).isZero();
+    }
+
+    @Test
+    void connectionsAboveTheLimitAreRefused() throws Exception
+    {
+        startServer(ServerConfig.builder().maxConnections(2));
+        fixture.connect();
+        fixture.connect();
+        try (RawConnection third = new RawConnection(fixture.server().port()))
+        {
+            assertThat(third.readErrorCode()).isEqualTo(ErrorCode.TOO_MANY_CONNECTIONS);
+            assertThat(third.closedByServer()).isTrue();
+        }
+        assertThatThrownBy(fixture::connect).isInstanceOf(ConnectionLostException.class)
+            .hasMessageContaining("connections");
+    }
+
+    @Test
+    void aSilentConnectionIsClosedWhileAHeartbeatingClientStays() throws Exception
+    {
+        startServer(ServerConfig.builder().heartbeatIntervalMillis(300));
+        final SpoolClient heartbeating = fixture.connect();
+        try (RawConnection silent = new RawConnection(fixture.server().port()).hello(""))
+        {
+            assertThat(silent.closedByServer()).isTrue();
+        }
+        assertThat(heartbeating.isConnected()).isTrue();
+        assertThat(heartbeating.admin().listTopics()).isEmpty();
+    }
+
+    @Test
+    void aClientThatDoesNotReadItsAnswersIsStoppedAndClosedWhileOthersGoOn() throws Exception
+    {
+        startServer(ServerConfig.builder().heartbeatIntervalMillis(300));
+        final SpoolClient good = fixture.connect();
+        good.admin().createTopic("big", WireFixture.topic(1));
+        final RemoteProducer producer = good.newProducer(ProducerConfig.defaults(), ignoringListener());
+        for (int i = 0; i < 200; i++)
+        {
+            producer.send("big", null, null, new byte[8 * 1024], i);
+        }
+        assertThat(producer.awaitConfirms()).isTrue();
+        try (RawConnection slow = new RawConnection(fixture.server().port()).hello(""))
+        {
+            final java.util.concurrent.CompletableFuture<Integer> sending =
+                java.util.concurrent.CompletableFuture.supplyAsync(() ->
+                {
+                    int sent = 0;
+                    while (sent < 100_000)
+                    {
+                        final ByteBuf fetch = Unpooled.buffer();
+                        FetchDescriptor.encodeRequest(fetch, sent, "big".getBytes(StandardCharsets.UTF_8), 0, 0,
+                            1000, 1 << 20, 0);
+                        if (!slow.send(fetch))
+                        {
+                            return sent;
+                        }
+                        sent++;
+                    }
+                    return sent;
+                });
+            assertThat(sending.get(20, java.util.concurrent.TimeUnit.SECONDS))
+                .as("the server stopped reading, then closed the connection").isLessThan(100_000);
+            assertThat(good.admin().describeTopic("big").partitions().get(0).endOffset()).isEqualTo(200);
+        }
+        assertThat(WireFixture.await(() -> fixture.server().connectionCount() == 1, Duration.ofSeconds(10))).isTrue();
+    }
+
+    @Test
+    void aProducerKeepsToTheServersBoundOnUnconfirmedPublishes()
+    {
+        startServer(ServerConfig.builder().maxUnconfirmedPublishes(8));
+        final SpoolClient client = fixture.connect();
+        assertThat(client.serverLimits().maxUnconfirmedPublishes()).isEqualTo(8);
+        client.admin().createTopic("bounded", WireFixture.topic(1));
+        final RemoteProducer producer = client.newProducer(ProducerConfig.builder().lingerMillis(1).build(),
+            ignoringListener());
+        for (int i = 0; i < 2_000; i++)
+        {
+            producer.send("bounded", null, null, ("r" + i).getBytes(StandardCharsets.UTF_8), i);
+            assertThat(producer.unconfirmed()).isLessThanOrEqualTo(8);
+        }
+        assertThat(producer.awaitConfirms()).isTrue();
+        assertThat(WireFixture.await(() -> fixture.spool().streams().describeTopic("bounded").partitions().get(0)
+            .endOffset() == 2_000, Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void aClientThatCannotReachTheServerSaysSo()
+    {
+        startServer(ServerConfig.builder());
+        final int port = fixture.server().port();
+        fixture.close();
+        fixture = null;
+        assertThatThrownBy(() -> SpoolClient.connect(ClientConfig.builder().port(port).connectTimeoutMillis(2_000)
+            .build())).isInstanceOf(ConnectionLostException.class).hasMessageContaining("cannot connect");
+    }
+}
