@@ -77,11 +77,6 @@ public final class QueueModel
             return offset;
         }
 
-        public State state()
-        {
-            return state;
-        }
-
         @Override
         public String toString()
         {
@@ -106,11 +101,6 @@ public final class QueueModel
         {
             partitions.add(new ArrayList<>());
         }
-    }
-
-    public int partitionCount()
-    {
-        return partitions.size();
     }
 
     /** @return the offset the message gets. */
@@ -326,11 +316,6 @@ public final class QueueModel
     public List<DeadLetter> deadLetters()
     {
         return List.copyOf(deadLetters);
-    }
-
-    public State state(final int partition, final long offset)
-    {
-        return message(partition, offset).state;
     }
 
     private void comeBack(final Message message)
