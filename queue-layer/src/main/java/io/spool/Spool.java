@@ -6,7 +6,8 @@ import io.spool.queue.StateStoreConfig;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionRegistry;
 import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.routing.Exchanges;
+import io.spool.queue.Redriver;
+import io.spool.queue.Router;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamEngine;
@@ -40,10 +41,12 @@ import java.util.concurrent.TimeUnit;
 public final class Spool implements AutoCloseable
 {
     private static final String QUEUE_DIRECTORY = "queue";
+    private static final String EXCHANGES_FILE = "exchanges";
 
     private final StreamEngine streams;
     private final SubscriptionRegistry subscriptions;
-    private final Exchanges exchanges = new Exchanges();
+    private final Router router;
+    private final Redriver redriver;
     private final ScheduledExecutorService maintenance;
 
     private Spool(final Builder builder)
@@ -56,6 +59,9 @@ public final class Spool implements AutoCloseable
         {
             this.subscriptions = new SubscriptionRegistry(streams, builder.dataDir.resolve(QUEUE_DIRECTORY),
                 builder.clock, StateStoreConfig.DEFAULT.durability(builder.stateDurability));
+            this.router = new Router(builder.dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE), subscriptions,
+                streams, builder.clock);
+            this.redriver = new Redriver(streams, subscriptions);
         }
         catch (final RuntimeException ex)
         {
@@ -130,15 +136,26 @@ public final class Spool implements AutoCloseable
         return subscriptions.list();
     }
 
+    /** Deletes a subscription, its state and its bindings. */
     public void deleteSubscription(final String name)
     {
+        router.unbindAll(name);
         subscriptions.delete(name);
     }
 
-    /** The exchanges that route publishes to subscriptions. */
-    public Exchanges exchanges()
+    /** Moves dead-lettered messages back to the subscriptions they died in. */
+    public Redriver redriver()
     {
-        return exchanges;
+        return redriver;
+    }
+
+    /**
+     * Publishing with the subscriptions' overflow limits in force ({@link Router#send}), exchanges and bindings (kept
+     * across restarts), and publishing through them.
+     */
+    public Router router()
+    {
+        return router;
     }
 
     /**

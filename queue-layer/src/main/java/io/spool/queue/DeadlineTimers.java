@@ -1,21 +1,25 @@
 package io.spool.queue;
 
-import org.agrona.DeadlineTimerWheel;
-import org.agrona.collections.Long2LongHashMap;
-
-import java.util.concurrent.TimeUnit;
+import java.util.Arrays;
 
 /**
- * Lock deadlines and delay due times of held records, on an Agrona {@link DeadlineTimerWheel}. Expiry visits only
- * the records whose deadline has passed; nothing scans the in-flight set. Not thread-safe: owned by the
- * subscription partition's thread.
+ * Lock deadlines and delay due times of held records, on a hierarchical timer wheel whose lists are threaded
+ * through {@link InFlightTable}'s previous/next arrays. Expiry visits only the records whose deadline has passed;
+ * nothing scans the in-flight set. Not thread-safe: owned by the subscription partition's thread.
  * <p>
- * Design note: the wheel holds one timer per distinct deadline, not per record. Records sharing a deadline (a whole
- * acquired batch) form a doubly linked list threaded through {@link InFlightTable}'s previous/next arrays, so a
- * burst of acquisitions costs one wheel slot, and an ack unlinks its record in O(1). A list that empties cancels its
- * timer, so acks ahead of the deadline leave nothing behind in the wheel.
+ * Four levels of 256 slots: level 0 slots are 8 ms ticks (2 s in all), level 1 slots 2 s (8.7 min), level 2 slots
+ * 8.7 min (37 h), level 3 slots 37 h (a year, past every lock and delay bound). A record sits in the finest level
+ * that reaches its deadline and moves down a level when the wheel's position enters its slot, as in the Linux
+ * kernel's timer wheel.
+ * <p>
+ * Design note: a timer costs nothing beyond its record (holder, deadline and two links, 20 bytes) and the wheel is
+ * a fixed 4 KB of list heads, so delayed messages cost the same as held ones, whatever their spread of due times.
+ * A list head is found from its first record alone: the first record's previous link holds the slot's number,
+ * encoded below {@link InFlightTable#NIL}, so an ack unlinks in O(1) without a map from deadline to list. The
+ * wheel walks tick by tick only while its finest level holds records, and jumps to the next level boundary
+ * otherwise, so a long clock jump costs per level turn, not per tick.
  */
-final class DeadlineTimers implements DeadlineTimerWheel.TimerHandler
+final class DeadlineTimers
 {
     /** Told about each record whose deadline passed; the record is already unlinked. */
     @FunctionalInterface
@@ -24,71 +28,40 @@ final class DeadlineTimers implements DeadlineTimerWheel.TimerHandler
         void onDeadline(int record);
     }
 
-    private static final long TICK_MILLIS = 8;
-    private static final int TICKS_PER_WHEEL = 256;
-    private static final int INITIAL_TICK_ALLOCATION = 4;
-    private static final long NO_DEADLINE = Long.MIN_VALUE;
-    private static final long NO_TIMER = -1;
+    static final long TICK_MILLIS = 8;
+    private static final int LEVELS = 4;
+    private static final int SLOT_BITS = 8;
+    private static final int SLOTS = 1 << SLOT_BITS;
+    private static final int SLOT_MASK = SLOTS - 1;
+    /** Previous link of a list's first record: {@code FIRST_MARK - slot number}. */
+    private static final int FIRST_MARK = InFlightTable.NIL - 1;
 
     private final InFlightTable records;
-    private final DeadlineTimerWheel wheel;
-    private final Long2LongHashMap headByDeadline = new Long2LongHashMap(InFlightTable.NIL);
-    private final Long2LongHashMap deadlineByTimer = new Long2LongHashMap(NO_DEADLINE);
-    private final Long2LongHashMap timerByDeadline = new Long2LongHashMap(NO_TIMER);
-    private int tickAllocation = INITIAL_TICK_ALLOCATION;
-    private ExpiryHandler expiryHandler;
-    private int expired;
+    private final int[] heads = new int[LEVELS * SLOTS];
+    private long tick;
+    private int count;
 
     DeadlineTimers(final InFlightTable records, final long startTimeMillis)
     {
         this.records = records;
-        this.wheel = new DeadlineTimerWheel(TimeUnit.MILLISECONDS, startTimeMillis, TICK_MILLIS, TICKS_PER_WHEEL,
-            INITIAL_TICK_ALLOCATION);
+        this.tick = startTimeMillis / TICK_MILLIS;
+        Arrays.fill(heads, InFlightTable.NIL);
     }
 
     void schedule(final int record, final long deadline)
     {
         records.deadline(record, deadline);
-        records.previous(record, InFlightTable.NIL);
-        final int head = (int)headByDeadline.get(deadline);
-        if (head == InFlightTable.NIL)
-        {
-            records.next(record, InFlightTable.NIL);
-            final long timerId = wheel.scheduleTimer(deadline);
-            deadlineByTimer.put(timerId, deadline);
-            timerByDeadline.put(deadline, timerId);
-            // The wheel doubles every spoke's allocation when one spoke overflows; tracked to report memory.
-            while ((int)timerId >= tickAllocation)
-            {
-                tickAllocation <<= 1;
-            }
-        }
-        else
-        {
-            records.next(record, head);
-            records.previous(head, record);
-        }
-        headByDeadline.put(deadline, record);
+        link(record, deadline / TICK_MILLIS);
+        count++;
     }
 
     void unlink(final int record)
     {
         final int previous = records.previous(record);
         final int next = records.next(record);
-        if (previous == InFlightTable.NIL)
+        if (previous <= FIRST_MARK)
         {
-            final long deadline = records.deadline(record);
-            if (next == InFlightTable.NIL)
-            {
-                headByDeadline.remove(deadline);
-                final long timerId = timerByDeadline.remove(deadline);
-                deadlineByTimer.remove(timerId);
-                wheel.cancelTimer(timerId);
-            }
-            else
-            {
-                headByDeadline.put(deadline, next);
-            }
+            heads[FIRST_MARK - previous] = next;
         }
         else
         {
@@ -100,6 +73,7 @@ final class DeadlineTimers implements DeadlineTimerWheel.TimerHandler
         }
         records.previous(record, InFlightTable.NIL);
         records.next(record, InFlightTable.NIL);
+        count--;
     }
 
     /**
@@ -109,56 +83,136 @@ final class DeadlineTimers implements DeadlineTimerWheel.TimerHandler
      */
     int expireDue(final long now, final ExpiryHandler handler)
     {
-        expiryHandler = handler;
-        expired = 0;
-        // The wheel advances one tick per poll. After a clock jump longer than a turn, one full turn has visited
-        // every spoke with this `now`, so everything due has fired and the remaining ticks can be skipped.
-        for (int polls = 0; polls <= TICKS_PER_WHEEL; polls++)
+        final long nowTick = now / TICK_MILLIS;
+        int expired = 0;
+        while (true)
         {
-            if (wheel.timerCount() == 0)
+            if (count == 0)
             {
-                wheel.currentTickTime(now);
+                tick = Math.max(tick, nowTick);
                 return expired;
             }
-            final long tickTime = wheel.currentTickTime();
-            wheel.poll(now, this, Integer.MAX_VALUE);
-            if (wheel.currentTickTime() == tickTime)
+            if ((tick & SLOT_MASK) == 0)
+            {
+                cascade();
+            }
+            expired += fireSlot((int)(tick & SLOT_MASK), now, handler);
+            if (tick >= nowTick)
             {
                 return expired;
             }
+            tick = Math.min(nextTickWithWork(), nowTick);
         }
-        wheel.currentTickTime(now);
-        return expired;
     }
 
-    @Override
-    public boolean onTimerExpiry(final TimeUnit timeUnit, final long now, final long timerId)
-    {
-        final long deadline = deadlineByTimer.remove(timerId);
-        timerByDeadline.remove(deadline);
-        int record = (int)headByDeadline.remove(deadline);
-        while (record != InFlightTable.NIL)
-        {
-            final int next = records.next(record);
-            records.previous(record, InFlightTable.NIL);
-            records.next(record, InFlightTable.NIL);
-            expired++;
-            expiryHandler.onDeadline(record);
-            record = next;
-        }
-        return true;
-    }
-
-    /** Distinct deadlines with a timer in the wheel. */
+    /** Records with a deadline on the wheel. */
     long timerCount()
     {
-        return wheel.timerCount();
+        return count;
     }
 
     long footprintBytes()
     {
-        return (long)TICKS_PER_WHEEL * tickAllocation * Long.BYTES +
-            ((long)headByDeadline.capacity() + deadlineByTimer.capacity() + timerByDeadline.capacity()) * 2 *
-            Long.BYTES;
+        return (long)heads.length * Integer.BYTES;
+    }
+
+    private long nextTickWithWork()
+    {
+        long next = tick + 1;
+        for (int level = 0; level < LEVELS && isEmpty(level); level++)
+        {
+            final long span = 1L << (SLOT_BITS * (level + 1));
+            next = (tick | (span - 1)) + 1;
+        }
+        return next;
+    }
+
+    /** Entering a new slot of a coarser level: its records move to the levels that now reach them. */
+    private void cascade()
+    {
+        for (int level = LEVELS - 1; level >= 1; level--)
+        {
+            if ((tick & ((1L << (SLOT_BITS * level)) - 1)) == 0)
+            {
+                final int slot = level * SLOTS + (int)((tick >>> (SLOT_BITS * level)) & SLOT_MASK);
+                int record = detach(slot);
+                while (record != InFlightTable.NIL)
+                {
+                    final int next = records.next(record);
+                    link(record, records.deadline(record) / TICK_MILLIS);
+                    record = next;
+                }
+            }
+        }
+    }
+
+    /** Fires the due records of a level 0 slot; records of the same tick not yet due stay. */
+    private int fireSlot(final int slot, final long now, final ExpiryHandler handler)
+    {
+        int record = detach(slot);
+        int fired = 0;
+        while (record != InFlightTable.NIL)
+        {
+            final int next = records.next(record);
+            if (records.deadline(record) <= now)
+            {
+                records.previous(record, InFlightTable.NIL);
+                records.next(record, InFlightTable.NIL);
+                count--;
+                fired++;
+                handler.onDeadline(record);
+            }
+            else
+            {
+                push(slot, record);
+            }
+            record = next;
+        }
+        return fired;
+    }
+
+    /** Empties a slot and returns its first record; the records keep their next links. */
+    private int detach(final int slot)
+    {
+        final int first = heads[slot];
+        heads[slot] = InFlightTable.NIL;
+        return first;
+    }
+
+    /** 256 reads, done only when the wheel moves past a tick, which is cheaper than counting on every unlink. */
+    private boolean isEmpty(final int level)
+    {
+        for (int slot = level * SLOTS, end = slot + SLOTS; slot < end; slot++)
+        {
+            if (heads[slot] != InFlightTable.NIL)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void link(final int record, final long deadlineTick)
+    {
+        final long distance = Math.max(0, deadlineTick - tick);
+        int level = 0;
+        while (level < LEVELS - 1 && distance >= 1L << (SLOT_BITS * (level + 1)))
+        {
+            level++;
+        }
+        final long due = Math.max(deadlineTick, tick);
+        push(level * SLOTS + (int)((due >>> (SLOT_BITS * level)) & SLOT_MASK), record);
+    }
+
+    private void push(final int slot, final int record)
+    {
+        final int first = heads[slot];
+        records.previous(record, FIRST_MARK - slot);
+        records.next(record, first);
+        if (first != InFlightTable.NIL)
+        {
+            records.previous(first, record);
+        }
+        heads[slot] = record;
     }
 }

@@ -22,6 +22,7 @@ public final class Delivery
     private long offset;
     private long timestamp;
     private int deliveryNumber;
+    private long firstDeliveryTime;
     private int keyLength;
     private int headersLength;
     private int valueLength;
@@ -31,8 +32,10 @@ public final class Delivery
     }
 
     /** Copies the message out of the log record and names the delivery. */
-    void fill(final String subscription, final int partition, final int deliveryNumber, final RecordView record)
+    void fill(final String subscription, final int partition, final int deliveryNumber,
+        final long firstDeliveryTime, final RecordView record)
     {
+        this.firstDeliveryTime = firstDeliveryTime;
         this.subscription = subscription;
         this.partition = partition;
         this.offset = record.offset();
@@ -70,6 +73,12 @@ public final class Delivery
     public int deliveryNumber()
     {
         return deliveryNumber;
+    }
+
+    /** When the message was first delivered (epoch millis): the same on every redelivery, and across restarts. */
+    public long firstDeliveryTime()
+    {
+        return firstDeliveryTime;
     }
 
     /** True when the message was delivered before (to this or another consumer). */

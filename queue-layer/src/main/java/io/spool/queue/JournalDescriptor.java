@@ -35,7 +35,8 @@ package io.spool.queue;
  * </pre>
  * Items per type:
  * <ul>
- *     <li>{@link #FIRST_DELIVERIES}: from offset (long), count (int): offsets delivered for the first time;</li>
+ *     <li>{@link #FIRST_DELIVERIES}: from offset (long), count (int), time in epoch ms (long): offsets
+ *     delivered for the first time, at that time;</li>
  *     <li>{@link #REDELIVERY}: offset (long), delivery number (int);</li>
  *     <li>{@link #ACK}: offset (long);</li>
  *     <li>{@link #ACK_RANGE}: from offset (long), count (int): acks of consecutive offsets;</li>
@@ -46,7 +47,7 @@ package io.spool.queue;
 final class JournalDescriptor
 {
     static final int MAGIC = 0x4A515053;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int FILE_HEADER_LENGTH = 16;
     static final int MAGIC_AT = 0;
     static final int VERSION_AT = 4;
@@ -75,6 +76,7 @@ final class JournalDescriptor
         switch (type)
         {
             case FIRST_DELIVERIES:
+                return 2 * Long.BYTES + Integer.BYTES;
             case REDELIVERY:
             case DEAD:
             case ACK_RANGE:

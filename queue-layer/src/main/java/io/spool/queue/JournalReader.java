@@ -112,10 +112,11 @@ final class JournalReader
             switch (type)
             {
                 case FIRST_DELIVERIES:
+                    final long time = buffer.getLong(at + Long.BYTES + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
                     for (long o = offset, end = offset + buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
                         o < end; o++)
                     {
-                        target.firstDelivery(o);
+                        target.firstDelivery(o, time);
                     }
                     break;
                 case REDELIVERY:

@@ -15,6 +15,9 @@ import java.util.Map;
  */
 final class PartitionWorker implements DeadLetterHandler
 {
+    /** Messages read ahead for their expiry per agent pass: enough to keep up, small enough to keep passes short. */
+    private static final int EXPIRY_READ_AHEAD_PER_PASS = 1024;
+
     private final String subscription;
     private final String topic;
     private final int partition;
@@ -26,6 +29,8 @@ final class PartitionWorker implements DeadLetterHandler
     private final RecordView[] found = new RecordView[1];
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
+    private RecordInspector inspector;
+    private RecordInspector readAheadInspector;
     /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
     private volatile long publishedAckFloor;
 
@@ -42,11 +47,19 @@ final class PartitionWorker implements DeadLetterHandler
         this.reader = log.newReader();
     }
 
-    /** Attaches the opened state store (it needs this worker as its dead-letter handler, hence two steps). */
-    void attach(final SubscriptionStateStore store)
+    /**
+     * Attaches the opened state store (it needs this worker as its dead-letter handler, hence two steps) and lets
+     * its state read message traits from the log.
+     */
+    void attach(final SubscriptionStateStore store, final SubscriptionSettings settings)
     {
         this.store = store;
         this.state = store.state();
+        this.inspector = new RecordInspector(log.newReader(), subscription, settings);
+        this.readAheadInspector = new RecordInspector(log.newReader(), subscription, settings);
+        state.inspector(inspector);
+        state.readAheadInspector(readAheadInspector);
+        state.rebuildGroups();
         this.publishedAckFloor = state.ackFloor();
     }
 
@@ -89,6 +102,17 @@ final class PartitionWorker implements DeadLetterHandler
     }
 
     /**
+     * Reads messages ahead of delivery for their expiry; run after the pass's deliveries, so that messages consumers
+     * take at once are read only by delivery.
+     *
+     * @return the number of messages read.
+     */
+    int readAhead()
+    {
+        return state.readAheadForExpiry(EXPIRY_READ_AHEAD_PER_PASS);
+    }
+
+    /**
      * Fills {@code delivery} with the record at {@code offset}.
      *
      * @return false when retention has already removed the record.
@@ -100,7 +124,7 @@ final class PartitionWorker implements DeadLetterHandler
         {
             return false;
         }
-        delivery.fill(subscription, partition, deliveryNumber, record);
+        delivery.fill(subscription, partition, deliveryNumber, state.firstDeliveryTime(offset), record);
         return true;
     }
 
@@ -161,6 +185,11 @@ final class PartitionWorker implements DeadLetterHandler
     void close()
     {
         reader.close();
+        if (inspector != null)
+        {
+            inspector.close();
+            readAheadInspector.close();
+        }
         if (store != null)
         {
             store.close();

@@ -24,6 +24,9 @@ package io.spool.queue;
  *  |                 read cursor (next new offset)                 |
  *  |                                                               |
  *  +---------------------------------------------------------------+
+ *  |   settled end (past the cursor when messages expired ahead)   |
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
  *  |  settled bitmap runs: count, then (64-bit word, repeat int)*  |
  *  +---------------------------------------------------------------+
  *  |    dead bitmap runs: count, then (64-bit word, repeat int)*   |
@@ -33,10 +36,13 @@ package io.spool.queue;
  *  +---------------------------------------------------------------+
  *  |     delayed messages: count, then (offset long, due long)*    |
  *  +---------------------------------------------------------------+
+ *  |  first delivery times: count, then runs of                    |
+ *  |  (from offset long, length int, epoch ms long)*               |
+ *  +---------------------------------------------------------------+
  *  |               CRC32C of every byte before it                  |
  *  +---------------------------------------------------------------+
  * </pre>
- * Bitmaps cover {@code [ack floor, read cursor)}, word i holding offsets {@code floor + 64 i} up, the lowest offset
+ * Bitmaps cover {@code [ack floor, settled end)}, word i holding offsets {@code floor + 64 i} up, the lowest offset
  * in the lowest bit. A run repeats one word, so both long acked ranges and regular patterns (every other offset
  * acked) take a few bytes, while truly scattered acks cost at most about one bit per offset: the encoding is exact
  * and never drops a range.
@@ -44,17 +50,19 @@ package io.spool.queue;
 final class SnapshotDescriptor
 {
     static final int MAGIC = 0x53515053;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int MAGIC_AT = 0;
     static final int VERSION_AT = 4;
     static final int GENERATION_AT = 8;
     static final int PARTITION_AT = 16;
     static final int FLOOR_AT = 24;
     static final int CURSOR_AT = 32;
-    static final int HEADER_LENGTH = 40;
+    static final int SETTLED_END_AT = 40;
+    static final int HEADER_LENGTH = 48;
     static final int WORD_RUN_LENGTH = Long.BYTES + Integer.BYTES;
     static final int COUNT_RUN_LENGTH = 2 * Integer.BYTES;
     static final int DELAYED_LENGTH = 2 * Long.BYTES;
+    static final int FIRST_DELIVERY_RUN_LENGTH = FirstDeliveryTimes.BYTES_PER_RUN;
     static final int CRC_LENGTH = Integer.BYTES;
 
     static final String FILE_NAME = "snapshot.bin";

@@ -50,14 +50,15 @@ final class StateJournal implements StateLog, AutoCloseable
     }
 
     @Override
-    public void firstDelivery(final long offset)
+    public void firstDelivery(final long offset, final long timeMillis)
     {
         if (openType == FIRST_DELIVERIES && openEntryAt >= 0)
         {
             final int lastItemAt = pendingLength - itemLength(FIRST_DELIVERIES);
             final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
             final int count = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
-            if (from + count == offset)
+            final long time = pending.getLong(lastItemAt + Long.BYTES + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
+            if (from + count == offset && time == timeMillis)
             {
                 pending.putInt(lastItemAt + Long.BYTES, count + 1, ByteOrder.LITTLE_ENDIAN);
                 return;
@@ -66,6 +67,7 @@ final class StateJournal implements StateLog, AutoCloseable
         final int at = beginItem(FIRST_DELIVERIES);
         pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
         pending.putInt(at + Long.BYTES, 1, ByteOrder.LITTLE_ENDIAN);
+        pending.putLong(at + Long.BYTES + Integer.BYTES, timeMillis, ByteOrder.LITTLE_ENDIAN);
     }
 
     @Override

@@ -9,7 +9,7 @@ interface StateLog
 {
     StateLog NONE = new StateLog()
     {
-        public void firstDelivery(final long offset)
+        public void firstDelivery(final long offset, final long timeMillis)
         {
         }
 
@@ -30,8 +30,8 @@ interface StateLog
         }
     };
 
-    /** The offset was delivered for the first time; every lower offset has been delivered too. */
-    void firstDelivery(long offset);
+    /** The offset was delivered for the first time, at {@code timeMillis}; every lower offset has been delivered too. */
+    void firstDelivery(long offset, long timeMillis);
 
     void redelivery(long offset, int deliveryNumber);
 

@@ -67,13 +67,17 @@ final class StateRestorer implements StateLog
                 state.giveBack(offset);
             }
         }
-        window.advanceFloor(cursor);
+        state.firstDeliveries().trimBelow(window.advanceFloor(cursor));
     }
 
     @Override
-    public void firstDelivery(final long offset)
+    public void firstDelivery(final long offset, final long timeMillis)
     {
         restoreDelivery(state, offset, 1);
+        if (offset >= state.ackFloor())
+        {
+            state.firstDeliveries().delivered(offset, timeMillis);
+        }
         delays.remove(offset);
     }
 
@@ -88,13 +92,32 @@ final class StateRestorer implements StateLog
     public void acked(final long offset)
     {
         restoreSettled(state, offset, false);
+        state.firstDeliveries().settled(offset);
         delays.remove(offset);
+    }
+
+    /** A message that expired before the read cursor reached it: settled dead, the cursor left where it is. */
+    static void restoreExpiredAhead(final SubscriptionPartitionState state, final long offset)
+    {
+        final OffsetWindow window = state.window();
+        if (offset >= window.floor())
+        {
+            window.ensureCovers(offset);
+            window.settle(offset, true);
+            state.restoreExpiredAhead(offset);
+        }
     }
 
     @Override
     public void dead(final long offset, final DeadReason reason)
     {
+        if (reason == DeadReason.EXPIRED && offset >= state.readCursor())
+        {
+            restoreExpiredAhead(state, offset);
+            return;
+        }
         restoreSettled(state, offset, true);
+        state.firstDeliveries().settled(offset);
         delays.remove(offset);
     }
 

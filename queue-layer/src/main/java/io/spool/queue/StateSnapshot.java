@@ -135,10 +135,13 @@ final class StateSnapshot
         buffer.putInt(PARTITION_AT + Integer.BYTES, 0, ORDER);
         buffer.putLong(FLOOR_AT, floor, ORDER);
         buffer.putLong(CURSOR_AT, cursor, ORDER);
-        int position = encodeWordRuns(buffer, HEADER_LENGTH, window, floor, cursor, false);
-        position = encodeWordRuns(buffer, position, window, floor, cursor, true);
+        final long settledEnd = Math.max(cursor, state.expiredAheadEnd());
+        buffer.putLong(SETTLED_END_AT, settledEnd, ORDER);
+        int position = encodeWordRuns(buffer, HEADER_LENGTH, window, floor, settledEnd, false);
+        position = encodeWordRuns(buffer, position, window, floor, settledEnd, true);
         position = encodeCountRuns(buffer, position, window, floor, cursor);
         position = encodeDelays(buffer, position, state);
+        position = encodeFirstDeliveries(buffer, position, state.firstDeliveries(), floor);
         final CRC32C crc = new CRC32C();
         final ByteBuffer bytes = buffer.byteBuffer();
         bytes.limit(position).position(0);
@@ -260,6 +263,44 @@ final class StateSnapshot
         return position;
     }
 
+    private static int encodeFirstDeliveries(
+        final ExpandableDirectByteBuffer buffer, final int start, final FirstDeliveryTimes times, final long floor)
+    {
+        int position = start + Integer.BYTES;
+        int runs = 0;
+        for (int i = 0; i < times.runCount(); i++)
+        {
+            final long from = Math.max(floor, times.runStart(i));
+            final long end = times.runStart(i) + times.runLength(i);
+            if (from < end)
+            {
+                position = putFirstDeliveryRun(buffer, position, from, (int)(end - from), times.runTime(i));
+                runs++;
+            }
+        }
+        final Long2LongHashMap.EntryIterator single = times.outOfOrder().entrySet().iterator();
+        while (single.hasNext())
+        {
+            single.next();
+            if (single.getLongKey() >= floor)
+            {
+                position = putFirstDeliveryRun(buffer, position, single.getLongKey(), 1, single.getLongValue());
+                runs++;
+            }
+        }
+        buffer.putInt(start, runs, ORDER);
+        return position;
+    }
+
+    private static int putFirstDeliveryRun(
+        final ExpandableDirectByteBuffer buffer, final int at, final long from, final int length, final long time)
+    {
+        buffer.putLong(at, from, ORDER);
+        buffer.putInt(at + Long.BYTES, length, ORDER);
+        buffer.putLong(at + Long.BYTES + Integer.BYTES, time, ORDER);
+        return at + FIRST_DELIVERY_RUN_LENGTH;
+    }
+
     private static Restored decode(
         final UnsafeBuffer buffer, final SubscriptionSettings settings, final EpochClock clock,
         final DeadLetterHandler deadLetters)
@@ -268,16 +309,18 @@ final class StateSnapshot
         final int partition = buffer.getInt(PARTITION_AT, ORDER);
         final long floor = buffer.getLong(FLOOR_AT, ORDER);
         final long cursor = buffer.getLong(CURSOR_AT, ORDER);
-        if (floor < 0 || cursor < floor || cursor - floor > OffsetWindow.MAX_CAPACITY || partition < 0)
+        final long settledEnd = buffer.getLong(SETTLED_END_AT, ORDER);
+        if (floor < 0 || cursor < floor || settledEnd < cursor || settledEnd - floor > OffsetWindow.MAX_CAPACITY ||
+            partition < 0)
         {
             throw new CorruptStateException("snapshot has partition " + partition + ", floor " + floor +
-                " and cursor " + cursor + ", which no state can have");
+                ", cursor " + cursor + " and settled end " + settledEnd + ", which no state can have");
         }
         final SubscriptionPartitionState state = new SubscriptionPartitionState(partition, settings, clock, floor,
             deadLetters, StateLog.NONE);
         state.restoreCursor(cursor);
-        int position = decodeWordRuns(buffer, HEADER_LENGTH, state, floor, cursor, false);
-        position = decodeWordRuns(buffer, position, state, floor, cursor, true);
+        int position = decodeWordRuns(buffer, HEADER_LENGTH, state, floor, cursor, settledEnd, false);
+        position = decodeWordRuns(buffer, position, state, floor, cursor, settledEnd, true);
         position = decodeCountRuns(buffer, position, state, floor, cursor);
         final int delayed = buffer.getInt(position, ORDER);
         position += Integer.BYTES;
@@ -285,6 +328,14 @@ final class StateSnapshot
         for (int i = 0; i < delayed; i++, position += DELAYED_LENGTH)
         {
             delays.put(buffer.getLong(position, ORDER), buffer.getLong(position + Long.BYTES, ORDER));
+        }
+        final int runs = buffer.getInt(position, ORDER);
+        position += Integer.BYTES;
+        for (int i = 0; i < runs; i++, position += FIRST_DELIVERY_RUN_LENGTH)
+        {
+            state.firstDeliveries().restore(buffer.getLong(position, ORDER),
+                buffer.getInt(position + Long.BYTES, ORDER),
+                buffer.getLong(position + Long.BYTES + Integer.BYTES, ORDER));
         }
         if (position != buffer.capacity() - CRC_LENGTH)
         {
@@ -296,7 +347,7 @@ final class StateSnapshot
 
     private static int decodeWordRuns(
         final UnsafeBuffer buffer, final int start, final SubscriptionPartitionState state, final long floor,
-        final long cursor, final boolean dead)
+        final long cursor, final long settledEnd, final boolean dead)
     {
         final int runs = buffer.getInt(start, ORDER);
         int position = start + Integer.BYTES;
@@ -310,12 +361,19 @@ final class StateSnapshot
                 for (long bits = word; bits != 0; bits &= bits - 1)
                 {
                     final long settledOffset = offset + Long.numberOfTrailingZeros(bits);
-                    if (settledOffset >= cursor)
+                    if (settledOffset >= settledEnd)
                     {
                         throw new CorruptStateException("snapshot marks offset " + settledOffset +
-                            " settled, past its read cursor " + cursor);
+                            " settled, past its settled end " + settledEnd);
                     }
-                    StateRestorer.restoreSettled(state, settledOffset, dead);
+                    if (settledOffset >= cursor)
+                    {
+                        StateRestorer.restoreExpiredAhead(state, settledOffset);
+                    }
+                    else
+                    {
+                        StateRestorer.restoreSettled(state, settledOffset, dead);
+                    }
                 }
             }
         }

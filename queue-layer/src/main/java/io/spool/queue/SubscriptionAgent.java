@@ -28,6 +28,8 @@ final class SubscriptionAgent implements Runnable
     private final String name;
     private final EpochClock clock;
     private final PartitionWorker[] partitions;
+    private final boolean singleActiveConsumer;
+    private final OverflowControl overflow;
     private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
     private final List<AgentRequest> waitingReceives = new ArrayList<>();
     private final List<AgentRequest> barriers = new ArrayList<>();
@@ -49,8 +51,11 @@ final class SubscriptionAgent implements Runnable
     private QueueConsumer settling;
     private final MessageHandler settlementHandler = this::onSettlement;
 
-    SubscriptionAgent(final String name, final EpochClock clock, final PartitionWorker[] partitions)
+    SubscriptionAgent(final String name, final EpochClock clock, final PartitionWorker[] partitions,
+        final SubscriptionSettings settings)
     {
+        this.singleActiveConsumer = settings.singleActiveConsumer();
+        this.overflow = new OverflowControl(settings, partitions);
         this.name = name;
         this.clock = clock;
         this.partitions = partitions;
@@ -93,6 +98,11 @@ final class SubscriptionAgent implements Runnable
     PartitionWorker[] partitions()
     {
         return partitions;
+    }
+
+    OverflowControl overflow()
+    {
+        return overflow;
     }
 
     void wake()
@@ -160,8 +170,13 @@ final class SubscriptionAgent implements Runnable
         {
             work += partition.refresh();
         }
+        work += overflow.enforce();
         work += push();
         work += serveReceives();
+        for (final PartitionWorker partition : partitions)
+        {
+            work += partition.readAhead();
+        }
         if (work > 0)
         {
             for (final PartitionWorker partition : partitions)
@@ -312,12 +327,14 @@ final class SubscriptionAgent implements Runnable
     }
 
     /**
-     * Hands deliveries to push consumers within their credit, consumers taken in turn so each gets its share.
+     * Hands deliveries to push consumers within their credit, consumers taken in turn so each gets its share; with a
+     * single active consumer, only to the longest-standing one, the others waiting until it goes. Its released
+     * deliveries are then the lowest offsets ready, so the next consumer takes over in offset order.
      */
     private int push()
     {
         int pushed = 0;
-        final int count = consumers.size();
+        final int count = singleActiveConsumer ? Math.min(1, consumers.size()) : consumers.size();
         for (int i = 0; i < count; i++)
         {
             final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);

@@ -12,7 +12,8 @@ import java.util.zip.CRC32C;
  * The durable list of subscriptions: name, topic and settings, one line each, followed by a CRC32C of the lines.
  * <pre>
  *   spool-subscriptions 1
- *   NAME TOPIC lock=MS limit=N dlq=TOPIC|- retention=WORK_QUEUE|NONE start=KIND:VALUE
+ *   NAME TOPIC lock=MS limit=N dlq=TOPIC|- retention=WORK_QUEUE|NONE start=KIND:VALUE groups=MODE:SOURCE
+ *     retry=MS,MS,...|- ttl=MS sac=true|false maxlen=N maxbytes=N overflow=POLICY
  *   ...
  *   crc HEX
  * </pre>
@@ -96,7 +97,11 @@ final class SubscriptionCatalog
             final StartPosition start = settings.startPosition();
             return name + ' ' + topic + " lock=" + settings.lockTimeoutMillis() + " limit=" + settings.deliveryLimit() +
                 " dlq=" + (settings.deadLetterTopic() == null ? "-" : settings.deadLetterTopic()) +
-                " retention=" + settings.retentionMode() + " start=" + start.kind() + ':' + start.value();
+                " retention=" + settings.retentionMode() + " start=" + start.kind() + ':' + start.value() +
+                " groups=" + settings.groupMode() + ':' + settings.groupKeySource() +
+                " retry=" + settings.retryPolicy().format() + " ttl=" + settings.messageTtlMillis() +
+                " sac=" + settings.singleActiveConsumer() + " maxlen=" + settings.maxLength() +
+                " maxbytes=" + settings.maxBytes() + " overflow=" + settings.overflowPolicy();
         }
 
         static Entry parse(final String line)
@@ -127,12 +132,20 @@ final class SubscriptionCatalog
                     break;
             }
             final String dlq = values.get("dlq");
+            final String[] groups = values.getOrDefault("groups", "NONE:HEADER").split(":");
             return new Entry(fields[0], fields[1], SubscriptionSettings.builder()
                 .lockTimeoutMillis(Long.parseLong(values.get("lock")))
                 .deliveryLimit(Integer.parseInt(values.get("limit")))
                 .deadLetterTopic(dlq.equals("-") ? null : dlq)
                 .retentionMode(RetentionMode.valueOf(values.get("retention")))
                 .startPosition(position)
+                .messageGroups(GroupMode.valueOf(groups[0]), GroupKeySource.valueOf(groups[1]))
+                .retryPolicy(RetryPolicy.parse(values.get("retry")))
+                .messageTtlMillis(Long.parseLong(values.getOrDefault("ttl", "0")))
+                .singleActiveConsumer(Boolean.parseBoolean(values.get("sac")))
+                .overflow(Long.parseLong(values.getOrDefault("maxlen", "-1")),
+                    Long.parseLong(values.getOrDefault("maxbytes", "-1")),
+                    OverflowPolicy.valueOf(values.getOrDefault("overflow", "DROP_HEAD")))
                 .build());
         }
     }

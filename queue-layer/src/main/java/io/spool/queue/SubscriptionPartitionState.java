@@ -3,6 +3,8 @@ package io.spool.queue;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.EpochClock;
 
+import java.util.function.LongPredicate;
+
 /**
  * The state of every message of one partition for one subscription, from the ack floor upward: which are available,
  * acquired (by whom, until when, for which delivery), acked, delayed or dead. Not thread-safe: owned by one thread,
@@ -17,15 +19,25 @@ import org.agrona.concurrent.EpochClock;
  * allocate (their message). Changes of durable state go to a {@link StateLog}; the owner makes them durable with
  * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
  * <p>
- * Design note: the work is split five ways: per-offset bits and counts ({@link OffsetWindow}), held-message records
- * ({@link InFlightTable}), deadlines ({@link DeadlineTimers}), receipt validation ({@link ReceiptCheck}), and
- * persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}). This class only runs the
- * state machine over them.
+ * Design note: the work is split among per-offset bits and counts ({@link OffsetWindow}), held-message records
+ * ({@link InFlightTable}), lock and delay deadlines ({@link DeadlineTimers}), first delivery times
+ * ({@link FirstDeliveryTimes}), message traits read from the log ({@link MessageInspector}), ordered and key-sticky
+ * groups ({@link MessageGroups}, {@link KeyStickyGroups}), expiry ({@link MessageExpiry}), receipt validation
+ * ({@link ReceiptCheck}), and persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}).
+ * This class only runs the state machine over them: what a message met by the read cursor becomes (routed
+ * elsewhere, expired, waiting for its group, delayed, delivered) and where a settled one hands over next.
  */
 public final class SubscriptionPartitionState
 {
     /** Longest delay a nack can ask for: 30 days. */
     public static final long MAX_DELAY_MILLIS = 30L * 24 * 60 * 60 * 1000;
+    /**
+     * Messages one acquire may pass over without delivering any (delayed, waiting for their group, routed elsewhere,
+     * expired), so that a long run of them costs several short acquires instead of one long one.
+     */
+    static final int MAX_PASSED_PER_ACQUIRE = 1 << 14;
+    /** Delayed messages a partition holds before the read cursor stops: 20 MB of records. */
+    static final int MAX_DELAYED = 1 << 20;
 
     private final int partition;
     private final EpochClock clock;
@@ -34,10 +46,19 @@ public final class SubscriptionPartitionState
     private final DeadLetterHandler deadLetters;
     private final OffsetWindow window;
     private final InFlightTable records = new InFlightTable();
+    private final FirstDeliveryTimes firstDeliveries = new FirstDeliveryTimes();
     private final DeadlineTimers timers;
     private final ReceiptCheck receiptCheck;
     private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
     private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
+    private final MessageTraits traits = new MessageTraits();
+    private final MessageGroups groups = new MessageGroups();
+    private final boolean orderedGroups;
+    private final KeyStickyGroups stickyGroups;
+    private final RetryPolicy retryPolicy;
+    private final MessageExpiry expiry;
+    private final LongPredicate expireOne = this::expireOne;
+    private MessageInspector inspector = MessageInspector.PLAIN;
     private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
@@ -64,6 +85,10 @@ public final class SubscriptionPartitionState
         this.clock = clock;
         this.lockTimeoutMillis = settings.lockTimeoutMillis();
         this.deliveryLimit = settings.deliveryLimit();
+        this.orderedGroups = settings.groupMode() == GroupMode.ORDERED;
+        this.stickyGroups = settings.groupMode() == GroupMode.KEY_STICKY ? new KeyStickyGroups() : null;
+        this.retryPolicy = settings.retryPolicy();
+        this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL, clock);
         this.deadLetters = deadLetters;
         this.stateLog = stateLog;
         this.window = new OffsetWindow(startOffset);
@@ -150,32 +175,99 @@ public final class SubscriptionPartitionState
                 consumerId + " and lock " + lockMillis + " ms");
         }
         expireDue();
-        final long deadline = clock.time() + lockMillis;
+        final long now = clock.time();
+        final long deadline = now + lockMillis;
         int delivered = 0;
+        if (stickyGroups != null)
+        {
+            long offset;
+            while (delivered < max && (offset = stickyGroups.nextQueued(consumerId)) != KeyStickyGroups.NONE)
+            {
+                if (offset < window.floor() || window.isSettled(offset))
+                {
+                    continue;
+                }
+                deliverMet(offset, consumerId, deadline, now, handler);
+                delivered++;
+            }
+        }
         while (delivered < max && window.readyCount() > 0)
         {
             final long offset = window.lowestReady();
             window.clearReady(offset);
-            final int deliveryNumber = window.deliveryCount(offset) + 1;
-            window.deliveryCount(offset, deliveryNumber);
-            hold(offset, consumerId, deadline);
-            redeliveryCount++;
-            stateLog.redelivery(offset, deliveryNumber);
-            handler.onDelivery(offset, deliveryNumber);
+            if (stickyGroups != null && !takeSticky(offset, consumerId))
+            {
+                continue;
+            }
+            deliverMet(offset, consumerId, deadline, now, handler);
             delivered++;
         }
         final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
-        while (delivered < max && cursor < logEnd && cursor < windowEnd)
+        int passed = 0;
+        while (delivered < max && cursor < logEnd && cursor < windowEnd && passed < MAX_PASSED_PER_ACQUIRE &&
+            groupWaitingCount() < MessageGroups.MAX_WAITING && delayedCount < MAX_DELAYED)
         {
+            passed++;
             final long offset = cursor++;
             window.ensureCovers(offset);
+            if (expiry.isExpiredAhead(offset, window))
+            {
+                advanceFloorFrom(offset);
+                continue;
+            }
+            inspector.inspect(offset, traits);
+            expiry.metAtCursor(offset, traits);
+            if (!admitNew(offset, now) ||
+                stickyGroups != null && traits.group != MessageTraits.NO_GROUP &&
+                !stickyGroups.take(offset, traits.group, consumerId))
+            {
+                continue;
+            }
+            passed--;
             window.deliveryCount(offset, 1);
             hold(offset, consumerId, deadline);
-            stateLog.firstDelivery(offset);
+            firstDeliveries.delivered(offset, now);
+            stateLog.firstDelivery(offset, now);
             handler.onDelivery(offset, 1);
             delivered++;
         }
         return delivered;
+    }
+
+    /** Delivers a message the read cursor already met (released, or waiting for its group or its time). */
+    private void deliverMet(final long offset, final int consumerId, final long deadline, final long now,
+        final DeliveryHandler handler)
+    {
+        final int deliveryNumber = window.deliveryCount(offset) + 1;
+        window.deliveryCount(offset, deliveryNumber);
+        hold(offset, consumerId, deadline);
+        if (deliveryNumber == 1)
+        {
+            firstDeliveries.delivered(offset, now);
+            stateLog.firstDelivery(offset, now);
+        }
+        else
+        {
+            redeliveryCount++;
+            stateLog.redelivery(offset, deliveryNumber);
+        }
+        handler.onDelivery(offset, deliveryNumber);
+    }
+
+    /** Whether a released message may go to {@code consumerId}; if not, it waits for its group's owner. */
+    private boolean takeSticky(final long offset, final int consumerId)
+    {
+        final int group;
+        if (stickyGroups.knows(offset))
+        {
+            group = stickyGroups.groupOf(offset);
+        }
+        else
+        {
+            inspector.inspect(offset, traits);
+            group = traits.group;
+        }
+        return group == MessageTraits.NO_GROUP || stickyGroups.take(offset, group, consumerId);
     }
 
     /**
@@ -192,8 +284,14 @@ public final class SubscriptionPartitionState
         endHold(record);
         records.free(record);
         window.settle(offset, false);
+        firstDeliveries.settled(offset);
         stateLog.acked(offset);
         advanceFloorFrom(offset);
+        if (stickyGroups != null)
+        {
+            stickyGroups.settled(offset);
+        }
+        openNextOfGroup(offset);
     }
 
     /**
@@ -205,7 +303,21 @@ public final class SubscriptionPartitionState
     {
         final int record = heldRecord(offset, deliveryNumber, "nack");
         timers.unlink(record);
-        returnHeld(offset, record);
+        if (!retryPolicy.isLadder())
+        {
+            returnHeld(offset, record);
+            return;
+        }
+        final int deliveries = window.deliveryCount(offset);
+        final long delay = retryPolicy.delayAfter(deliveries);
+        if (delay < 0)
+        {
+            endHold(record);
+            records.free(record);
+            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
+            return;
+        }
+        delayHeld(offset, record, delay);
     }
 
     /**
@@ -223,6 +335,12 @@ public final class SubscriptionPartitionState
         }
         final int record = heldRecord(offset, deliveryNumber, "nack with delay");
         timers.unlink(record);
+        delayHeld(offset, record, delayMillis);
+    }
+
+    /** An unlinked acquired record waits {@code delayMillis} to become available, or dies past the limit. */
+    private void delayHeld(final long offset, final int record, final long delayMillis)
+    {
         final int deliveries = window.deliveryCount(offset);
         endHold(record);
         if (isOverLimit(deliveries))
@@ -316,6 +434,10 @@ public final class SubscriptionPartitionState
                 }
             }
         }
+        if (stickyGroups != null)
+        {
+            stickyGroups.consumerGone(consumerId, window::markReady);
+        }
         return released;
     }
 
@@ -326,7 +448,70 @@ public final class SubscriptionPartitionState
      */
     public int expireDue()
     {
-        return timers.expireDue(clock.time(), onDeadline);
+        final long now = clock.time();
+        return timers.expireDue(now, onDeadline) + expiry.expireDue(now, expireOne);
+    }
+
+    /**
+     * Reads up to {@code budget} messages ahead of delivery for their expiry, so that each expires on its own time,
+     * not when delivery reaches it. Each message is read ahead at most once, and not at all if delivery met it
+     * first.
+     *
+     * @return the number of messages read.
+     */
+    public int readAheadForExpiry(final int budget)
+    {
+        return expiry.readAhead(budget, window, cursor, logEnd);
+    }
+
+    /**
+     * Dead-letters the oldest ready message (reason {@code maxlen}): a released one first, else the next one the
+     * read cursor would deliver.
+     *
+     * @return false if nothing was ready.
+     */
+    public boolean dropOldest()
+    {
+        if (window.readyCount() > 0)
+        {
+            final long offset = window.lowestReady();
+            window.clearReady(offset);
+            die(offset, DeadReason.MAXLEN, window.deliveryCount(offset));
+            return true;
+        }
+        final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
+        while (cursor < logEnd && cursor < windowEnd)
+        {
+            final long offset = cursor++;
+            window.ensureCovers(offset);
+            if (expiry.isExpiredAhead(offset, window))
+            {
+                advanceFloorFrom(offset);
+                continue;
+            }
+            inspector.inspect(offset, traits);
+            expiry.metAtCursor(offset, traits);
+            if (!traits.routed)
+            {
+                admitNew(offset, clock.time());
+                continue;
+            }
+            die(offset, DeadReason.MAXLEN, 0);
+            return true;
+        }
+        return false;
+    }
+
+    /** Bytes of the messages not yet delivered, as far as they were read ahead. */
+    public long unreadBytes()
+    {
+        return expiry.unreadBytes();
+    }
+
+    /** Messages queued for expiry, acked ones included until their expiry passes. */
+    public int expiryQueueSize()
+    {
+        return expiry.queueSize();
     }
 
     /**
@@ -347,7 +532,11 @@ public final class SubscriptionPartitionState
             throw new InvalidRequestException("offset " + offset + " of partition " + partition +
                 " is at or past the log end " + logEnd);
         }
-        if (offset >= cursor || window.isReady(offset))
+        if (offset >= cursor)
+        {
+            return expiry.isExpiredAhead(offset, window) ? MessageState.DEAD : MessageState.AVAILABLE;
+        }
+        if (window.isReady(offset))
         {
             return MessageState.AVAILABLE;
         }
@@ -355,14 +544,24 @@ public final class SubscriptionPartitionState
         {
             return window.isDead(offset) ? MessageState.DEAD : MessageState.ACKED;
         }
-        return records.consumer(records.recordAt(offset)) == InFlightTable.DELAYED ?
-            MessageState.DELAYED : MessageState.ACQUIRED;
+        final int record = records.recordAt(offset);
+        if (record == InFlightTable.NIL)
+        {
+            return MessageState.AVAILABLE;
+        }
+        return records.consumer(record) == InFlightTable.DELAYED ? MessageState.DELAYED : MessageState.ACQUIRED;
     }
 
     /** How often the message was delivered; 0 if never, and 0 below the ack floor, where counts are dropped. */
     public int deliveryCount(final long offset)
     {
         return offset < window.floor() || offset >= cursor ? 0 : window.deliveryCount(offset);
+    }
+
+    /** When the message was first delivered (epoch ms; the same on every redelivery), or -1 if never. */
+    public long firstDeliveryTime(final long offset)
+    {
+        return offset < window.floor() ? FirstDeliveryTimes.UNKNOWN : firstDeliveries.timeOf(offset);
     }
 
     /** The lock deadline of an acquired message or the due time of a delayed one, else -1. */
@@ -396,6 +595,61 @@ public final class SubscriptionPartitionState
     public int inFlightOf(final int consumerId)
     {
         return inFlightByConsumer.get(consumerId);
+    }
+
+    /** Messages waiting behind the head of their group, or for the consumer that owns their key. */
+    public int groupWaitingCount()
+    {
+        return groups.waitingCount() + (stickyGroups == null ? 0 : stickyGroups.queuedCount());
+    }
+
+    /** Marks a message that expired ahead of the read cursor while restoring; the cursor stays. */
+    void restoreExpiredAhead(final long offset)
+    {
+        expiry.restoreExpiredAhead(offset);
+    }
+
+    long expiredAheadEnd()
+    {
+        return expiry.aheadEnd();
+    }
+
+    /** Reads the group, delivery time and expiry of the messages this state meets. */
+    void inspector(final MessageInspector inspector)
+    {
+        this.inspector = inspector;
+        expiry.inspector(inspector);
+    }
+
+    /** Reads the traits of messages ahead of delivery, with a reader apart from the one the cursor uses. */
+    void readAheadInspector(final MessageInspector inspector)
+    {
+        expiry.inspector(inspector);
+    }
+
+    /**
+     * After a restore, puts every unsettled message behind the head of its group again, reading the groups from
+     * the log: what was released becomes available only if it heads its group.
+     */
+    void rebuildGroups()
+    {
+        if (!orderedGroups)
+        {
+            return;
+        }
+        for (long offset = window.floor(); offset < cursor; offset++)
+        {
+            if (window.isSettled(offset))
+            {
+                continue;
+            }
+            inspector.inspect(offset, traits);
+            if (traits.group != MessageTraits.NO_GROUP && !groups.open(traits.group, offset) &&
+                window.isReady(offset))
+            {
+                window.clearReady(offset);
+            }
+        }
     }
 
     /** Who to tell when a delivery's lock expires, so its consumer can learn its receipt went stale. */
@@ -435,6 +689,8 @@ public final class SubscriptionPartitionState
     public long footprintBytes()
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
+            firstDeliveries.footprintBytes() + groups.footprintBytes() + expiry.footprintBytes() +
+            (stickyGroups == null ? 0 : stickyGroups.footprintBytes()) +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 
@@ -446,6 +702,11 @@ public final class SubscriptionPartitionState
     InFlightTable records()
     {
         return records;
+    }
+
+    FirstDeliveryTimes firstDeliveries()
+    {
+        return firstDeliveries;
     }
 
     long timerCount()
@@ -479,7 +740,11 @@ public final class SubscriptionPartitionState
     void giveBack(final long offset)
     {
         final int deliveries = window.deliveryCount(offset);
-        if (isOverLimit(deliveries))
+        if (expiry.hasExpired(offset))
+        {
+            die(offset, DeadReason.EXPIRED, deliveries);
+        }
+        else if (isOverLimit(deliveries))
         {
             die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
         }
@@ -546,7 +811,14 @@ public final class SubscriptionPartitionState
         {
             records.free(record);
             delayedCount--;
-            window.markReady(offset);
+            if (expiry.hasExpired(offset))
+            {
+                die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+            }
+            else
+            {
+                window.markReady(offset);
+            }
         }
         else
         {
@@ -557,6 +829,57 @@ public final class SubscriptionPartitionState
         }
     }
 
+    /**
+     * Expires a message whose time to live ended, wherever it waits but in a consumer's hands: a held message
+     * expires when it comes back; one waiting for its group or its key's owner goes dead where it waits and is
+     * passed over when its turn comes.
+     *
+     * @return whether it expired now.
+     */
+    private boolean expireOne(final long offset)
+    {
+        if (offset < window.floor())
+        {
+            return false;
+        }
+        if (offset >= cursor)
+        {
+            window.ensureCovers(offset);
+            if (window.isSettled(offset))
+            {
+                return false;
+            }
+            expiry.expiredAhead(offset);
+            die(offset, DeadReason.EXPIRED, 0);
+            return true;
+        }
+        if (window.isSettled(offset))
+        {
+            return false;
+        }
+        if (window.isReady(offset))
+        {
+            window.clearReady(offset);
+            die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+            return true;
+        }
+        final int record = records.recordAt(offset);
+        if (record == InFlightTable.NIL)
+        {
+            die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+            return true;
+        }
+        if (records.consumer(record) != InFlightTable.DELAYED)
+        {
+            return false;
+        }
+        timers.unlink(record);
+        records.free(record);
+        delayedCount--;
+        die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
+        return true;
+    }
+
     private boolean isOverLimit(final int deliveries)
     {
         return deliveryLimit != SubscriptionSettings.UNLIMITED_DELIVERIES && deliveries > deliveryLimit;
@@ -564,18 +887,99 @@ public final class SubscriptionPartitionState
 
     private void die(final long offset, final DeadReason reason, final int deliveries)
     {
+        markDead(offset, reason, deliveries);
+        if (stickyGroups != null)
+        {
+            stickyGroups.settled(offset);
+        }
+        openNextOfGroup(offset);
+    }
+
+    private void markDead(final long offset, final DeadReason reason, final int deliveries)
+    {
         window.settle(offset, true);
+        firstDeliveries.settled(offset);
         deadCount++;
         stateLog.dead(offset, reason);
         deadLetters.onDead(offset, reason, deliveries);
         advanceFloorFrom(offset);
     }
 
+    /**
+     * Decides what a message met for the first time by the read cursor becomes; {@link #traits} hold its traits.
+     *
+     * @return true if it is to be delivered now; false if it was routed elsewhere, expired, waits behind its group,
+     * or waits for its delivery time.
+     */
+    private boolean admitNew(final long offset, final long now)
+    {
+        if (!traits.routed)
+        {
+            // Routed by an exchange to other subscriptions of the topic: done here without a delivery.
+            window.settle(offset, false);
+            stateLog.acked(offset);
+            advanceFloorFrom(offset);
+            return false;
+        }
+        if (traits.expireAt <= now)
+        {
+            die(offset, DeadReason.EXPIRED, 0);
+            return false;
+        }
+        if (orderedGroups && traits.group != MessageTraits.NO_GROUP && !groups.open(traits.group, offset))
+        {
+            return false;
+        }
+        if (traits.deliverAt > now)
+        {
+            holdDelayed(offset, traits.deliverAt);
+            stateLog.delayed(offset, traits.deliverAt);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The message at {@code offset} was acked or went dead: if it headed a group, the next waiting message of the
+     * group becomes available (or delayed, or dead if it expired while it waited).
+     */
+    private void openNextOfGroup(final long offset)
+    {
+        long next = groups.settled(offset);
+        while (next != MessageGroups.NONE)
+        {
+            if (next < window.floor() || window.isSettled(next))
+            {
+                // It expired while it waited.
+                next = groups.settled(next);
+                continue;
+            }
+            inspector.inspect(next, traits);
+            final long now = clock.time();
+            if (traits.expireAt <= now)
+            {
+                markDead(next, DeadReason.EXPIRED, window.deliveryCount(next));
+                next = groups.settled(next);
+                continue;
+            }
+            if (traits.deliverAt > now)
+            {
+                holdDelayed(next, traits.deliverAt);
+                stateLog.delayed(next, traits.deliverAt);
+            }
+            else
+            {
+                window.markReady(next);
+            }
+            return;
+        }
+    }
+
     private void advanceFloorFrom(final long settledOffset)
     {
         if (settledOffset == window.floor())
         {
-            window.advanceFloor(cursor);
+            firstDeliveries.trimBelow(window.advanceFloor(cursor));
         }
     }
 }

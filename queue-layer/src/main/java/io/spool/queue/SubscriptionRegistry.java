@@ -95,6 +95,21 @@ public final class SubscriptionRegistry implements AutoCloseable
         return subscription;
     }
 
+    /**
+     * A subscription of {@code topic} that refuses publishes now (reject policy, backlog at its limit), or null.
+     */
+    Subscription fullSubscriptionOf(final String topic)
+    {
+        for (final Subscription subscription : open.values())
+        {
+            if (subscription.topic().equals(topic) && subscription.agent().overflow().isFull())
+            {
+                return subscription;
+            }
+        }
+        return null;
+    }
+
     public List<String> list()
     {
         final List<String> names = new ArrayList<>(open.keySet());
@@ -125,9 +140,10 @@ public final class SubscriptionRegistry implements AutoCloseable
             workers[p] = new PartitionWorker(entry.name, entry.topic, p, log, clock,
                 entry.settings.deadLetterTopic(), deadLetters);
             workers[p].attach(SubscriptionStateStore.open(directory.resolve(entry.name).resolve(Integer.toString(p)),
-                p, entry.settings, startOffset(log, entry.settings.startPosition()), clock, stateConfig, workers[p]));
+                p, entry.settings, startOffset(log, entry.settings.startPosition()), clock, stateConfig, workers[p]),
+                entry.settings);
         }
-        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, clock, workers);
+        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, clock, workers, entry.settings);
         for (final PartitionWorker worker : workers)
         {
             worker.log().addCommitListener((log, end) -> agent.wake());

@@ -1,7 +1,8 @@
 package io.spool.queue;
 
 import org.agrona.concurrent.CachedEpochClock;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.management.ManagementFactory;
@@ -36,20 +37,42 @@ class HotPathAllocationTest
         }
     }
 
-    @Test
-    void steadyStateOperationsAllocateNothing()
+    /** Plain; ordered groups over 64 keys; key-sticky over 64 keys; a retry ladder with every message delayed. */
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "ordered", "sticky", "delays"})
+    void steadyStateOperationsAllocateNothing(final String mode)
     {
         final CachedEpochClock clock = new CachedEpochClock();
-        final SubscriptionSettings settings = SubscriptionSettings.builder().lockTimeoutMillis(50)
-            .deliveryLimit(SubscriptionSettings.UNLIMITED_DELIVERIES).build();
-        try (SubscriptionStateStore store = SubscriptionStateStore.open(directory, 0, settings, 0, clock,
+        final SubscriptionSettings.Builder builder = SubscriptionSettings.builder().lockTimeoutMillis(50)
+            .deliveryLimit(SubscriptionSettings.UNLIMITED_DELIVERIES);
+        MessageInspector inspector = MessageInspector.PLAIN;
+        switch (mode)
+        {
+            case "ordered":
+                builder.messageGroups(GroupMode.ORDERED, GroupKeySource.HEADER);
+                inspector = (offset, traits) -> traits.clear().group = 1 + (int)(offset & 63);
+                break;
+            case "sticky":
+                builder.messageGroups(GroupMode.KEY_STICKY, GroupKeySource.HEADER);
+                inspector = (offset, traits) -> traits.clear().group = 1 + (int)(offset & 63);
+                break;
+            case "delays":
+                builder.retryPolicy(RetryPolicy.ladder(5, 15, 25));
+                inspector = (offset, traits) -> traits.clear().deliverAt = clock.time() + 1 + (offset & 7);
+                break;
+            default:
+                break;
+        }
+        try (SubscriptionStateStore store = SubscriptionStateStore.open(directory, 0, builder.build(), 0, clock,
             StateStoreConfig.DEFAULT.compactionThresholdBytes(StateStoreConfig.MAX_COMPACTION_THRESHOLD_BYTES),
             DeadLetterHandler.NONE))
         {
             final SubscriptionPartitionState state = store.state();
+            state.inspector(inspector);
             state.logEnd(Long.MAX_VALUE / 2);
             final Batch batch = new Batch();
-            runRounds(store, state, batch, clock, ROUNDS);
+            // Long enough for the group maps and owners' queues to reach their working set.
+            runRounds(store, state, batch, clock, 4 * ROUNDS);
 
             final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
@@ -61,7 +84,7 @@ class HotPathAllocationTest
                 final long before = threads.getCurrentThreadAllocatedBytes();
                 runRounds(store, state, batch, clock, ROUNDS);
                 final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-                System.out.printf("hot path: %d bytes allocated over %d rounds of acquire %d, ack, nack, extend, " +
+                System.out.printf(mode + " hot path: %d bytes allocated over %d rounds of acquire %d, ack, nack, extend, " +
                     "expiry and commit%n", allocated, ROUNDS, BATCH);
                 fewest = Math.min(fewest, allocated);
             }

@@ -236,4 +236,58 @@ class PushConsumerTest
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> work.ack(expired.get(0)))
             .isInstanceOf(StaleReceiptException.class);
     }
+
+    @Test
+    void aLockThatExpiresTakesOnlyThatDeliveryFromTheConsumer()
+    {
+        fx.spool.deleteSubscription("work");
+        work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.builder().lockTimeoutMillis(10_000).build());
+        final List<Delivery> held = new CopyOnWriteArrayList<>();
+        final List<Receipt> expired = new CopyOnWriteArrayList<>();
+        final List<QueueException> refused = new CopyOnWriteArrayList<>();
+        final CountDownLatch first = new CountDownLatch(1);
+        final CountDownLatch second = new CountDownLatch(2);
+        final CountDownLatch told = new CountDownLatch(1);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(2), new DeliveryListener()
+        {
+            @Override
+            public void onDelivery(final Delivery delivery, final QueueConsumer c)
+            {
+                held.add(delivery);
+                first.countDown();
+                second.countDown();
+            }
+
+            @Override
+            public void onLockExpired(final Receipt receipt)
+            {
+                expired.add(receipt);
+                told.countDown();
+            }
+
+            @Override
+            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            {
+                refused.add(error);
+            }
+        });
+        publish(1);
+        await(first);
+        final Receipt early = held.get(0).receipt();
+        fx.advance(work, 6_000);
+        publish(1);
+        await(second);
+        final Receipt late = held.get(1).receipt();
+        fx.advance(work, 4_000);
+        await(told);
+
+        assertThat(expired).containsExactly(early);
+        consumer.ack(late);
+        work.sync();
+        work.sync();
+        assertThat(refused).isEmpty();
+        assertThat(work.metrics().inFlight()).isEqualTo(1);
+        assertThat(work.metrics().redeliveries()).isEqualTo(1);
+        consumer.close();
+    }
 }

@@ -4,6 +4,7 @@ import io.spool.Spool;
 import io.spool.log.LogConfig;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.ConsumerRecord;
+import io.spool.stream.ProducerRecord;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An engine on a test directory with a hand-driven clock and no background maintenance.
@@ -55,6 +58,18 @@ final class QueueFixture implements AutoCloseable
         }
     }
 
+    /** Publishes one message with headers given as name, value pairs; returns its offset. */
+    long publishWith(final String topic, final String value, final String... headerPairs)
+    {
+        final Map<String, byte[]> headers = new LinkedHashMap<>();
+        for (int i = 0; i < headerPairs.length; i += 2)
+        {
+            headers.put(headerPairs[i], headerPairs[i + 1].getBytes(StandardCharsets.UTF_8));
+        }
+        return spool.newProducer().send(new ProducerRecord(topic, 0, null, headers,
+            value.getBytes(StandardCharsets.UTF_8))).join().offset();
+    }
+
     /** Advances the clock and waits until the subscription has acted on it. */
     void advance(final Subscription subscription, final long millis)
     {
@@ -78,6 +93,26 @@ final class QueueFixture implements AutoCloseable
             consumer.seekToBeginning(List.of(new TopicPartition(topic, 0)));
             return consumer.poll(1000, Integer.MAX_VALUE, Duration.ZERO);
         }
+    }
+
+    /** Waits (on the real clock: a publish confirms on another thread) until a topic has {@code count} records. */
+    List<ConsumerRecord> awaitRecords(final String topic, final int count)
+    {
+        final long deadline = System.nanoTime() + 30_000_000_000L;
+        List<ConsumerRecord> records = readTopic(topic);
+        while (records.size() < count && System.nanoTime() < deadline)
+        {
+            Thread.onSpinWait();
+            records = readTopic(topic);
+        }
+        org.assertj.core.api.Assertions.assertThat(records).hasSize(count);
+        return records;
+    }
+
+    static String header(final ConsumerRecord record, final String name)
+    {
+        final byte[] value = record.headers().get(name);
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
     }
 
     @Override

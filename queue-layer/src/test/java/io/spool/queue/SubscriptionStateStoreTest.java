@@ -3,6 +3,8 @@ package io.spool.queue;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -98,6 +100,82 @@ class SubscriptionStateStoreTest
         try (SubscriptionStateStore store = open())
         {
             assertMixedStateRestored(store.state());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aMessageThatExpiredAheadOfTheCursorStaysDeadAcrossARestartFromJournalOrSnapshot(final boolean snapshot)
+    {
+        clock.update(10_000);
+        final MessageInspector offsetFourLivesOneSecond = (offset, traits) ->
+            traits.clear().expireAt = offset == 4 ? 11_000 : MessageTraits.NEVER;
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.inspector(offsetFourLivesOneSecond);
+            state.logEnd(8);
+            state.acquire(2, CONSUMER, (offset, deliveryNumber) -> {});
+            assertThat(state.readAheadForExpiry(100)).isEqualTo(6);
+            clock.advance(1_000);
+            state.expireDue();
+            assertThat(state.state(4)).isEqualTo(MessageState.DEAD);
+            assertThat(state.readCursor()).isEqualTo(2);
+            store.commit();
+            if (snapshot)
+            {
+                store.snapshot();
+            }
+        }
+        deaths.clear();
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.inspector(offsetFourLivesOneSecond);
+            state.logEnd(8);
+            assertThat(state.state(4)).isEqualTo(MessageState.DEAD);
+            final List<Long> delivered = new ArrayList<>();
+            state.acquire(10, CONSUMER, (offset, deliveryNumber) -> delivered.add(offset));
+            assertThat(delivered).containsExactly(0L, 1L, 2L, 3L, 5L, 6L, 7L);
+            assertThat(deaths).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void firstDeliveryTimesSurviveARestartFromJournalOrSnapshot(final boolean snapshot)
+    {
+        clock.update(10_000);
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(6);
+            state.acquire(3, CONSUMER, (offset, deliveryNumber) -> {});
+            clock.advance(500);
+            state.acquire(3, CONSUMER, (offset, deliveryNumber) -> {});
+            state.nack(1, 1);
+            state.ack(0, 1);
+            clock.advance(500);
+            state.acquire(1, CONSUMER, (offset, deliveryNumber) -> {});
+            assertThat(state.firstDeliveryTime(1)).isEqualTo(10_000);
+            store.commit();
+            if (snapshot)
+            {
+                store.snapshot();
+            }
+        }
+        clock.advance(60_000);
+        try (SubscriptionStateStore store = open())
+        {
+            final SubscriptionPartitionState state = store.state();
+            assertThat(state.firstDeliveryTime(0)).isEqualTo(-1);
+            assertThat(state.firstDeliveryTime(1)).isEqualTo(10_000);
+            assertThat(state.firstDeliveryTime(2)).isEqualTo(10_000);
+            assertThat(state.firstDeliveryTime(3)).isEqualTo(10_500);
+            assertThat(state.firstDeliveryTime(5)).isEqualTo(10_500);
+            state.acquire(5, CONSUMER, (offset, deliveryNumber) -> {});
+            assertThat(state.firstDeliveryTime(1)).isEqualTo(10_000);
+            assertThat(state.firstDeliveryTime(4)).isEqualTo(10_500);
         }
     }
 
@@ -283,7 +361,7 @@ class SubscriptionStateStoreTest
                 assertThat(state.state(offset))
                     .isEqualTo(offset % 2 == 0 ? MessageState.ACKED : MessageState.AVAILABLE);
             }
-            assertThat(store.snapshotBytes()).isLessThan(128);
+            assertThat(store.snapshotBytes()).isLessThan(160);
         }
     }
 

@@ -76,6 +76,25 @@ class SubscriptionTest
     }
 
     @Test
+    void everyDeliveryCarriesTheFirstDeliveryTimeAcrossRedeliveryAndRestart()
+    {
+        final Subscription work = subscribe(SubscriptionSettings.builder().lockTimeoutMillis(1_000));
+        fx.publish("orders", "job");
+        final long firstTime = fx.clock.time();
+        final Delivery first = work.receive(1, 0).get(0);
+        fx.advance(work, 1_000);
+        final Delivery second = work.receive(1, 0).get(0);
+        fx.clock.advance(5_000);
+        fx.reopen();
+        final Subscription reopened = fx.spool.subscription("work");
+        final Delivery third = reopened.receive(1, 0).get(0);
+
+        assertThat(List.of(first, second, third)).extracting(Delivery::firstDeliveryTime)
+            .containsOnly(firstTime);
+        assertThat(third.deliveryNumber()).isEqualTo(3);
+    }
+
+    @Test
     void extendingTheLockKeepsOthersFromTheMessage()
     {
         final Subscription work = subscribe(SubscriptionSettings.builder().lockTimeoutMillis(2_000));
@@ -115,12 +134,12 @@ class SubscriptionTest
         fx.publish("orders", "poison");
         work.reject(work.receive(1, 0).get(0).receipt());
         work.sync();
-        final List<ConsumerRecord> dead = awaitRecords("orders.dlq", 1);
+        final List<ConsumerRecord> dead = fx.awaitRecords("orders.dlq", 1);
         assertThat(new String(dead.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("poison");
-        assertThat(header(dead.get(0), DeathHistory.REASON)).isEqualTo("rejected");
-        assertThat(header(dead.get(0), DeathHistory.SUBSCRIPTION)).isEqualTo("work");
-        assertThat(header(dead.get(0), DeathHistory.TOPIC)).isEqualTo("orders");
-        assertThat(header(dead.get(0), DeathHistory.COUNT)).isEqualTo("1");
+        assertThat(QueueFixture.header(dead.get(0), DeathHistory.REASON)).isEqualTo("rejected");
+        assertThat(QueueFixture.header(dead.get(0), DeathHistory.SUBSCRIPTION)).isEqualTo("work");
+        assertThat(QueueFixture.header(dead.get(0), DeathHistory.TOPIC)).isEqualTo("orders");
+        assertThat(QueueFixture.header(dead.get(0), DeathHistory.COUNT)).isEqualTo("1");
         assertThat(work.metrics().dead()).isEqualTo(1);
     }
 
@@ -137,9 +156,9 @@ class SubscriptionTest
             work.nack(got.get(0).receipt());
         }
         assertThat(deliveries).isEqualTo(4);
-        final List<ConsumerRecord> dead = awaitRecords("orders.dlq", 1);
-        assertThat(header(dead.get(0), DeathHistory.REASON)).isEqualTo("delivery_limit");
-        assertThat(header(dead.get(0), DeathHistory.DELIVERIES)).isEqualTo("4");
+        final List<ConsumerRecord> dead = fx.awaitRecords("orders.dlq", 1);
+        assertThat(QueueFixture.header(dead.get(0), DeathHistory.REASON)).isEqualTo("delivery_limit");
+        assertThat(QueueFixture.header(dead.get(0), DeathHistory.DELIVERIES)).isEqualTo("4");
     }
 
     @Test
@@ -250,24 +269,5 @@ class SubscriptionTest
         fx.spool.deleteSubscription("work");
         fx.reopen();
         assertThat(fx.spool.subscriptions()).isEmpty();
-    }
-
-    private List<ConsumerRecord> awaitRecords(final String topic, final int count)
-    {
-        final long deadline = System.nanoTime() + 30_000_000_000L;
-        List<ConsumerRecord> records = fx.readTopic(topic);
-        while (records.size() < count && System.nanoTime() < deadline)
-        {
-            Thread.onSpinWait();
-            records = fx.readTopic(topic);
-        }
-        assertThat(records).hasSize(count);
-        return records;
-    }
-
-    private static String header(final ConsumerRecord record, final String name)
-    {
-        final byte[] value = record.headers().get(name);
-        return value == null ? null : new String(value, StandardCharsets.UTF_8);
     }
 }

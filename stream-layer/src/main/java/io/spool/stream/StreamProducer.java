@@ -1,14 +1,17 @@
 package io.spool.stream;
 
 import io.spool.log.ConfirmListener;
+import io.spool.log.DedupKey;
 import io.spool.log.HeadersCodec;
 import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
+import io.spool.log.RecordDescriptor;
 import io.spool.log.SpoolException;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -132,14 +135,20 @@ public final class StreamProducer
         return send(ProducerRecord.of(topic, key, value));
     }
 
-    /** Convenience: publishes one record and completes with where it landed. Allocates. */
+    /**
+     * Convenience: publishes one record and completes with where it landed. Allocates. A record with a
+     * {@link DedupKey#HEADER} header (or any record, on a topic that dedups by content) is stored once per dedup
+     * window: a repeat completes with the first record's offset. A keyless record with a dedup id goes to the
+     * partition its id hashes to, so repeats meet the first.
+     */
     public CompletableFuture<PublishResult> send(final ProducerRecord record)
     {
         final Topic topic = topics.topic(record.topic());
-        final int partition = partitionOf(topic, record);
-        final byte[] headers = HeadersCodec.encode(record.headers());
+        final Map<String, byte[]> headerMap = withDedupId(topic, record);
+        final int partition = partitionOf(topic, record, headerMap);
+        final byte[] headers = HeadersCodec.encode(headerMap);
         final FutureConfirm confirm = new FutureConfirm(record.topic(), partition);
-        logProducer.publish(topic.partition(partition), record.timestamp(),
+        logProducer.publish(topic.partition(partition), record.timestamp(), dedupAttributes(headerMap),
             wrap(keyWrapper, record.key()), 0, record.key() == null ? -1 : record.key().length,
             wrap(headersWrapper, headers), 0, headers.length,
             wrap(valueWrapper, record.value()), 0, record.value() == null ? -1 : record.value().length,
@@ -159,7 +168,7 @@ public final class StreamProducer
         {
             final ProducerRecord record = records.get(i);
             final Topic topic = topics.topic(record.topic());
-            final int partition = partitionOf(topic, record);
+            final int partition = partitionOf(topic, record, withDedupId(topic, record));
             final PartitionLog log = topic.partition(partition);
             byLog.computeIfAbsent(log, l -> new ArrayList<>()).add(i);
             confirm.placeOf(i, record.topic(), partition);
@@ -182,22 +191,67 @@ public final class StreamProducer
 
     private void addTo(final RecordBatch target, final ProducerRecord record)
     {
-        final byte[] headers = HeadersCodec.encode(record.headers());
-        target.add(record.timestamp(),
+        final Map<String, byte[]> headerMap = withDedupId(topics.topic(record.topic()), record);
+        final byte[] headers = HeadersCodec.encode(headerMap);
+        target.add(record.timestamp(), dedupAttributes(headerMap),
             wrap(keyWrapper, record.key()), 0, record.key() == null ? -1 : record.key().length,
             wrap(headersWrapper, headers), 0, headers.length,
             wrap(valueWrapper, record.value()), 0, record.value() == null ? -1 : record.value().length);
     }
 
-    private int partitionOf(final Topic topic, final ProducerRecord record)
+    private int partitionOf(final Topic topic, final ProducerRecord record, final Map<String, byte[]> headers)
     {
         if (record.partition() != ProducerRecord.ANY_PARTITION)
         {
             topic.partition(record.partition());
             return record.partition();
         }
-        return record.key() == null ? partitioner.nextSpreadPartition(topic.partitionCount()) :
-            KeyPartitioner.partitionForKey(record.key(), topic.partitionCount());
+        if (record.key() != null)
+        {
+            return KeyPartitioner.partitionForKey(record.key(), topic.partitionCount());
+        }
+        final byte[] dedupId = headers.get(DedupKey.HEADER);
+        return dedupId != null ? KeyPartitioner.partitionForKey(dedupId, topic.partitionCount()) :
+            partitioner.nextSpreadPartition(topic.partitionCount());
+    }
+
+    /** The record's headers, with a content-hash dedup id added when its topic asks for one and it has none. */
+    private static Map<String, byte[]> withDedupId(final Topic topic, final ProducerRecord record)
+    {
+        final Map<String, byte[]> headers = record.headers() == null ? Map.of() : record.headers();
+        if (!topic.config().dedupByContent() || headers.containsKey(DedupKey.HEADER))
+        {
+            return headers;
+        }
+        final Map<String, byte[]> withId = new HashMap<>(headers);
+        withId.put(DedupKey.HEADER, contentId(record.key(), record.value()));
+        return withId;
+    }
+
+    /** Hex of the 128-bit hash of key and value, each preceded by its length so that their split counts. */
+    static byte[] contentId(final byte[] key, final byte[] value)
+    {
+        final int keyLength = key == null ? -1 : key.length;
+        final int valueLength = value == null ? -1 : value.length;
+        final UnsafeBuffer content = new UnsafeBuffer(new byte[8 + Math.max(0, keyLength) + Math.max(0, valueLength)]);
+        content.putInt(0, keyLength);
+        if (keyLength > 0)
+        {
+            content.putBytes(4, key);
+        }
+        content.putInt(4 + Math.max(0, keyLength), valueLength);
+        if (valueLength > 0)
+        {
+            content.putBytes(8 + Math.max(0, keyLength), value);
+        }
+        final long high = DedupKey.high(content, 0, content.capacity());
+        final long low = DedupKey.low(content, 0, content.capacity());
+        return String.format("%016x%016x", high, low).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static int dedupAttributes(final Map<String, byte[]> headers)
+    {
+        return headers.containsKey(DedupKey.HEADER) ? RecordDescriptor.ATTRIBUTE_DEDUP : 0;
     }
 
     private int choosePartition(final Topic topic, final DirectBuffer key, final int keyOffset, final int keyLength)

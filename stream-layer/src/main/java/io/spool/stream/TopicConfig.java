@@ -7,10 +7,11 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A topic's partition count and the log settings every one of its partitions uses (segment size, retention by
- * age and size, durability, dedup window). Immutable, thread-safe.
+ * A topic's partition count, the log settings every one of its partitions uses (segment size, retention by
+ * age and size, durability, dedup window), and whether a record without a dedup id is deduplicated by a hash of
+ * its content. Immutable, thread-safe.
  */
-public record TopicConfig(int partitions, LogConfig log)
+public record TopicConfig(int partitions, LogConfig log, boolean dedupByContent)
 {
     static final String SEGMENT_BYTES = "segment.bytes";
     static final String INDEX_INTERVAL_BYTES = "index.interval.bytes";
@@ -20,6 +21,7 @@ public record TopicConfig(int partitions, LogConfig log)
     static final String RETENTION_BYTES = "retention.bytes";
     static final String DURABILITY = "durability";
     static final String DEDUP_WINDOW_MS = "dedup.window.ms";
+    static final String DEDUP_BY_CONTENT = "dedup.by.content";
     static final int MAX_PARTITIONS = 10_000;
 
     public TopicConfig
@@ -35,6 +37,12 @@ public record TopicConfig(int partitions, LogConfig log)
         }
     }
 
+    /** Records carry no content-hash dedup unless {@link #withDedupByContent} asks for it. */
+    public TopicConfig(final int partitions, final LogConfig log)
+    {
+        this(partitions, log, false);
+    }
+
     /** {@code partitions} partitions with the default log settings. */
     public static TopicConfig of(final int partitions)
     {
@@ -43,7 +51,13 @@ public record TopicConfig(int partitions, LogConfig log)
 
     public TopicConfig withLog(final LogConfig newLog)
     {
-        return new TopicConfig(partitions, newLog);
+        return new TopicConfig(partitions, newLog, dedupByContent);
+    }
+
+    /** Records published without a dedup id are deduplicated by a 128-bit hash of their key and value. */
+    public TopicConfig withDedupByContent(final boolean byContent)
+    {
+        return new TopicConfig(partitions, log, byContent);
     }
 
     Map<String, String> toSettings()
@@ -57,6 +71,7 @@ public record TopicConfig(int partitions, LogConfig log)
         settings.put(RETENTION_BYTES, Long.toString(log.retentionBytes()));
         settings.put(DURABILITY, encode(log.durability()));
         settings.put(DEDUP_WINDOW_MS, Long.toString(log.dedupWindowMillis()));
+        settings.put(DEDUP_BY_CONTENT, Boolean.toString(dedupByContent));
         return settings;
     }
 
@@ -104,7 +119,7 @@ public record TopicConfig(int partitions, LogConfig log)
         {
             builder.dedupWindowMillis(Long.parseLong(dedupWindow));
         }
-        return new TopicConfig(partitions, builder.build());
+        return new TopicConfig(partitions, builder.build(), Boolean.parseBoolean(settings.get(DEDUP_BY_CONTENT)));
     }
 
     private static String encode(final Durability durability)

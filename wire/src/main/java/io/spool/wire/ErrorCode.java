@@ -8,10 +8,12 @@ import io.spool.log.SpoolException;
 import io.spool.queue.AlreadySettledException;
 import io.spool.queue.InvalidSettingsException;
 import io.spool.queue.QueueException;
+import io.spool.queue.QueueFullException;
 import io.spool.queue.StaleReceiptException;
 import io.spool.queue.SubscriptionExistsException;
 import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.UnknownSubscriptionException;
+import io.spool.queue.routing.InvalidRoutingException;
 import io.spool.queue.routing.UnknownExchangeException;
 import io.spool.stream.CommitFailedException;
 import io.spool.stream.IllegalClientStateException;
@@ -70,6 +72,8 @@ public enum ErrorCode
     QUEUE_INVALID_REQUEST(65, io.spool.queue.InvalidRequestException.class),
     INVALID_SETTINGS(66, InvalidSettingsException.class),
     UNKNOWN_EXCHANGE(67, UnknownExchangeException.class),
+    INVALID_ROUTING(68, InvalidRoutingException.class),
+    QUEUE_FULL(69, QueueFullException.class),
     /** Any other stream layer error: rebuilt as a plain {@link StreamException}. */
     STREAM(97, StreamException.class),
     /** Any other queue layer error: rebuilt as a plain {@link QueueException}. */
@@ -167,6 +171,8 @@ public enum ErrorCode
             case UNKNOWN_SUBSCRIPTION:
             case UNKNOWN_EXCHANGE:
                 return quoted(message, 0);
+            case QUEUE_FULL:
+                return ((QueueFullException)error).subscription();
             case SUBSCRIPTION_EXISTS:
                 return quoted(message, 0) + SUBJECT_SEPARATOR + quoted(message, 1);
             default:
@@ -210,6 +216,8 @@ public enum ErrorCode
             case QUEUE_INVALID_REQUEST: return new io.spool.queue.InvalidRequestException(message);
             case INVALID_SETTINGS: return new InvalidSettingsException(message);
             case UNKNOWN_EXCHANGE: return new UnknownExchangeException(subject);
+            case INVALID_ROUTING: return new InvalidRoutingException(message);
+            case QUEUE_FULL: return new QueueFullException(subject, message);
             case STREAM: return new StreamException(message);
             case QUEUE: return new QueueException(message);
             case SPOOL:

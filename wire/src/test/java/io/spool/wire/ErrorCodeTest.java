@@ -64,6 +64,8 @@ class ErrorCodeTest
             new io.spool.queue.InvalidRequestException("receive max out of range"),
             new InvalidSettingsException("lock timeout"),
             new UnknownExchangeException("orders-x"),
+            new io.spool.queue.routing.InvalidRoutingException("exchange 'x' already exists as DIRECT"),
+            new io.spool.queue.QueueFullException("billing", "subscription billing of topic orders is full"),
             new StreamException("some stream failure"),
             new QueueException("some queue failure"),
             new SpoolException("some engine failure"),

@@ -4,6 +4,7 @@ import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
 import io.spool.queue.routing.HeadersMatch;
+import io.spool.queue.routing.InvalidRoutingException;
 import io.spool.queue.routing.UnknownExchangeException;
 import io.spool.wire.client.RemoteExchanges;
 import org.junit.jupiter.api.AfterEach;
@@ -42,6 +43,11 @@ class ExchangeTest
     @Test
     void exchangesAreDeclaredBoundListedAndRouteLikeTheEmbeddedOnes()
     {
+        fixture.spool().createTopic("shop", io.spool.stream.TopicConfig.of(1));
+        for (final String subscription : List.of("eu-billing", "dead-ends", "eu-events", "urgent"))
+        {
+            fixture.spool().createSubscription(subscription, "shop", io.spool.queue.SubscriptionSettings.DEFAULT);
+        }
         exchanges.declare("unrouted", ExchangeType.FANOUT, null);
         exchanges.declare("orders", ExchangeType.DIRECT, "unrouted");
         exchanges.declare("events", ExchangeType.TOPIC, null);
@@ -69,7 +75,7 @@ class ExchangeTest
         final Exchange orders = listed.stream().filter(e -> e.name().equals("orders")).findFirst().orElseThrow();
         assertThat(orders.alternateExchange()).isEqualTo("unrouted");
         assertThat(orders.bindings()).containsExactly(Binding.direct("eu-billing", "eu"));
-        assertThat(fixture.spool().exchanges().get("events").bindings())
+        assertThat(fixture.spool().router().exchange("events").bindings())
             .containsExactly(Binding.topic("eu-events", "*.eu.#"));
 
         assertThat(exchanges.unbind("orders", Binding.direct("eu-billing", "eu"))).isTrue();
@@ -83,10 +89,12 @@ class ExchangeTest
     {
         exchanges.declare("orders", ExchangeType.DIRECT, null);
         assertThatThrownBy(() -> exchanges.declare("orders", ExchangeType.TOPIC, null))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already exists");
+            .isInstanceOf(InvalidRoutingException.class).hasMessageContaining("already exists");
         assertThatThrownBy(() -> exchanges.route("nowhere", "k", Map.of()))
             .isInstanceOf(UnknownExchangeException.class).hasMessage(new UnknownExchangeException("nowhere").getMessage());
         assertThatThrownBy(() -> exchanges.bind("nowhere", Binding.fanout("s")))
             .isInstanceOf(UnknownExchangeException.class);
+        assertThatThrownBy(() -> exchanges.bind("orders", Binding.direct("no-such-subscription", "k")))
+            .isInstanceOf(io.spool.queue.UnknownSubscriptionException.class);
     }
 }

@@ -1,6 +1,7 @@
 package io.spool.perf.lab;
 
 import io.spool.queue.Delivery;
+import io.spool.queue.QueueHeaders;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
 
@@ -10,14 +11,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Per-message delays without head-of-line blocking: a message due in 5 s is delayed first, one due in 0.5 s second,
- * and a consumer polls every 100 ms to see when each comes out. Thread-safe (stateless).
+ * Per-message delays without head-of-line blocking: a message due in 5 s goes first, one due in 0.5 s second, and a
+ * consumer polls every 100 ms to see when each comes out; once with delays on publish, once with nack and a delay.
+ * Thread-safe (stateless).
  */
 public final class DelayLab implements Lab
 {
     private static final long LONG_DELAY_MILLIS = 5_000;
     private static final long SHORT_DELAY_MILLIS = 500;
     private static final long POLL_EVERY_MILLIS = 100;
+    private static final String LONG = "due in 5 s";
+    private static final String SHORT = "due in 0.5 s";
 
     @Override
     public String name()
@@ -28,41 +32,69 @@ public final class DelayLab implements Lab
     @Override
     public String summary()
     {
-        return "a 0.5 s retry delay behind a 5 s one: each comes out on time, no head-of-line blocking";
+        return "a 0.5 s delay behind a 5 s one, on publish and on nack: each comes out on time";
     }
 
     @Override
     public LabTable run(final Path dir)
     {
+        final Map<String, Long> onPublish = delayedOnPublish(dir.resolve("publish"));
+        final Map<String, Long> onNack = delayedOnNack(dir.resolve("nack"));
+        return new LabTable("delay: per-message delays, each due on time",
+            "two messages delayed, the 5 s one first; a consumer polls every " + POLL_EVERY_MILLIS + " ms; virtual time")
+            .row("delay on publish (" + QueueHeaders.DELAY + "): 0.5 s message came out at", at(onPublish, SHORT),
+                "RabbitMQ TTL wait queue: 5.00 s")
+            .row("delay on publish: 5 s message came out at", at(onPublish, LONG), "RabbitMQ TTL wait queue: 5.00 s")
+            .row("nack with delay: 0.5 s message came out at", at(onNack, SHORT), "RabbitMQ TTL wait queue: 5.00 s")
+            .row("nack with delay: 5 s message came out at", at(onNack, LONG), "RabbitMQ TTL wait queue: 5.00 s")
+            .note("RabbitMQ expires per-message TTLs only at the head of the wait queue; Spool keeps each delay on a")
+            .note("timer wheel, so no delay waits for another.");
+    }
+
+    private static Map<String, Long> delayedOnPublish(final Path dir)
+    {
         try (LabEngine lab = new LabEngine(dir))
         {
-            lab.createTopic("emails");
-            final Subscription emails = lab.spool().createSubscription("emails", "emails", SubscriptionSettings.DEFAULT);
-            lab.publish("emails", null, "retry-in-5s");
-            lab.publish("emails", null, "retry-in-0.5s");
+            final Subscription emails = emails(lab);
+            lab.publish("emails", LONG, Map.of(QueueHeaders.DELAY, Long.toString(LONG_DELAY_MILLIS)));
+            lab.publish("emails", SHORT, Map.of(QueueHeaders.DELAY, Long.toString(SHORT_DELAY_MILLIS)));
+            return pollUntilBothCameOut(lab, emails);
+        }
+    }
+
+    private static Map<String, Long> delayedOnNack(final Path dir)
+    {
+        try (LabEngine lab = new LabEngine(dir))
+        {
+            final Subscription emails = emails(lab);
+            lab.publish("emails", null, LONG);
+            lab.publish("emails", null, SHORT);
             final List<Delivery> first = emails.receive(2, 0);
             emails.nack(first.get(0).receipt(), LONG_DELAY_MILLIS);
             emails.nack(first.get(1).receipt(), SHORT_DELAY_MILLIS);
-
-            final Map<String, Long> cameOutAt = new HashMap<>();
-            for (long t = POLL_EVERY_MILLIS; cameOutAt.size() < 2 && t <= 2 * LONG_DELAY_MILLIS; t += POLL_EVERY_MILLIS)
-            {
-                lab.advanceTo(t, emails);
-                for (final Delivery delivery : emails.receive(10, 0))
-                {
-                    cameOutAt.put(delivery.valueAsString(), t);
-                    emails.ack(delivery.receipt());
-                }
-            }
-            return new LabTable("delay: per-message delays, each due on time",
-                "two messages nacked with a delay, the 5 s one first; a consumer polls every " + POLL_EVERY_MILLIS +
-                    " ms; virtual time")
-                .row("0.5 s delay (queued behind the 5 s one) came out at", at(cameOutAt, "retry-in-0.5s"),
-                    "RabbitMQ TTL wait queue: 5.00 s")
-                .row("5 s delay came out at", at(cameOutAt, "retry-in-5s"), "RabbitMQ TTL wait queue: 5.00 s")
-                .note("RabbitMQ expires per-message TTLs only at the head of the wait queue; Spool keeps each delay on a")
-                .note("timer wheel, so no delay waits for another. Delays here use nack with a delay.");
+            return pollUntilBothCameOut(lab, emails);
         }
+    }
+
+    private static Subscription emails(final LabEngine lab)
+    {
+        lab.createTopic("emails");
+        return lab.spool().createSubscription("emails", "emails", SubscriptionSettings.DEFAULT);
+    }
+
+    private static Map<String, Long> pollUntilBothCameOut(final LabEngine lab, final Subscription emails)
+    {
+        final Map<String, Long> cameOutAt = new HashMap<>();
+        for (long t = POLL_EVERY_MILLIS; cameOutAt.size() < 2 && t <= 2 * LONG_DELAY_MILLIS; t += POLL_EVERY_MILLIS)
+        {
+            lab.advanceTo(t, emails);
+            for (final Delivery delivery : emails.receive(10, 0))
+            {
+                cameOutAt.put(delivery.valueAsString(), t);
+                emails.ack(delivery.receipt());
+            }
+        }
+        return cameOutAt;
     }
 
     private static String at(final Map<String, Long> cameOutAt, final String message)

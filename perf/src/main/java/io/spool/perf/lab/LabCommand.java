@@ -23,8 +23,8 @@ import java.util.stream.Stream;
     name = "lab",
     mixinStandardHelpOptions = true,
     description = {
-        "Runs the experiments of SEMANTICS.md on Spool in virtual time and prints Spool's figures beside the",
-        "reference systems' (RabbitMQ, Amazon SQS, Kafka). Each lab opens its own engine in a temporary directory."})
+        "Runs the semantics labs in virtual time: Spool's figures beside RabbitMQ's, SQS's and Kafka's.",
+        "Each lab opens its own engine in a temporary directory and prints the same table every run."})
 public final class LabCommand implements Runnable
 {
     @Spec

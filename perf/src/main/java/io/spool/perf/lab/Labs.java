@@ -15,6 +15,8 @@ public final class Labs
         new PoisonLab(),
         new OrderingLab(),
         new VisibilityLab(),
+        new RedriveLab(),
+        new FifoLab(),
         new PollingLab(),
         new DelayLab(),
         new ReplayLab());

@@ -4,14 +4,8 @@ import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
-import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicPartition;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 
 /**
@@ -85,21 +79,10 @@ public final class PoisonLab implements Lab
         }
     }
 
-    /** The reason the dead-letter topic's first record carries; the dead letter is published as Spool settles. */
+    /** The reason the dead letter carries; it reaches the dead-letter topic as the subscription's agent settles. */
     private static String deadReason(final LabEngine lab)
     {
-        try (StreamConsumer dlq = lab.spool().newConsumer(ConsumerConfig.standalone()))
-        {
-            final TopicPartition partition = new TopicPartition("payments.dlq", 0);
-            dlq.assign(List.of(partition));
-            dlq.seekToBeginning(List.of(partition));
-            final List<ConsumerRecord> records = dlq.poll(1, 1 << 20, Duration.ofSeconds(30));
-            if (records.isEmpty())
-            {
-                throw new IllegalStateException("the dead letter did not reach payments.dlq in 30 s");
-            }
-            final byte[] reason = records.get(0).headers().get(DeathHistory.REASON);
-            return reason == null ? "no reason recorded" : new String(reason, StandardCharsets.UTF_8);
-        }
+        final String reason = LabEngine.header(lab.awaitRecords("payments.dlq", 1).get(0), DeathHistory.REASON);
+        return reason == null ? "no reason recorded" : reason;
     }
 }

@@ -16,7 +16,9 @@ class DelayLabTest
     void aShortDelayBehindALongOneIsDueOnTime()
     {
         final LabTable table = LabTestSupport.runTwiceAndCompare(new DelayLab(), dir);
-        assertThat(table.figure("0.5 s delay (queued behind the 5 s one) came out at")).isEqualTo("0.50 s");
-        assertThat(table.figure("5 s delay came out at")).isEqualTo("5.00 s");
+        assertThat(table.figure("delay on publish (x-delay): 0.5 s message came out at")).isEqualTo("0.50 s");
+        assertThat(table.figure("delay on publish: 5 s message came out at")).isEqualTo("5.00 s");
+        assertThat(table.figure("nack with delay: 0.5 s message came out at")).isEqualTo("0.50 s");
+        assertThat(table.figure("nack with delay: 5 s message came out at")).isEqualTo("5.00 s");
     }
 }

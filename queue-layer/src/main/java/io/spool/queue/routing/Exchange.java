@@ -48,7 +48,7 @@ public final class Exchange
     }
 
     /**
-     * @throws IllegalArgumentException when the binding's kind does not fit this exchange's type.
+     * @throws InvalidRoutingException when the binding's kind does not fit this exchange's type.
      */
     public synchronized void bind(final Binding binding)
     {
@@ -113,7 +113,7 @@ public final class Exchange
         }
         if (!fits)
         {
-            throw new IllegalArgumentException("binding " + binding + " does not fit " + type + " exchange " + name);
+            throw new InvalidRoutingException("binding " + binding + " does not fit " + type + " exchange " + name);
         }
     }
 

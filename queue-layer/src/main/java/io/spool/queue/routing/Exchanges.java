@@ -16,14 +16,14 @@ public final class Exchanges
     /**
      * Declares an exchange; declaring the same name again with the same type and alternate is a no-op.
      *
-     * @throws IllegalArgumentException when the name exists with another type or alternate.
+     * @throws InvalidRoutingException when the name exists with another type or alternate.
      */
     public Exchange declare(final String name, final ExchangeType type, final String alternateExchange)
     {
         final Exchange declared = byName.computeIfAbsent(name, n -> new Exchange(n, type, alternateExchange));
         if (declared.type() != type || !java.util.Objects.equals(declared.alternateExchange(), alternateExchange))
         {
-            throw new IllegalArgumentException("exchange '" + name + "' already exists as " + declared.type() +
+            throw new InvalidRoutingException("exchange '" + name + "' already exists as " + declared.type() +
                 (declared.alternateExchange() != null ? " with alternate " + declared.alternateExchange() : "") +
                 "; cannot redeclare it as " + type + (alternateExchange != null ? " with alternate " + alternateExchange : ""));
         }

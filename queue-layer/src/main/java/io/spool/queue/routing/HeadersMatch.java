@@ -24,7 +24,7 @@ public final class HeadersMatch
     {
         if (required.isEmpty())
         {
-            throw new IllegalArgumentException("a headers binding needs at least one header to match");
+            throw new InvalidRoutingException("a headers binding needs at least one header to match");
         }
         this.mode = mode;
         this.required = new LinkedHashMap<>(required);

@@ -22,7 +22,7 @@ public final class TopicPattern
     }
 
     /**
-     * @throws IllegalArgumentException when a word mixes '*' or '#' with other characters, as in {@code a.b*}.
+     * @throws InvalidRoutingException when a word mixes '*' or '#' with other characters, as in {@code a.b*}.
      */
     public static TopicPattern compile(final String pattern)
     {
@@ -31,7 +31,7 @@ public final class TopicPattern
         {
             if (!word.equals(ONE_WORD) && !word.equals(ANY_WORDS) && (word.contains("*") || word.contains("#")))
             {
-                throw new IllegalArgumentException("topic pattern '" + pattern + "' has the word '" + word +
+                throw new InvalidRoutingException("topic pattern '" + pattern + "' has the word '" + word +
                     "': '*' and '#' must stand alone between dots");
             }
         }

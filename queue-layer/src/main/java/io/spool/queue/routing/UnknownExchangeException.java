@@ -1,11 +1,11 @@
 package io.spool.queue.routing;
 
-import io.spool.log.SpoolException;
+import io.spool.queue.QueueException;
 
 /**
  * A publish, bind or lookup named an exchange that was never declared. Immutable, thread-safe.
  */
-public final class UnknownExchangeException extends SpoolException
+public final class UnknownExchangeException extends QueueException
 {
     private static final long serialVersionUID = 1L;
 

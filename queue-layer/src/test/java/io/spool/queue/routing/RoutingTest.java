@@ -42,7 +42,7 @@ class RoutingTest
     void aWildcardGluedToAWordIsRefused()
     {
         assertThatThrownBy(() -> TopicPattern.compile("order.eu*"))
-            .isInstanceOf(IllegalArgumentException.class)
+            .isInstanceOf(InvalidRoutingException.class)
             .hasMessageContaining("'*' and '#' must stand alone");
     }
 
@@ -134,7 +134,7 @@ class RoutingTest
     {
         final Exchange ex = new Exchange("t", ExchangeType.TOPIC, null);
         assertThatThrownBy(() -> ex.bind(Binding.direct("s", "k")))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not fit TOPIC exchange t");
+            .isInstanceOf(InvalidRoutingException.class).hasMessageContaining("does not fit TOPIC exchange t");
     }
 
     @Test
@@ -172,7 +172,7 @@ class RoutingTest
         exchanges.declare("x", ExchangeType.DIRECT, null);
         assertThat(exchanges.declare("x", ExchangeType.DIRECT, null)).isSameAs(exchanges.get("x"));
         assertThatThrownBy(() -> exchanges.declare("x", ExchangeType.TOPIC, null))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already exists as DIRECT");
+            .isInstanceOf(InvalidRoutingException.class).hasMessageContaining("already exists as DIRECT");
     }
 
     private static List<String> route(final Exchange ex, final String key, final Map<String, byte[]> headers)

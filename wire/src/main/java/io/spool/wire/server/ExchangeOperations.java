@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
+import io.spool.queue.Router;
 import io.spool.queue.routing.Exchanges;
 import io.spool.wire.ExchangeDescriptor;
 import io.spool.wire.Fields;
@@ -19,12 +20,12 @@ import java.util.concurrent.Executor;
  */
 final class ExchangeOperations
 {
-    private final Exchanges exchanges;
+    private final Router router;
     private final Executor executor;
 
-    ExchangeOperations(final Exchanges exchanges, final Executor executor)
+    ExchangeOperations(final Router router, final Executor executor)
     {
-        this.exchanges = exchanges;
+        this.router = router;
         this.executor = executor;
     }
 
@@ -44,31 +45,31 @@ final class ExchangeOperations
                 final String alternate = Fields.readString(body);
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId,
-                    out -> exchanges.declare(name, type, alternate.isEmpty() ? null : alternate));
+                    out -> router.declare(name, type, alternate.isEmpty() ? null : alternate));
                 break;
             }
             case OpCode.DELETE_EXCHANGE:
             {
                 final String name = Fields.readString(body);
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> out.writeByte(exchanges.delete(name) ? 1 : 0));
+                answer(channel, opCode, correlationId, out -> out.writeByte(router.delete(name) ? 1 : 0));
                 break;
             }
             case OpCode.BIND:
             case OpCode.UNBIND:
             {
-                final Exchange exchange = exchanges.get(Fields.readString(body));
+                final Exchange exchange = router.exchange(Fields.readString(body));
                 final io.spool.queue.routing.Binding binding = ExchangeDescriptor.decodeBinding(body, exchange.type());
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId, out ->
                 {
                     if (opCode == OpCode.BIND)
                     {
-                        exchange.bind(binding);
+                        router.bind(exchange.name(), binding);
                     }
                     else
                     {
-                        out.writeByte(exchange.unbind(binding) ? 1 : 0);
+                        out.writeByte(router.unbind(exchange.name(), binding) ? 1 : 0);
                     }
                 });
                 break;
@@ -78,7 +79,7 @@ final class ExchangeOperations
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId, out ->
                 {
-                    final Collection<Exchange> all = exchanges.all();
+                    final Collection<Exchange> all = router.exchanges().all();
                     out.writeIntLE(all.size());
                     all.forEach(exchange -> ExchangeDescriptor.encodeExchange(out, exchange));
                 });
@@ -92,7 +93,7 @@ final class ExchangeOperations
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId, out ->
                 {
-                    final Exchanges.RouteResult route = exchanges.route(exchange, routingKey, headers);
+                    final Exchanges.RouteResult route = router.exchanges().route(exchange, routingKey, headers);
                     out.writeByte(route.viaAlternate() ? 1 : 0);
                     out.writeIntLE(route.subscriptions().size());
                     route.subscriptions().forEach(name -> Fields.writeString(out, name));

@@ -51,7 +51,7 @@ public final class SpoolServer implements AutoCloseable
             new SynchronousQueue<>(), daemonThreads("spool-queue"));
         this.initializer = new ServerChannelInitializer(
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor),
-                new ExchangeOperations(engine.exchanges(), adminExecutor), adminExecutor, queueExecutor));
+                new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor));
         try
         {
             this.serverChannel = new ServerBootstrap()

@@ -1,0 +1,143 @@
+package io.spool.perf.jmh;
+
+import io.spool.Spool;
+import io.spool.log.LogConfig;
+import io.spool.perf.bench.ScratchDirectory;
+import io.spool.queue.Delivery;
+import io.spool.queue.GroupKeySource;
+import io.spool.queue.GroupMode;
+import io.spool.queue.QueueHeaders;
+import io.spool.queue.Receipt;
+import io.spool.queue.Subscription;
+import io.spool.queue.SubscriptionSettings;
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.StreamProducer;
+import io.spool.stream.TopicConfig;
+import org.agrona.concurrent.CachedEpochClock;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Receive + ack throughput of a subscription with ordered message groups, or with every message delayed on
+ * publish, against plain receive + ack, in the same run. Each invocation drains a backlog of 100-byte messages
+ * published before it: read the {@code plain} row as the baseline and the others as a ratio to it.
+ * <p>
+ * {@code groups}: 1,000 groups named by a header, at most one message of a group in flight. {@code delays}: every
+ * message published with a one-second delay; the drain meets them all as delayed while the clock moves in 100 ms
+ * steps, and they come due through the timer wheel. Not thread-safe: JMH runs one thread per trial.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3)
+@Measurement(iterations = 5)
+@Fork(value = 1, jvmArgsAppend = JmhSettings.ADD_EXPORTS)
+public class QueueFeaturesBenchmark
+{
+    private static final int MESSAGES = 100_000;
+    private static final int BATCH = 500;
+    private static final int GROUPS = 1_000;
+
+    @Param({"plain", "groups", "delays"})
+    public String mode;
+
+    private final CachedEpochClock clock = new CachedEpochClock();
+    private ScratchDirectory directory;
+    private Spool spool;
+    private Subscription subscription;
+    private int round;
+
+    @Setup(Level.Trial)
+    public void open()
+    {
+        clock.update(1_000_000_000L);
+        directory = ScratchDirectory.create(JmhSettings.dataDirectory(), "jmh-queue-features");
+        spool = Spool.builder(directory.path()).clock(clock).backgroundMaintenance(false).open();
+        spool.createTopic("bench", new TopicConfig(1, LogConfig.builder().segmentBytes(JmhSettings.SEGMENT_BYTES)
+            .build()));
+        final SubscriptionSettings.Builder settings = SubscriptionSettings.builder()
+            .lockTimeoutMillis(SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS);
+        if (mode.equals("groups"))
+        {
+            settings.messageGroups(GroupMode.ORDERED, GroupKeySource.HEADER);
+        }
+        subscription = spool.createSubscription("work", "bench", settings.build());
+    }
+
+    @Setup(Level.Iteration)
+    public void publishBacklog()
+    {
+        final StreamProducer producer = spool.newProducer();
+        final byte[] value = JmhSettings.value();
+        final List<CompletableFuture<?>> confirms = new ArrayList<>();
+        for (int i = 0; i < MESSAGES; i++)
+        {
+            final Map<String, byte[]> headers = switch (mode)
+            {
+                case "groups" -> Map.of(QueueHeaders.GROUP_ID,
+                    Integer.toString((round * MESSAGES + i) % GROUPS).getBytes(StandardCharsets.UTF_8));
+                case "delays" -> Map.of(QueueHeaders.DELAY, QueueHeaders.millis(1_000));
+                default -> Map.of();
+            };
+            confirms.add(producer.send(new ProducerRecord("bench", 0, null, headers, value)));
+        }
+        CompletableFuture.allOf(confirms.toArray(new CompletableFuture[0])).join();
+        round++;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(MESSAGES)
+    public int receiveAndAck()
+    {
+        int done = 0;
+        final List<Receipt> receipts = new ArrayList<>(BATCH);
+        while (done < MESSAGES)
+        {
+            final List<Delivery> deliveries = subscription.receive(BATCH, 0);
+            if (deliveries.isEmpty() && mode.equals("delays"))
+            {
+                // Small steps, so that every message is met while still delayed and comes due through the wheel.
+                clock.advance(100);
+                subscription.sync();
+                continue;
+            }
+            receipts.clear();
+            for (final Delivery delivery : deliveries)
+            {
+                receipts.add(delivery.receipt());
+            }
+            if (!receipts.isEmpty())
+            {
+                subscription.ack(receipts);
+            }
+            done += deliveries.size();
+        }
+        return done;
+    }
+
+    @TearDown(Level.Trial)
+    public void close()
+    {
+        spool.close();
+        directory.close();
+    }
+}

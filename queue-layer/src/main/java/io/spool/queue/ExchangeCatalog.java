@@ -1,0 +1,149 @@
+package io.spool.queue;
+
+import io.spool.log.DurableFiles;
+import io.spool.queue.routing.Binding;
+import io.spool.queue.routing.Exchange;
+import io.spool.queue.routing.ExchangeType;
+import io.spool.queue.routing.Exchanges;
+import io.spool.queue.routing.HeadersMatch;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * The durable list of exchanges and their bindings, one line each, followed by a CRC32C of the lines. Names, keys
+ * and header values are written in unpadded URL-safe Base64, so no character of theirs can break a line.
+ * <pre>
+ *   spool-exchanges 1
+ *   exchange NAME TYPE ALTERNATE|-
+ *   binding EXCHANGE SUBSCRIPTION KEY [ALL|ANY (HEADER=VALUE|HEADER=-)...]
+ *   ...
+ *   crc HEX
+ * </pre>
+ * Replaced atomically on every change. Not thread-safe: its owner serialises changes.
+ */
+final class ExchangeCatalog
+{
+    private static final String MAGIC = "spool-exchanges 1";
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+
+    private final Path file;
+
+    ExchangeCatalog(final Path file)
+    {
+        this.file = file;
+    }
+
+    /**
+     * Declares and binds what the file holds into {@code exchanges}.
+     *
+     * @throws CorruptStateException if the file is damaged.
+     */
+    void loadInto(final Exchanges exchanges)
+    {
+        final byte[] content = DurableFiles.read(file);
+        if (content == null)
+        {
+            return;
+        }
+        final String text = new String(content, StandardCharsets.UTF_8);
+        final int crcLine = text.lastIndexOf("crc ");
+        if (!text.startsWith(MAGIC + "\n") || crcLine < 0 ||
+            !Long.toHexString(crc(text.substring(0, crcLine))).equals(text.substring(crcLine + 4).trim()))
+        {
+            throw new CorruptStateException("exchange catalog " + file + " is damaged: bad header or checksum");
+        }
+        for (final String line : text.substring(MAGIC.length() + 1, crcLine).split("\n"))
+        {
+            final String[] fields = line.split(" ");
+            if (fields[0].equals("exchange"))
+            {
+                exchanges.declare(decode(fields[1]), ExchangeType.valueOf(fields[2]),
+                    fields[3].equals("-") ? null : decode(fields[3]));
+            }
+            else if (fields[0].equals("binding"))
+            {
+                final Exchange exchange = exchanges.get(decode(fields[1]));
+                exchange.bind(parseBinding(exchange.type(), fields));
+            }
+        }
+    }
+
+    void save(final Exchanges exchanges)
+    {
+        final StringBuilder text = new StringBuilder(MAGIC).append('\n');
+        for (final Exchange exchange : exchanges.all())
+        {
+            text.append("exchange ").append(encode(exchange.name())).append(' ').append(exchange.type()).append(' ')
+                .append(exchange.alternateExchange() == null ? "-" : encode(exchange.alternateExchange()))
+                .append('\n');
+        }
+        for (final Exchange exchange : exchanges.all())
+        {
+            for (final Binding binding : exchange.bindings())
+            {
+                text.append("binding ").append(encode(exchange.name())).append(' ')
+                    .append(encode(binding.subscription())).append(' ').append(encode(binding.key()));
+                if (binding.headers() != null)
+                {
+                    text.append(' ').append(binding.headers().mode());
+                    for (final Map.Entry<String, byte[]> header : binding.headers().required().entrySet())
+                    {
+                        text.append(' ').append(encode(header.getKey())).append('=')
+                            .append(header.getValue() == null ? "-" : ENCODER.encodeToString(header.getValue()));
+                    }
+                }
+                text.append('\n');
+            }
+        }
+        final long crc = crc(text.toString());
+        text.append("crc ").append(Long.toHexString(crc)).append('\n');
+        DurableFiles.replace(file, text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static Binding parseBinding(final ExchangeType type, final String[] fields)
+    {
+        final String subscription = decode(fields[2]);
+        final String key = fields.length > 3 ? decode(fields[3]) : "";
+        switch (type)
+        {
+            case DIRECT:
+                return Binding.direct(subscription, key);
+            case TOPIC:
+                return Binding.topic(subscription, key);
+            case FANOUT:
+                return Binding.fanout(subscription);
+            default:
+                final Map<String, byte[]> required = new LinkedHashMap<>();
+                for (int i = 5; i < fields.length; i++)
+                {
+                    final int eq = fields[i].indexOf('=');
+                    final String value = fields[i].substring(eq + 1);
+                    required.put(decode(fields[i].substring(0, eq)), value.equals("-") ? null : DECODER.decode(value));
+                }
+                return Binding.headers(subscription, new HeadersMatch(HeadersMatch.Mode.valueOf(fields[4]), required));
+        }
+    }
+
+    private static String encode(final String text)
+    {
+        return ENCODER.encodeToString(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String decode(final String text)
+    {
+        return new String(DECODER.decode(text), StandardCharsets.UTF_8);
+    }
+
+    private static long crc(final String text)
+    {
+        final CRC32C crc = new CRC32C();
+        crc.update(text.getBytes(StandardCharsets.UTF_8));
+        return crc.getValue();
+    }
+}

@@ -1,0 +1,160 @@
+package io.spool.queue;
+
+import org.agrona.concurrent.EpochClock;
+
+import java.util.function.LongPredicate;
+
+/**
+ * Finds when each message of a subscription partition expires and says when it is due: it reads messages ahead of
+ * the read cursor (at most {@link #READ_AHEAD} past the ack floor, each once), queues those with a time to live by
+ * expiry, and hands due ones to the state, which knows where the message waits. It also counts the bytes of the
+ * messages read ahead that the cursor has not met, for the overflow limit. Not thread-safe: owned by the
+ * subscription partition's thread.
+ */
+final class MessageExpiry
+{
+    /** How far past the ack floor messages are read ahead of delivery to find their expiry. */
+    static final long READ_AHEAD = 1 << 20;
+
+    private final ExpiryQueue queue = new ExpiryQueue();
+    private final MessageTraits traits = new MessageTraits();
+    private final EpochClock clock;
+    private MessageInspector inspector = MessageInspector.PLAIN;
+    /** Every offset below it was read for its expiry (or is settled). */
+    private long scanned;
+    /** Past the read cursor, offsets below it may already have expired. */
+    private long aheadEnd;
+    /** True once any message with an expiry was met: returns and due delays must then check expiry. */
+    private boolean inUse;
+    private long unreadBytes;
+
+    MessageExpiry(final long startOffset, final boolean subscriptionTtl, final EpochClock clock)
+    {
+        this.scanned = startOffset;
+        this.inUse = subscriptionTtl;
+        this.clock = clock;
+    }
+
+    void inspector(final MessageInspector inspector)
+    {
+        this.inspector = inspector;
+    }
+
+    /** The read cursor meets a message whose traits it just read. */
+    void metAtCursor(final long offset, final MessageTraits met)
+    {
+        if (offset >= scanned)
+        {
+            track(offset, met);
+            scanned = offset + 1;
+        }
+        else if (met.routed)
+        {
+            unreadBytes -= met.size;
+        }
+    }
+
+    /**
+     * Reads up to {@code budget} messages ahead of the read cursor.
+     *
+     * @return the number of messages read.
+     */
+    int readAhead(final int budget, final OffsetWindow window, final long cursor, final long logEnd)
+    {
+        final long limit = Math.min(logEnd, window.floor() + READ_AHEAD);
+        int read = 0;
+        while (read < budget && scanned < limit)
+        {
+            final long offset = scanned++;
+            if (offset < window.floor() || offset < cursor && window.isSettled(offset))
+            {
+                continue;
+            }
+            inspector.inspect(offset, traits);
+            track(offset, traits);
+            if (traits.routed && offset >= cursor)
+            {
+                unreadBytes += traits.size;
+            }
+            read++;
+        }
+        return read;
+    }
+
+    /**
+     * Hands each message whose expiry is at or before {@code now} to {@code expire}, which answers whether it
+     * expired (an acked or held message does not).
+     */
+    int expireDue(final long now, final LongPredicate expire)
+    {
+        int expired = 0;
+        while (!queue.isEmpty() && queue.nextExpiry() <= now)
+        {
+            if (expire.test(queue.removeFirst()))
+            {
+                expired++;
+            }
+        }
+        return expired;
+    }
+
+    /** Reads the message again only if expiry is in use at all: returns and due delays stay cheap otherwise. */
+    boolean hasExpired(final long offset)
+    {
+        if (!inUse)
+        {
+            return false;
+        }
+        inspector.inspect(offset, traits);
+        return traits.expireAt <= clock.time();
+    }
+
+    /** A message the cursor has not met expired: it no longer counts as unread, and the cursor will skip it. */
+    void expiredAhead(final long offset)
+    {
+        inspector.inspect(offset, traits);
+        unreadBytes -= traits.size;
+        aheadEnd = Math.max(aheadEnd, offset + 1);
+    }
+
+    /** Whether the cursor is to skip {@code offset} because it expired before the cursor got there. */
+    boolean isExpiredAhead(final long offset, final OffsetWindow window)
+    {
+        return offset < aheadEnd && window.isSettled(offset);
+    }
+
+    /** Marks a message that expired ahead of the read cursor while restoring. */
+    void restoreExpiredAhead(final long offset)
+    {
+        aheadEnd = Math.max(aheadEnd, offset + 1);
+    }
+
+    long aheadEnd()
+    {
+        return aheadEnd;
+    }
+
+    long unreadBytes()
+    {
+        return unreadBytes;
+    }
+
+    int queueSize()
+    {
+        return queue.size();
+    }
+
+    long footprintBytes()
+    {
+        return queue.footprintBytes();
+    }
+
+    private void track(final long offset, final MessageTraits met)
+    {
+        if (met.routed && met.expireAt != MessageTraits.NEVER)
+        {
+            queue.add(met.expireAt, offset);
+            inUse = true;
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.spool.queue;
+
+/**
+ * What the queue needs to know about one message beyond its offset: whether an exchange routed it to this
+ * subscription, its group, when it may be delivered and when it expires. A reusable holder filled by a {@link MessageInspector}. Not thread-safe.
+ */
+final class MessageTraits
+{
+    /** The group of a message that has none. */
+    static final int NO_GROUP = 0;
+    static final long NEVER = Long.MAX_VALUE;
+
+    boolean routed;
+    int group;
+    long deliverAt;
+    long expireAt;
+    /** Bytes of the record in the log; 0 when retention removed it. */
+    int size;
+
+    MessageTraits clear()
+    {
+        routed = true;
+        group = NO_GROUP;
+        deliverAt = 0;
+        expireAt = NEVER;
+        size = 0;
+        return this;
+    }
+}

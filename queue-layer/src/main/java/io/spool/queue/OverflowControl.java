@@ -1,0 +1,119 @@
+package io.spool.queue;
+
+/**
+ * Keeps a subscription's backlog within its maximum length and size: under {@link OverflowPolicy#DROP_HEAD} it
+ * dead-letters the oldest ready messages, across partitions oldest first, each agent pass; under the reject
+ * policies it publishes whether the subscription is full, for publishers to check. {@link #enforce()} runs on the
+ * agent thread; {@link #isFull()} and {@link #describe()} may be called from any thread.
+ * <p>
+ * Design note: publishers read a flag the agent refreshes each pass instead of asking the agent, so a publish
+ * never waits on a subscription; the price is that a burst can pass the limit by what arrives within one pass.
+ */
+final class OverflowControl
+{
+    private final SubscriptionSettings settings;
+    private final PartitionWorker[] partitions;
+    private final Delivery probe = new Delivery();
+    private volatile boolean full;
+    private volatile long length;
+    private volatile long bytes;
+
+    OverflowControl(final SubscriptionSettings settings, final PartitionWorker[] partitions)
+    {
+        this.settings = settings;
+        this.partitions = partitions;
+    }
+
+    /**
+     * @return the number of messages dropped.
+     */
+    int enforce()
+    {
+        if (!settings.hasOverflowLimit())
+        {
+            return 0;
+        }
+        int dropped = 0;
+        long ready = readyLength();
+        long unread = unreadBytes();
+        if (settings.overflowPolicy() == OverflowPolicy.DROP_HEAD)
+        {
+            while (isOver(ready, unread) && dropOldest())
+            {
+                dropped++;
+                ready = readyLength();
+                unread = unreadBytes();
+            }
+        }
+        length = ready;
+        bytes = unread;
+        full = isAtLimit(ready, unread);
+        return dropped;
+    }
+
+    /** True when a reject policy is in force and the backlog is at its limit. */
+    boolean isFull()
+    {
+        return full && settings.overflowPolicy() != OverflowPolicy.DROP_HEAD;
+    }
+
+    String describe()
+    {
+        return length + " ready messages (max " + limitText(settings.maxLength()) + ") and " + bytes +
+            " undelivered bytes (max " + limitText(settings.maxBytes()) + ")";
+    }
+
+    private static String limitText(final long limit)
+    {
+        return limit == SubscriptionSettings.NO_LIMIT ? "none" : Long.toString(limit);
+    }
+
+    private boolean isOver(final long ready, final long unread)
+    {
+        return settings.maxLength() != SubscriptionSettings.NO_LIMIT && ready > settings.maxLength() ||
+            settings.maxBytes() != SubscriptionSettings.NO_LIMIT && unread > settings.maxBytes();
+    }
+
+    private boolean isAtLimit(final long ready, final long unread)
+    {
+        return settings.maxLength() != SubscriptionSettings.NO_LIMIT && ready >= settings.maxLength() ||
+            settings.maxBytes() != SubscriptionSettings.NO_LIMIT && unread >= settings.maxBytes();
+    }
+
+    /** Drops the ready message published first, comparing the oldest of each partition. */
+    private boolean dropOldest()
+    {
+        PartitionWorker oldest = null;
+        long oldestTimestamp = Long.MAX_VALUE;
+        for (final PartitionWorker partition : partitions)
+        {
+            final long offset = partition.state().oldestReadyOffset();
+            if (offset >= 0 && partition.read(offset, 1, probe) && probe.timestamp() < oldestTimestamp)
+            {
+                oldest = partition;
+                oldestTimestamp = probe.timestamp();
+            }
+        }
+        return oldest != null && oldest.state().dropOldest();
+    }
+
+    private long readyLength()
+    {
+        long ready = 0;
+        for (final PartitionWorker partition : partitions)
+        {
+            ready += partition.state().readyCount();
+        }
+        return ready;
+    }
+
+    private long unreadBytes()
+    {
+        long unread = 0;
+        for (final PartitionWorker partition : partitions)
+        {
+            unread += partition.state().unreadBytes();
+        }
+        return unread;
+    }
+}

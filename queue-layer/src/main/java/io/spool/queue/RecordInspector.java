@@ -1,0 +1,205 @@
+package io.spool.queue;
+
+import io.spool.log.HeadersCodec;
+import io.spool.log.LogReader;
+import io.spool.log.OffsetOutOfRangeException;
+import io.spool.log.RecordHandler;
+import io.spool.log.RecordView;
+import org.agrona.DirectBuffer;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads a message's traits from its log record: whether an exchange routed it here
+ * ({@link QueueHeaders#ROUTED_TO}), the group from the {@link QueueHeaders#GROUP_ID} header or the
+ * record key, the delivery time from {@link QueueHeaders#DELAY} or {@link QueueHeaders#DELIVER_AT}, and the expiry
+ * from {@link QueueHeaders#TTL} and the subscription's message TTL, whichever ends first. Allocates nothing. Not
+ * thread-safe: owned by the subscription's agent thread.
+ * <p>
+ * Design note: it has a reader of its own because the read cursor meets messages in offset order, so its reads
+ * stay sequential while the delivery reader serves redeliveries anywhere in the window; and when asked for the
+ * offset after the last one it read, it reads the traits of the next {@link #BATCH} records at once, since a
+ * record at a time costs a seek and a poll each. The read-ahead for expiry has an inspector of its own, so the two
+ * sequences do not take each other's batch away.
+ */
+final class RecordInspector implements MessageInspector, RecordHandler
+{
+    /** Records read at once when asked for the offset after the last one read. */
+    static final int BATCH = 64;
+
+    private final LogReader reader;
+    private final boolean groupsFromKey;
+    private final boolean readsGroups;
+    private final long subscriptionTtlMillis;
+    private final byte[] subscriptionName;
+    private final MessageTraits target = new MessageTraits();
+    private final boolean[] routed = new boolean[BATCH];
+    private final int[] group = new int[BATCH];
+    private final int[] size = new int[BATCH];
+    private final long[] deliverAt = new long[BATCH];
+    private final long[] expireAt = new long[BATCH];
+    /** The traits of offsets {@code [cachedFrom, cachedFrom + cachedCount)} are in the arrays. */
+    private long cachedFrom = -1;
+    private int cachedCount;
+
+    RecordInspector(final LogReader reader, final String subscription, final SubscriptionSettings settings)
+    {
+        this.subscriptionName = subscription.getBytes(StandardCharsets.UTF_8);
+        this.reader = reader;
+        this.readsGroups = settings.groupMode() != GroupMode.NONE;
+        this.groupsFromKey = settings.groupKeySource() == GroupKeySource.RECORD_KEY;
+        this.subscriptionTtlMillis = settings.messageTtlMillis();
+    }
+
+    @Override
+    public void inspect(final long offset, final MessageTraits traits)
+    {
+        traits.clear();
+        if (offset < cachedFrom || offset >= cachedFrom + cachedCount)
+        {
+            load(offset, offset == cachedFrom + cachedCount ? BATCH : 1);
+        }
+        final int i = (int)(offset - cachedFrom);
+        if (i < 0 || i >= cachedCount)
+        {
+            // Retention removed the record: it is delivered as plain, and the delivery finds it gone.
+            return;
+        }
+        traits.routed = routed[i];
+        traits.group = group[i];
+        traits.size = size[i];
+        traits.deliverAt = deliverAt[i];
+        traits.expireAt = expireAt[i];
+    }
+
+    /** Reads the traits of up to {@code count} records from {@code offset}: many when reading in order. */
+    private void load(final long offset, final int count)
+    {
+        cachedFrom = offset;
+        cachedCount = 0;
+        try
+        {
+            reader.seek(offset);
+            reader.poll(this, count);
+        }
+        catch (final OffsetOutOfRangeException ex)
+        {
+            cachedCount = 0;
+        }
+    }
+
+    @Override
+    public void onRecord(final RecordView record)
+    {
+        read(record);
+        final int i = cachedCount++;
+        routed[i] = target.routed;
+        group[i] = target.group;
+        size[i] = target.size;
+        deliverAt[i] = target.deliverAt;
+        expireAt[i] = target.expireAt;
+    }
+
+    private void read(final RecordView record)
+    {
+        target.clear();
+        final long published = record.timestamp();
+        target.size = record.frameLength();
+        if (subscriptionTtlMillis != SubscriptionSettings.NO_TTL)
+        {
+            target.expireAt = published + subscriptionTtlMillis;
+        }
+        if (readsGroups && groupsFromKey && record.keyLength() >= 0)
+        {
+            target.group = groupHash(record.buffer(), record.keyOffset(), record.keyLength());
+        }
+        final int headersLength = record.headersLength();
+        if (headersLength == 0)
+        {
+            return;
+        }
+        final DirectBuffer buffer = record.buffer();
+        final int headersAt = record.headersOffset();
+        final long routedTo = HeadersCodec.locate(buffer, headersAt, headersLength, QueueHeaders.ROUTED_TO_BYTES);
+        if (routedTo >= 0 && (int)routedTo >= 0)
+        {
+            target.routed = listsName(buffer, (int)(routedTo >>> 32), (int)routedTo, subscriptionName);
+        }
+        if (readsGroups && !groupsFromKey)
+        {
+            final long found = HeadersCodec.locate(buffer, headersAt, headersLength, QueueHeaders.GROUP_ID_BYTES);
+            if (found >= 0 && (int)found >= 0)
+            {
+                target.group = groupHash(buffer, (int)(found >>> 32), (int)found);
+            }
+        }
+        final long delay = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELAY_BYTES);
+        if (delay > 0)
+        {
+            target.deliverAt = published + Math.min(delay, SubscriptionPartitionState.MAX_DELAY_MILLIS);
+        }
+        final long deliverAt = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELIVER_AT_BYTES);
+        if (deliverAt > 0)
+        {
+            target.deliverAt = Math.min(deliverAt, published + SubscriptionPartitionState.MAX_DELAY_MILLIS);
+        }
+        final long ttl = millisHeader(buffer, headersAt, headersLength, QueueHeaders.TTL_BYTES);
+        if (ttl >= 0)
+        {
+            target.expireAt = Math.min(target.expireAt, published + ttl);
+        }
+    }
+
+    private static long millisHeader(final DirectBuffer buffer, final int at, final int length, final byte[] name)
+    {
+        final long found = HeadersCodec.locate(buffer, at, length, name);
+        return found < 0 || (int)found < 0 ? QueueHeaders.NOT_A_NUMBER :
+            QueueHeaders.parseMillis(buffer, (int)(found >>> 32), (int)found);
+    }
+
+    /** Whether a comma-separated list of names holds {@code name}, compared byte by byte. */
+    static boolean listsName(final DirectBuffer buffer, final int at, final int length, final byte[] name)
+    {
+        int start = at;
+        final int end = at + length;
+        while (start <= end)
+        {
+            int stop = start;
+            while (stop < end && buffer.getByte(stop) != ',')
+            {
+                stop++;
+            }
+            if (stop - start == name.length)
+            {
+                int i = 0;
+                while (i < name.length && buffer.getByte(start + i) == name[i])
+                {
+                    i++;
+                }
+                if (i == name.length)
+                {
+                    return true;
+                }
+            }
+            start = stop + 1;
+        }
+        return false;
+    }
+
+    /** A 32-bit FNV-1a hash, never {@link MessageTraits#NO_GROUP}; keys that collide share their order. */
+    static int groupHash(final DirectBuffer buffer, final int at, final int length)
+    {
+        int hash = 0x811C9DC5;
+        for (int i = 0; i < length; i++)
+        {
+            hash ^= buffer.getByte(at + i) & 0xFF;
+            hash *= 0x01000193;
+        }
+        return hash == MessageTraits.NO_GROUP ? 1 : hash;
+    }
+
+    void close()
+    {
+        reader.close();
+    }
+}

@@ -1,0 +1,216 @@
+package io.spool.queue;
+
+import io.spool.queue.routing.Binding;
+import io.spool.queue.routing.Exchange;
+import io.spool.queue.routing.ExchangeType;
+import io.spool.queue.routing.Exchanges;
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.PublishResult;
+import io.spool.stream.StreamEngine;
+import io.spool.stream.StreamProducer;
+import org.agrona.concurrent.EpochClock;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Publishes to topics with the subscriptions' overflow limits in force ({@link #send}), and through exchanges: routes a message once, at publish time, and stores it once per topic with the
+ * matched subscriptions named in its {@link QueueHeaders#ROUTED_TO} header, so that each subscription of the
+ * topic sees exactly the messages its bindings matched. Declarations and bindings are kept in a durable catalog.
+ * Thread-safe: changes are serialised, and publishes share one producer under a lock (publish to topics
+ * directly for the highest rates).
+ */
+public final class Router
+{
+    private final Exchanges exchanges = new Exchanges();
+    private final ExchangeCatalog catalog;
+    private final SubscriptionRegistry subscriptions;
+    private final StreamProducer producer;
+    private final Map<String, LongAdder> unroutable = new ConcurrentHashMap<>();
+    private final EpochClock clock;
+
+    /**
+     * @throws CorruptStateException if the catalog file is damaged.
+     */
+    public Router(final Path catalogFile, final SubscriptionRegistry subscriptions, final StreamEngine streams,
+        final EpochClock clock)
+    {
+        this.clock = clock;
+        this.catalog = new ExchangeCatalog(catalogFile);
+        this.subscriptions = subscriptions;
+        this.producer = streams.newProducer();
+        catalog.loadInto(exchanges);
+    }
+
+    /**
+     * Declares an exchange; the same declaration again is a no-op.
+     *
+     * @throws io.spool.queue.routing.InvalidRoutingException if the name exists with another type or alternate.
+     */
+    public synchronized Exchange declare(final String name, final ExchangeType type, final String alternate)
+    {
+        if (name == null || name.isEmpty() || type == null)
+        {
+            throw new InvalidRequestException("an exchange needs a non-empty name and a type, was '" + name +
+                "' and " + type);
+        }
+        final Exchange exchange = exchanges.declare(name, type, alternate);
+        catalog.save(exchanges);
+        return exchange;
+    }
+
+    /**
+     * Binds a subscription to an exchange.
+     *
+     * @throws io.spool.queue.routing.UnknownExchangeException if the exchange was never declared.
+     * @throws UnknownSubscriptionException                     if the subscription does not exist.
+     * @throws io.spool.queue.routing.InvalidRoutingException   if the binding does not fit the exchange's type.
+     */
+    public synchronized void bind(final String exchange, final Binding binding)
+    {
+        final Exchange target = exchanges.get(exchange);
+        subscriptions.get(binding.subscription());
+        target.bind(binding);
+        catalog.save(exchanges);
+    }
+
+    /** @return whether the binding existed. */
+    public synchronized boolean unbind(final String exchange, final Binding binding)
+    {
+        final boolean removed = exchanges.get(exchange).unbind(binding);
+        catalog.save(exchanges);
+        return removed;
+    }
+
+    /** @return whether the exchange existed. */
+    public synchronized boolean delete(final String exchange)
+    {
+        final boolean removed = exchanges.delete(exchange);
+        catalog.save(exchanges);
+        return removed;
+    }
+
+    /** Drops every binding to a subscription being deleted. */
+    public synchronized void unbindAll(final String subscription)
+    {
+        exchanges.unbindAll(subscription);
+        catalog.save(exchanges);
+    }
+
+    public Exchange exchange(final String name)
+    {
+        return exchanges.get(name);
+    }
+
+    /**
+     * The live routing table, to read (list exchanges, preview a route). Change it through this router's methods,
+     * which check bindings against the subscriptions and keep them across restarts.
+     */
+    public Exchanges exchanges()
+    {
+        return exchanges;
+    }
+
+    /**
+     * Routes a message and stores it once per topic of the matched subscriptions.
+     *
+     * @param mandatory when nothing matches, return the message ({@link RouteOutcome.Status#RETURNED}) instead of
+     *                  dropping it.
+     * @throws io.spool.queue.routing.UnknownExchangeException if the exchange was never declared.
+     * @throws QueueFullException                              as {@link #send} does, for any matched topic.
+     */
+    public CompletableFuture<RouteOutcome> publish(final String exchange, final String routingKey, final byte[] key,
+        final Map<String, byte[]> headers, final byte[] value, final boolean mandatory)
+    {
+        final Map<String, byte[]> given = headers == null ? Map.of() : headers;
+        final List<String> matched = exchanges.route(exchange, routingKey == null ? "" : routingKey, given)
+            .subscriptions();
+        if (matched.isEmpty())
+        {
+            unroutable.computeIfAbsent(exchange, name -> new LongAdder()).increment();
+            return CompletableFuture.completedFuture(new RouteOutcome(
+                mandatory ? RouteOutcome.Status.RETURNED : RouteOutcome.Status.UNROUTABLE, List.of(), List.of()));
+        }
+        final Map<String, List<String>> byTopic = new LinkedHashMap<>();
+        for (final String subscription : matched)
+        {
+            byTopic.computeIfAbsent(subscriptions.get(subscription).topic(), t -> new ArrayList<>()).add(subscription);
+        }
+        for (final String topic : byTopic.keySet())
+        {
+            refuseIfFull(new ProducerRecord(topic, ProducerRecord.ANY_PARTITION, key, given, value));
+        }
+        final List<ProducerRecord> records = new ArrayList<>();
+        for (final Map.Entry<String, List<String>> topic : byTopic.entrySet())
+        {
+            final Map<String, byte[]> routed = new LinkedHashMap<>(given);
+            routed.put(QueueHeaders.ROUTED_TO, String.join(",", topic.getValue()).getBytes(StandardCharsets.UTF_8));
+            routed.put(QueueHeaders.EXCHANGE, exchange.getBytes(StandardCharsets.UTF_8));
+            if (routingKey != null)
+            {
+                routed.put(QueueHeaders.ROUTING_KEY, routingKey.getBytes(StandardCharsets.UTF_8));
+            }
+            records.add(new ProducerRecord(topic.getKey(), ProducerRecord.ANY_PARTITION, key, routed, value));
+        }
+        final CompletableFuture<List<PublishResult>> stored;
+        synchronized (producer)
+        {
+            stored = producer.sendBatch(records);
+        }
+        return stored.thenApply(results -> new RouteOutcome(RouteOutcome.Status.ROUTED, matched, results));
+    }
+
+    /**
+     * Publishes a record to its topic, unless a subscription of the topic is full under a reject policy.
+     *
+     * @throws QueueFullException when a subscription refuses it: nothing was stored, and under
+     *                            {@link OverflowPolicy#REJECT_PUBLISH_DLX} the record went to that subscription's
+     *                            dead-letter topic (reason {@code maxlen}).
+     */
+    public CompletableFuture<PublishResult> send(final ProducerRecord record)
+    {
+        refuseIfFull(record);
+        synchronized (producer)
+        {
+            return producer.send(record);
+        }
+    }
+
+    private void refuseIfFull(final ProducerRecord record)
+    {
+        final Subscription full = subscriptions.fullSubscriptionOf(record.topic());
+        if (full == null)
+        {
+            return;
+        }
+        final SubscriptionSettings settings = full.settings();
+        if (settings.overflowPolicy() == OverflowPolicy.REJECT_PUBLISH_DLX && settings.deadLetterTopic() != null)
+        {
+            final Map<String, byte[]> headers = DeathHistory.record(
+                record.headers() == null ? Map.of() : record.headers(), record.topic(), full.name(), -1, -1,
+                DeadReason.MAXLEN, 0, clock.time());
+            synchronized (producer)
+            {
+                producer.send(new ProducerRecord(settings.deadLetterTopic(), ProducerRecord.ANY_PARTITION,
+                    record.key(), headers, record.value())).join();
+            }
+        }
+        throw new QueueFullException(full.name(), "subscription " + full.name() + " of topic " + record.topic() +
+            " is full: " + full.agent().overflow().describe() + "; publish refused (" + settings.overflowPolicy() +
+            "), retry once consumers catch up");
+    }
+
+    /** Messages published through {@code exchange} that matched nothing, returned or dropped. */
+    public long unroutableCount(final String exchange)
+    {
+        final LongAdder count = unroutable.get(exchange);
+        return count == null ? 0 : count.sum();
+    }
+}

@@ -1,0 +1,158 @@
+package io.spool.queue;
+
+import io.spool.queue.routing.Binding;
+import io.spool.queue.routing.ExchangeType;
+import io.spool.queue.routing.HeadersMatch;
+import io.spool.queue.routing.UnknownExchangeException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static io.spool.queue.QueueFixture.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Publishing through exchanges: routed once at publish time, stored once per topic, seen by exactly the
+ * subscriptions the bindings matched.
+ */
+class ExchangePublishTest
+{
+    @TempDir
+    Path dir;
+    QueueFixture fx;
+
+    @BeforeEach
+    void open()
+    {
+        fx = new QueueFixture(dir);
+        fx.topic("orders", 1);
+        fx.topic("audit", 1);
+    }
+
+    @AfterEach
+    void close()
+    {
+        fx.close();
+    }
+
+    private RouteOutcome publish(final String exchange, final String routingKey, final String value,
+        final boolean mandatory)
+    {
+        return fx.spool.router().publish(exchange, routingKey, null, Map.of(),
+            value.getBytes(StandardCharsets.UTF_8), mandatory).join();
+    }
+
+    @Test
+    void eachBoundSubscriptionSeesExactlyWhatItsBindingsMatchFromOneStoredCopy()
+    {
+        final Subscription eu = fx.spool.createSubscription("eu", "orders", SubscriptionSettings.DEFAULT);
+        final Subscription all = fx.spool.createSubscription("all", "orders", SubscriptionSettings.DEFAULT);
+        final Router router = fx.spool.router();
+        router.declare("orders.x", ExchangeType.TOPIC, null);
+        router.bind("orders.x", Binding.topic("eu", "order.eu.*"));
+        router.bind("orders.x", Binding.topic("all", "order.#"));
+
+        final RouteOutcome both = publish("orders.x", "order.eu.created", "eu order", false);
+        publish("orders.x", "order.us.created", "us order", false);
+
+        assertThat(both.status()).isEqualTo(RouteOutcome.Status.ROUTED);
+        assertThat(both.subscriptions()).containsExactlyInAnyOrder("eu", "all");
+        assertThat(both.stored()).hasSize(1);
+        assertThat(fx.readTopic("orders")).hasSize(2);
+        assertThat(values(eu.receive(10, 0))).containsExactly("eu order");
+        assertThat(values(all.receive(10, 0))).containsExactly("eu order", "us order");
+        assertThat(eu.metrics().ready()).isZero();
+    }
+
+    @Test
+    void anUnroutableMessageIsReturnedWhenMandatoryElseCountedOrTakenByTheAlternate()
+    {
+        fx.spool.createSubscription("lost", "audit", SubscriptionSettings.DEFAULT);
+        final Router router = fx.spool.router();
+        router.declare("strict", ExchangeType.DIRECT, null);
+        router.declare("lost-and-found", ExchangeType.FANOUT, null);
+        router.declare("lenient", ExchangeType.DIRECT, "lost-and-found");
+        router.bind("lost-and-found", Binding.fanout("lost"));
+
+        assertThat(publish("strict", "nobody", "returned", true).status()).isEqualTo(RouteOutcome.Status.RETURNED);
+        assertThat(publish("strict", "nobody", "dropped", false).status())
+            .isEqualTo(RouteOutcome.Status.UNROUTABLE);
+        final RouteOutcome alternate = publish("lenient", "nobody", "kept", true);
+
+        assertThat(router.unroutableCount("strict")).isEqualTo(2);
+        assertThat(alternate.subscriptions()).containsExactly("lost");
+        assertThat(fx.readTopic("orders")).isEmpty();
+        assertThat(values(fx.spool.subscription("lost").receive(10, 0))).containsExactly("kept");
+    }
+
+    @Test
+    void aFanoutAcrossTopicsStoresOneCopyPerTopicAndHeadersExchangesMatchHeaders()
+    {
+        final Subscription billing = fx.spool.createSubscription("billing", "orders", SubscriptionSettings.DEFAULT);
+        final Subscription audit = fx.spool.createSubscription("audit-log", "audit", SubscriptionSettings.DEFAULT);
+        final Router router = fx.spool.router();
+        router.declare("everything", ExchangeType.FANOUT, null);
+        router.bind("everything", Binding.fanout("billing"));
+        router.bind("everything", Binding.fanout("audit-log"));
+        router.declare("by-region", ExchangeType.HEADERS, null);
+        router.bind("by-region", Binding.headers("billing", new HeadersMatch(HeadersMatch.Mode.ALL,
+            Map.of("region", "eu".getBytes(StandardCharsets.UTF_8)))));
+
+        assertThat(publish("everything", "", "event", false).stored()).hasSize(2);
+        router.publish("by-region", "", null, Map.of("region", "eu".getBytes(StandardCharsets.UTF_8)),
+            "eu".getBytes(StandardCharsets.UTF_8), false).join();
+        router.publish("by-region", "", null, Map.of("region", "us".getBytes(StandardCharsets.UTF_8)),
+            "us".getBytes(StandardCharsets.UTF_8), false).join();
+
+        assertThat(values(billing.receive(10, 0))).containsExactly("event", "eu");
+        assertThat(values(audit.receive(10, 0))).containsExactly("event");
+    }
+
+    @Test
+    void exchangesBindingsAndRoutingDecisionsSurviveARestart()
+    {
+        fx.spool.createSubscription("eu", "orders", SubscriptionSettings.DEFAULT);
+        fx.spool.createSubscription("us", "orders", SubscriptionSettings.DEFAULT);
+        fx.spool.router().declare("regions", ExchangeType.DIRECT, null);
+        fx.spool.router().bind("regions", Binding.direct("eu", "eu"));
+        fx.spool.router().bind("regions", Binding.direct("us", "us"));
+        publish("regions", "eu", "before restart", false);
+        fx.reopen();
+        publish("regions", "us", "after restart", false);
+
+        assertThat(values(fx.spool.subscription("eu").receive(10, 0))).containsExactly("before restart");
+        assertThat(values(fx.spool.subscription("us").receive(10, 0))).containsExactly("after restart");
+        assertThat(fx.spool.router().exchange("regions").bindings()).hasSize(2);
+    }
+
+    @Test
+    void deletingASubscriptionDropsItsBindings()
+    {
+        fx.spool.createSubscription("eu", "orders", SubscriptionSettings.DEFAULT);
+        fx.spool.router().declare("regions", ExchangeType.DIRECT, null);
+        fx.spool.router().bind("regions", Binding.direct("eu", "eu"));
+        fx.spool.deleteSubscription("eu");
+        assertThat(fx.spool.router().exchange("regions").bindings()).isEmpty();
+    }
+
+    @Test
+    void badRoutingRequestsGetSpecificErrors()
+    {
+        final Router router = fx.spool.router();
+        router.declare("regions", ExchangeType.DIRECT, null);
+        assertThatThrownBy(() -> router.bind("regions", Binding.direct("nobody", "eu")))
+            .isInstanceOf(UnknownSubscriptionException.class).hasMessageContaining("nobody");
+        assertThatThrownBy(() -> router.bind("nowhere", Binding.direct("nobody", "eu")))
+            .isInstanceOf(UnknownExchangeException.class).hasMessageContaining("nowhere");
+        assertThatThrownBy(() -> publish("nowhere", "eu", "x", false))
+            .isInstanceOf(UnknownExchangeException.class);
+        assertThatThrownBy(() -> router.declare("", ExchangeType.DIRECT, null))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("non-empty name");
+    }
+}

@@ -1,0 +1,39 @@
+package io.spool.queue;
+
+import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MessageGroupsStateTest
+{
+    private static final int HOT_GROUP = 7;
+
+    @Test
+    void aHotGroupStopsTheCursorAtTheWaitingBoundInsteadOfHoldingTheWholeBacklog()
+    {
+        final SubscriptionPartitionState state = SubscriptionPartitionState.inMemory(0, SubscriptionSettings.builder()
+            .messageGroups(GroupMode.ORDERED, GroupKeySource.HEADER).build(), new CachedEpochClock(), 0,
+            DeadLetterHandler.NONE);
+        state.inspector((offset, traits) -> traits.clear().group = HOT_GROUP);
+        state.logEnd(MessageGroups.MAX_WAITING + 100);
+
+        assertThat(state.acquire(1_000, 1, (offset, deliveryNumber) -> {})).isEqualTo(1);
+        assertThat(state.readCursor()).as("one acquire passes over a bounded run").isEqualTo(
+            SubscriptionPartitionState.MAX_PASSED_PER_ACQUIRE + 1);
+        while (state.acquire(1_000, 1, (offset, deliveryNumber) -> {}) == 0 &&
+            state.groupWaitingCount() < MessageGroups.MAX_WAITING)
+        {
+            continue;
+        }
+        assertThat(state.groupWaitingCount()).isEqualTo(MessageGroups.MAX_WAITING);
+        assertThat(state.readCursor()).isEqualTo(MessageGroups.MAX_WAITING + 1);
+        assertThat(state.state(5)).isEqualTo(MessageState.AVAILABLE);
+
+        state.ack(0, 1);
+        final long[] delivered = new long[1];
+        assertThat(state.acquire(1_000, 1, (offset, deliveryNumber) -> delivered[0] = offset)).isEqualTo(1);
+        assertThat(delivered[0]).isEqualTo(1);
+        assertThat(state.groupWaitingCount()).isEqualTo(MessageGroups.MAX_WAITING);
+    }
+}

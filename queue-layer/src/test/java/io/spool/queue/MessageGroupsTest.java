@@ -1,0 +1,163 @@
+package io.spool.queue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.spool.queue.QueueFixture.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * SQS FIFO message groups: at most one message of a group in flight, in offset order, groups independent.
+ */
+class MessageGroupsTest
+{
+    @TempDir
+    Path dir;
+    QueueFixture fx;
+
+    @BeforeEach
+    void open()
+    {
+        fx = new QueueFixture(dir);
+        fx.topic("orders", 1);
+        fx.topic("orders.dlq", 1);
+    }
+
+    @AfterEach
+    void close()
+    {
+        fx.close();
+    }
+
+    private Subscription ordered(final SubscriptionSettings.Builder settings)
+    {
+        return fx.spool.createSubscription("work", "orders",
+            settings.messageGroups(GroupMode.ORDERED, GroupKeySource.HEADER).build());
+    }
+
+    private void publishGrouped(final String... groupDashValue)
+    {
+        for (final String message : groupDashValue)
+        {
+            fx.publishWith("orders", message, QueueHeaders.GROUP_ID, message.substring(0, 1));
+        }
+    }
+
+    private static Delivery find(final List<Delivery> deliveries, final String value)
+    {
+        return deliveries.stream().filter(d -> d.valueAsString().equals(value)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void whileTheHeadOfAGroupIsInFlightTheRestWaitsAndOtherGroupsFlow()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder());
+        publishGrouped("A0", "A1", "B0", "A2", "C0", "B1", "A3");
+        fx.publish("orders", "plain");
+
+        final List<Delivery> first = work.receive(10, 0);
+        assertThat(values(first)).containsExactly("A0", "B0", "C0", "plain");
+        assertThat(work.receive(10, 0)).isEmpty();
+
+        work.ack(find(first, "A0").receipt());
+        work.ack(find(first, "B0").receipt());
+        final List<Delivery> second = work.receive(10, 0);
+        assertThat(values(second)).containsExactly("A1", "B1");
+        assertThat(second).allSatisfy(d -> assertThat(d.deliveryNumber()).isEqualTo(1));
+        work.ack(find(second, "A1").receipt());
+        assertThat(values(work.receive(10, 0))).containsExactly("A2");
+    }
+
+    @Test
+    void anExpiredLockGivesTheGroupsHeadBackBeforeAnythingBehindIt()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder().lockTimeoutMillis(1_000));
+        publishGrouped("A0", "A1");
+        assertThat(values(work.receive(10, 0))).containsExactly("A0");
+        fx.advance(work, 1_000);
+        final List<Delivery> again = work.receive(10, 0);
+        assertThat(values(again)).containsExactly("A0");
+        assertThat(again.get(0).deliveryNumber()).isEqualTo(2);
+        work.nack(again.get(0).receipt());
+        assertThat(values(work.receive(10, 0))).containsExactly("A0");
+    }
+
+    @Test
+    void aDeadLetteredHeadFreesItsGroup()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder().deadLetterTopic("orders.dlq")
+            .deliveryLimit(1));
+        publishGrouped("A0", "A1", "A2");
+        work.reject(work.receive(10, 0).get(0).receipt());
+        final Delivery next = work.receive(10, 0).get(0);
+        assertThat(next.valueAsString()).isEqualTo("A1");
+        work.nack(next.receipt());
+        work.nack(work.receive(10, 0).get(0).receipt());
+        assertThat(values(work.receive(10, 0))).containsExactly("A2");
+        assertThat(work.metrics().dead()).isEqualTo(2);
+    }
+
+    @Test
+    void groupOrderSurvivesARestart()
+    {
+        Subscription work = ordered(SubscriptionSettings.builder());
+        publishGrouped("A0", "A1", "B0", "B1", "A2");
+        final List<Delivery> before = work.receive(10, 0);
+        assertThat(values(before)).containsExactly("A0", "B0");
+        work.ack(find(before, "B0").receipt());
+        fx.reopen();
+        work = fx.spool.subscription("work");
+
+        final List<Delivery> after = work.receive(10, 0);
+        assertThat(values(after)).containsExactly("A0", "B1");
+        assertThat(find(after, "A0").redelivered()).isTrue();
+        assertThat(work.receive(10, 0)).isEmpty();
+        work.ack(find(after, "A0").receipt());
+        work.ack(find(after, "B1").receipt());
+        final List<Delivery> last = work.receive(10, 0);
+        assertThat(values(last)).containsExactly("A1");
+        work.ack(last.get(0).receipt());
+        assertThat(values(work.receive(10, 0))).containsExactly("A2");
+    }
+
+    @Test
+    void theRecordKeyCanNameTheGroup()
+    {
+        final Subscription work = fx.spool.createSubscription("work", "orders", SubscriptionSettings.builder()
+            .messageGroups(GroupMode.ORDERED, GroupKeySource.RECORD_KEY).build());
+        for (final String value : new String[] {"k1-a", "k2-a", "k1-b"})
+        {
+            fx.spool.newProducer().send("orders", value.substring(0, 2).getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8)).join();
+        }
+        final List<Delivery> first = work.receive(10, 0);
+        assertThat(values(first)).containsExactly("k1-a", "k2-a");
+        work.ack(first.get(0).receipt());
+        assertThat(values(work.receive(10, 0))).containsExactly("k1-b");
+    }
+
+    @Test
+    void groupSettingsSurviveARestart()
+    {
+        ordered(SubscriptionSettings.builder().retryPolicy(RetryPolicy.ladder(1_000, 5_000)).messageTtlMillis(60_000));
+        final SubscriptionSettings before = fx.spool.subscription("work").settings();
+        fx.reopen();
+        assertThat(fx.spool.subscription("work").settings()).isEqualTo(before);
+    }
+
+    @Test
+    void groupSettingsWithoutAModeOrSourceAreRefused()
+    {
+        assertThatThrownBy(() -> SubscriptionSettings.builder().messageGroups(null, GroupKeySource.HEADER).build())
+            .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("was null and HEADER");
+        assertThatThrownBy(() -> SubscriptionSettings.builder().messageGroups(GroupMode.ORDERED, null).build())
+            .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("was ORDERED and null");
+    }
+}

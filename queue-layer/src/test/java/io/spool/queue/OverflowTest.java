@@ -1,0 +1,139 @@
+package io.spool.queue;
+
+import io.spool.log.LogReader;
+import io.spool.stream.ProducerRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static io.spool.queue.QueueFixture.values;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Max length and max bytes per subscription, with drop-head, reject-publish and reject-publish-dlx.
+ */
+class OverflowTest
+{
+    @TempDir
+    Path dir;
+    QueueFixture fx;
+
+    @BeforeEach
+    void open()
+    {
+        fx = new QueueFixture(dir);
+        fx.topic("orders", 1);
+        fx.topic("orders.dlq", 1);
+    }
+
+    @AfterEach
+    void close()
+    {
+        fx.close();
+    }
+
+    private Subscription subscribe(final long maxLength, final long maxBytes, final OverflowPolicy policy)
+    {
+        return fx.spool.createSubscription("work", "orders", SubscriptionSettings.builder()
+            .deadLetterTopic("orders.dlq").overflow(maxLength, maxBytes, policy).build());
+    }
+
+    private List<String> deadValues(final int count)
+    {
+        return fx.awaitRecords("orders.dlq", count).stream().peek(r ->
+            assertThat(QueueFixture.header(r, DeathHistory.REASON)).isEqualTo("maxlen"))
+            .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+    }
+
+    private ProducerRecord record(final String value)
+    {
+        return new ProducerRecord("orders", 0, null, Map.of(), value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void dropHeadDeadLettersTheOldestBeyondTheMaxLengthAcrossARestart()
+    {
+        final Subscription work = subscribe(3, SubscriptionSettings.NO_LIMIT, OverflowPolicy.DROP_HEAD);
+        fx.publish("orders", "a", "b", "c");
+        work.sync();
+        fx.reopen();
+        fx.publish("orders", "d", "e");
+        final Subscription reopened = fx.spool.subscription("work");
+        reopened.sync();
+
+        assertThat(deadValues(2)).containsExactly("a", "b");
+        assertThat(values(reopened.receive(10, 0))).containsExactly("c", "d", "e");
+    }
+
+    @Test
+    void dropHeadKeepsTheUndeliveredBytesWithinMaxBytes()
+    {
+        fx.publish("orders", "0123456789");
+        final int size;
+        try (LogReader reader = fx.spool.streams().topics().topic("orders").partition(0).newReader())
+        {
+            final int[] frame = new int[1];
+            reader.poll(r -> frame[0] = r.frameLength(), 1);
+            size = frame[0];
+        }
+        final Subscription work = subscribe(SubscriptionSettings.NO_LIMIT, 2L * size + size / 2,
+            OverflowPolicy.DROP_HEAD);
+        fx.publish("orders", "1123456789", "2123456789");
+        work.sync();
+        work.sync();
+
+        assertThat(deadValues(1)).containsExactly("0123456789");
+        assertThat(values(work.receive(10, 0))).containsExactly("1123456789", "2123456789");
+    }
+
+    @Test
+    void rejectPublishRefusesWithABackPressureErrorUntilConsumersCatchUp()
+    {
+        final Subscription work = subscribe(2, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
+        final Router router = fx.spool.router();
+        router.send(record("a")).join();
+        router.send(record("b")).join();
+        work.sync();
+        work.sync();
+
+        assertThatThrownBy(() -> router.send(record("c"))).isInstanceOf(QueueFullException.class)
+            .hasMessageContaining("subscription work of topic orders is full")
+            .hasMessageContaining("2 ready messages (max 2)")
+            .satisfies(e -> assertThat(((QueueFullException)e).subscription()).isEqualTo("work"));
+        work.ack(work.receive(1, 0).get(0).receipt());
+        work.sync();
+        router.send(record("c")).join();
+        assertThat(values(work.receive(10, 0))).containsExactly("b", "c");
+        assertThat(fx.readTopic("orders.dlq")).isEmpty();
+    }
+
+    @Test
+    void rejectPublishDlxDeadLettersTheRefusedMessage()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH_DLX);
+        fx.spool.router().send(record("kept")).join();
+        work.sync();
+        work.sync();
+
+        assertThatThrownBy(() -> fx.spool.router().send(record("refused"))).isInstanceOf(QueueFullException.class);
+        assertThat(deadValues(1)).containsExactly("refused");
+        assertThat(values(work.receive(10, 0))).containsExactly("kept");
+    }
+
+    @Test
+    void overflowLimitsAreChecked()
+    {
+        assertThatThrownBy(() -> SubscriptionSettings.builder().overflow(0, SubscriptionSettings.NO_LIMIT,
+            OverflowPolicy.DROP_HEAD).build()).isInstanceOf(InvalidSettingsException.class)
+            .hasMessageContaining("was 0 messages");
+        assertThatThrownBy(() -> SubscriptionSettings.builder().overflow(5, 5, null).build())
+            .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("and null");
+    }
+}
