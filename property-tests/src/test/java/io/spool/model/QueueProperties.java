@@ -1,6 +1,7 @@
 package io.spool.model;
 
 import io.spool.Spool;
+import io.spool.log.DedupKey;
 import io.spool.model.QueueModel.Outcome;
 import io.spool.model.QueueModel.State;
 import io.spool.queue.AlreadySettledException;
@@ -40,6 +41,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,7 +89,8 @@ class QueueProperties
      * work-queue retention has whole settled segments to delete in many sequences.
      */
     private static final Map<String, byte[]> PADDING = Map.of("padding", new byte[200]);
-    private static final List<String> ACTIONS = List.of("publish by key", "publish to partition", "receive", "ack",
+    private static final List<String> ACTIONS = List.of("publish by key", "publish to partition",
+        "publish with a new dedup id", "publish a duplicate", "receive", "ack",
         "nack", "nack with delay", "reject", "extend", "forged receipt", "ack in a batch", "advance clock",
         "open push consumer", "ack through push consumer", "close push consumer", "run maintenance", "audit receive",
         "audit ack", "restart", "crash");
@@ -147,6 +150,7 @@ class QueueProperties
         return ActionChain.startWith(this::start)
             .withAction(3, new PublishByKey())
             .withAction(1, new PublishToPartition())
+            .withAction(2, new PublishWithDedupId())
             .withAction(5, new Receive())
             .withAction(4, new Settle("ack"))
             .withAction(2, new Settle("nack"))
@@ -189,6 +193,17 @@ class QueueProperties
         {
             return Arbitraries.integers().between(0, PARTITIONS - 1)
                 .map(p -> Transformer.mutate("publish to partition " + p, s -> s.publishToPartition(p)));
+        }
+    }
+
+    /** Publishes without a key under one of a few dedup ids: a repeat inside the window is not stored again. */
+    static final class PublishWithDedupId implements Action.Independent<QueueSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<QueueSystem>> transformer()
+        {
+            return Arbitraries.integers().between(0, 4).map(id -> Transformer.mutate(
+                "publish with dedup id d" + id, s -> s.publishWithDedupId("d" + id)));
         }
     }
 
@@ -322,6 +337,8 @@ class QueueProperties
         /** The receipts handed to the push consumer. */
         final List<QueueModel.Receipt> pushReceipts = new ArrayList<>();
         final List<QueueModel.DeadLetter> deadLettersRead = new ArrayList<>();
+        /** Where the first publish of each dedup id landed: its repeats must confirm the same place. */
+        final Map<String, PublishResult> firstByDedupId = new HashMap<>();
         Spool spool;
         Subscription subscription;
         Subscription audit;
@@ -397,6 +414,29 @@ class QueueProperties
             assertThat(placed.offset()).as("offset of " + value)
                 .isEqualTo(model.publish(partition, value, clock.time()));
             auditModel.publish(partition, value, clock.time());
+            settle();
+        }
+
+        void publishWithDedupId(final String dedupId)
+        {
+            final String value = nextValue();
+            final Map<String, byte[]> headers = new HashMap<>(PADDING);
+            headers.put(DedupKey.HEADER, dedupId.getBytes(StandardCharsets.UTF_8));
+            final PublishResult placed = spool.newProducer().send(new ProducerRecord(TOPIC,
+                ProducerRecord.ANY_PARTITION, null, headers, value.getBytes(StandardCharsets.UTF_8))).join();
+            final PublishResult first = firstByDedupId.putIfAbsent(dedupId, placed);
+            if (first != null)
+            {
+                Statistics.label("action").collect("publish a duplicate");
+                assertThat(placed).as("repeat of dedup id %s", dedupId).isEqualTo(first);
+            }
+            else
+            {
+                Statistics.label("action").collect("publish with a new dedup id");
+                assertThat(placed.offset()).as("offset of " + value)
+                    .isEqualTo(model.publish(placed.partition(), value, clock.time()));
+                auditModel.publish(placed.partition(), value, clock.time());
+            }
             settle();
         }
 
