@@ -58,28 +58,31 @@ public final class QueueModel
         final long offset;
         final String value;
         final long publishedAt;
+        final long expiresAt;
         State state = State.AVAILABLE;
         int deliveries;
         String holder;
         long lockDeadline;
         long delayedUntil;
 
-        Message(final int partition, final long offset, final String value, final long publishedAt)
+        Message(final int partition, final long offset, final String value, final long publishedAt,
+            final long expiresAt)
         {
             this.partition = partition;
             this.offset = offset;
             this.value = value;
             this.publishedAt = publishedAt;
+            this.expiresAt = expiresAt;
+        }
+
+        boolean hasExpired(final long now)
+        {
+            return expiresAt <= now;
         }
 
         public long offset()
         {
             return offset;
-        }
-
-        public State state()
-        {
-            return state;
         }
 
         @Override
@@ -108,16 +111,22 @@ public final class QueueModel
         }
     }
 
-    public int partitionCount()
-    {
-        return partitions.size();
-    }
-
     /** @return the offset the message gets. */
     public long publish(final int partition, final String value, final long now)
     {
+        return publish(partition, value, now, Long.MAX_VALUE - now);
+    }
+
+    /**
+     * Publishes a message that lives {@code ttlMillis}: past that it goes dead (expired) wherever it waits, and a
+     * consumer holding it keeps it until it comes back.
+     *
+     * @return the offset the message gets.
+     */
+    public long publish(final int partition, final String value, final long now, final long ttlMillis)
+    {
         final List<Message> messages = partitions.get(partition);
-        messages.add(new Message(partition, messages.size(), value, now));
+        messages.add(new Message(partition, messages.size(), value, now, now + ttlMillis));
         return messages.size() - 1;
     }
 
@@ -189,12 +198,12 @@ public final class QueueModel
         return outcome;
     }
 
-    public Outcome nack(final Receipt receipt)
+    public Outcome nack(final Receipt receipt, final long now)
     {
         final Outcome outcome = check(receipt);
         if (outcome == Outcome.DONE)
         {
-            comeBack(held(receipt));
+            comeBack(held(receipt), now);
         }
         return outcome;
     }
@@ -238,14 +247,21 @@ public final class QueueModel
         return outcome;
     }
 
-    /** Time is {@code now}: locks that ended come back, delays that ended make their message available. */
+    /**
+     * Time is {@code now}: waiting messages past their time to live go dead, locks that ended come back, delays that
+     * ended make their message available.
+     */
     public void timeIs(final long now)
     {
         for (final Message message : allMessages())
         {
-            if (message.state == State.ACQUIRED && message.lockDeadline <= now)
+            if ((message.state == State.AVAILABLE || message.state == State.DELAYED) && message.hasExpired(now))
             {
-                comeBack(message);
+                die(message, "expired");
+            }
+            else if (message.state == State.ACQUIRED && message.lockDeadline <= now)
+            {
+                comeBack(message, now);
             }
             else if (message.state == State.DELAYED && message.delayedUntil <= now)
             {
@@ -255,13 +271,13 @@ public final class QueueModel
     }
 
     /** A consumer closed: everything it held comes back. */
-    public void release(final String holder)
+    public void release(final String holder, final long now)
     {
         for (final Message message : allMessages())
         {
             if (message.state == State.ACQUIRED && message.holder.equals(holder))
             {
-                comeBack(message);
+                comeBack(message, now);
             }
         }
     }
@@ -272,16 +288,16 @@ public final class QueueModel
      * counters that count since the subscription was opened start again (what came back while opening counts for the
      * new run).
      */
-    public void restart(final List<String> closedConsumers)
+    public void restart(final List<String> closedConsumers, final long now)
     {
-        closedConsumers.forEach(this::release);
+        closedConsumers.forEach(holder -> release(holder, now));
         deadSinceOpen = 0;
         redeliveriesSinceOpen = 0;
         for (final Message message : allMessages())
         {
             if (message.state == State.ACQUIRED)
             {
-                comeBack(message);
+                comeBack(message, now);
             }
         }
     }
@@ -328,15 +344,15 @@ public final class QueueModel
         return List.copyOf(deadLetters);
     }
 
-    public State state(final int partition, final long offset)
-    {
-        return message(partition, offset).state;
-    }
-
-    private void comeBack(final Message message)
+    /** A held message comes back: dead if its time to live passed or it used up its deliveries, else available. */
+    private void comeBack(final Message message, final long now)
     {
         message.holder = null;
-        if (isOverLimit(message))
+        if (message.hasExpired(now))
+        {
+            die(message, "expired");
+        }
+        else if (isOverLimit(message))
         {
             die(message, "delivery_limit");
         }

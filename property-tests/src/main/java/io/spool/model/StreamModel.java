@@ -81,7 +81,7 @@ public final class StreamModel
         return all;
     }
 
-    public int partitionCount(final String topic)
+    private int partitionCount(final String topic)
     {
         return topics.get(topic).size();
     }

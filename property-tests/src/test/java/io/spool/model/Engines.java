@@ -16,18 +16,21 @@ import java.util.stream.Stream;
  */
 final class Engines
 {
+    private static final long DEDUP_WINDOW_MILLIS = 24 * 3_600_000L;
+
     private Engines()
     {
     }
 
     /**
-     * A topic whose segments hold a few dozen of the properties' records, so that sequences roll segments, and
-     * whose files are small enough that opening an engine for every sequence stays cheap.
+     * A topic whose segments hold a few of the properties' records, so that sequences roll segments, and whose files
+     * are small enough that opening an engine for every sequence stays cheap. Its dedup window is longer than any
+     * sequence's clock moves, so that a repeated dedup id is a duplicate wherever it comes.
      */
     static TopicConfig topicOfTinySegments(final int partitions)
     {
         return TopicConfig.of(partitions).withLog(LogConfig.builder().segmentBytes(1024).maxRecordBytes(960)
-            .indexIntervalBytes(128).build());
+            .indexIntervalBytes(128).dedupWindowMillis(DEDUP_WINDOW_MILLIS).build());
     }
 
     static Path temporaryDirectory(final String prefix)

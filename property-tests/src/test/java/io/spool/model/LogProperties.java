@@ -9,6 +9,7 @@ import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -43,24 +44,25 @@ class LogProperties
     private static final String LOG = "p/0";
     private static final long RETENTION_MILLIS = 60_000;
 
+    /** The engine and model of the sequence being run. */
+    private LogSystem running;
+
     @Property
     void theLogAgreesWithItsModel(@ForAll("chains") final ActionChain<LogSystem> chain)
     {
-        final LogSystem[] last = new LogSystem[1];
+        running = null;
         try
         {
-            chain.peek(s -> last[0] = s)
-                .withInvariant("offsets agree", LogSystem::checkOffsets)
-                .run();
+            chain.withInvariant("offsets agree", LogSystem::checkOffsets).run();
         }
         finally
         {
-            if (last[0] != null)
+            if (running != null)
             {
-                last[0].destroy();
+                running.destroy();
             }
         }
-        Statistics.label("restart in sequence").collect(last[0] != null && last[0].restarts > 0);
+        Statistics.label("restart in sequence").collect(running != null && running.restarts > 0);
         Statistics.label("restart in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
         Statistics.label("action").coverage(c ->
         {
@@ -72,10 +74,17 @@ class LogProperties
         });
     }
 
+    /** Opens the engine of a sequence and keeps it, so that it is closed even if the sequence fails at once. */
+    private LogSystem start()
+    {
+        running = new LogSystem();
+        return running;
+    }
+
     @Provide
     Arbitrary<ActionChain<LogSystem>> chains()
     {
-        return ActionChain.startWith(LogSystem::new)
+        return ActionChain.startWith(this::start)
             .withAction(5, Action.just("append", Transformer.mutate("append", LogSystem::append)))
             .withAction(2, new AppendBatch())
             .withAction(4, new Read())
@@ -99,14 +108,18 @@ class LogProperties
         }
     }
 
-    static final class Read implements Action.Dependent<LogSystem>
+    /**
+     * Actions name offsets and times relative to the log's end and the clock, never read the state when generated,
+     * so that jqwik can drop any steps while it shrinks a failing sequence.
+     */
+    static final class Read implements Action.Independent<LogSystem>
     {
         @Override
-        public Arbitrary<Transformer<LogSystem>> transformer(final LogSystem s)
+        public Arbitrary<Transformer<LogSystem>> transformer()
         {
-            return Arbitraries.longs().between(s.model.startOffset(), s.model.endOffset())
-                .flatMap(from -> Arbitraries.integers().between(1, 200)
-                    .map(max -> Transformer.mutate("read " + max + " from " + from, sys -> sys.read(from, max))));
+            return Combinators.combine(Arbitraries.longs().between(0, 200), Arbitraries.integers().between(1, 200))
+                .as((back, max) -> Transformer.mutate("read " + max + " from " + back + " before the end",
+                    sys -> sys.read(sys.offsetBeforeEnd(back), max)));
         }
     }
 
@@ -120,23 +133,24 @@ class LogProperties
         }
     }
 
-    static final class DeleteBelow implements Action.Dependent<LogSystem>
+    static final class DeleteBelow implements Action.Independent<LogSystem>
     {
         @Override
-        public Arbitrary<Transformer<LogSystem>> transformer(final LogSystem s)
+        public Arbitrary<Transformer<LogSystem>> transformer()
         {
-            return Arbitraries.longs().between(s.model.startOffset(), s.model.endOffset())
-                .map(o -> Transformer.mutate("delete segments below " + o, sys -> sys.deleteBelow(o)));
+            return Arbitraries.longs().between(0, 200).map(back -> Transformer.mutate(
+                "delete segments below " + back + " before the end",
+                sys -> sys.deleteBelow(sys.offsetBeforeEnd(back))));
         }
     }
 
-    static final class OffsetForTimestamp implements Action.Dependent<LogSystem>
+    static final class OffsetForTimestamp implements Action.Independent<LogSystem>
     {
         @Override
-        public Arbitrary<Transformer<LogSystem>> transformer(final LogSystem s)
+        public Arbitrary<Transformer<LogSystem>> transformer()
         {
-            return Arbitraries.longs().between(s.clock.time() - 3 * RETENTION_MILLIS, s.clock.time() + 1)
-                .map(t -> Transformer.mutate("offset for timestamp " + t, sys -> sys.offsetForTimestamp(t)));
+            return Arbitraries.longs().between(-1, 3 * RETENTION_MILLIS).map(ago -> Transformer.mutate(
+                "offset for timestamp " + ago + " ms ago", sys -> sys.offsetForTimestamp(sys.clock.time() - ago)));
         }
     }
 
@@ -174,6 +188,12 @@ class LogProperties
             store = LogStore.open(dir, LogStoreConfig.builder().clock(clock).backgroundMaintenance(false)
                 .ringSize(64).build());
             log = store.openLog(LOG, config);
+        }
+
+        /** The offset {@code back} records before the end, or the start if the log holds fewer. */
+        long offsetBeforeEnd(final long back)
+        {
+            return Math.max(model.startOffset(), model.endOffset() - back);
         }
 
         void checkOffsets()

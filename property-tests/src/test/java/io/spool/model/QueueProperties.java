@@ -1,6 +1,7 @@
 package io.spool.model;
 
 import io.spool.Spool;
+import io.spool.log.DedupKey;
 import io.spool.model.QueueModel.Outcome;
 import io.spool.model.QueueModel.State;
 import io.spool.queue.AlreadySettledException;
@@ -11,6 +12,7 @@ import io.spool.queue.Delivery;
 import io.spool.queue.DeliveryListener;
 import io.spool.queue.QueueConsumer;
 import io.spool.queue.QueueException;
+import io.spool.queue.QueueHeaders;
 import io.spool.queue.Receipt;
 import io.spool.queue.StaleReceiptException;
 import io.spool.queue.Subscription;
@@ -40,6 +42,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -59,6 +62,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * {@link Spool} subscription and against {@link QueueModel}; after every step what each receive and push returned,
  * the answer to each settlement, the metrics and the dead letters of both must agree.
  * <p>
+ * A second subscription on the same topic receives and acks on its own; it must see every message whatever the
+ * first one does, and retention must keep what either of them has not settled.
+ * <p>
  * The dead and redelivery counts of {@code metrics()} start again each time the engine opens, as the subscription's
  * per-partition state documents, and the model counts them the same way.
  * <p>
@@ -73,39 +79,47 @@ class QueueProperties
     private static final String TOPIC = "jobs";
     private static final String DEAD_LETTER_TOPIC = "jobs.dead";
     private static final String SUBSCRIPTION = "work";
+    /** A second subscription on the same topic: it must see every message, whatever the first one does. */
+    private static final String AUDIT_SUBSCRIPTION = "audit";
+    private static final long AUDIT_LOCK_TIMEOUT_MILLIS = 3_000;
     private static final int PARTITIONS = 2;
     private static final String PULL = "pull";
     private static final String PUSH = "push";
-    /** A header that makes every message a few hundred bytes, so that a segment holds only three or four of them
-     * and work-queue retention has whole settled segments to delete in many sequences. */
+    /**
+     * A header that makes every message a few hundred bytes, so that a segment holds only three or four of them and
+     * work-queue retention has whole settled segments to delete in many sequences.
+     */
     private static final Map<String, byte[]> PADDING = Map.of("padding", new byte[200]);
-    private static final List<String> ACTIONS = List.of("publish by key", "publish to partition", "receive", "ack",
-        "nack", "nack with delay", "reject", "extend", "forged receipt", "ack in a batch", "advance clock", "open push consumer",
-        "ack through push consumer", "close push consumer", "run maintenance", "restart", "crash");
+    private static final List<String> ACTIONS = List.of("publish by key", "publish to partition",
+        "publish with a new dedup id", "publish a duplicate", "publish with a time to live", "receive", "ack",
+        "nack", "nack with delay", "reject", "extend", "forged receipt", "ack in a batch", "advance clock",
+        "open push consumer", "ack through push consumer", "close push consumer", "run maintenance", "audit receive",
+        "audit ack", "restart", "crash");
 
     /** The settings of the sequence being run; a field so that shrinking a sequence keeps them. */
     private Settings settings;
+
+    /** The engine and model of the sequence being run. */
+    private QueueSystem running;
 
     @Property
     void theQueueAgreesWithItsModel(@ForAll("settings") final Settings settings,
         @ForAll("chains") final ActionChain<QueueSystem> chain)
     {
         this.settings = settings;
-        final QueueSystem[] last = new QueueSystem[1];
+        running = null;
         try
         {
-            chain.peek(s -> last[0] = s)
-                .withInvariant("metrics and dead letters agree", QueueSystem::checkObservableState)
-                .run();
+            chain.withInvariant("metrics and dead letters agree", QueueSystem::checkObservableState).run();
         }
         finally
         {
-            if (last[0] != null)
+            if (running != null)
             {
-                last[0].destroy();
+                running.destroy();
             }
         }
-        Statistics.label("restart or crash in sequence").collect(last[0] != null && last[0].restarts > 0);
+        Statistics.label("restart or crash in sequence").collect(running != null && running.restarts > 0);
         Statistics.label("restart or crash in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
         Statistics.label("action").coverage(c ->
         {
@@ -114,7 +128,10 @@ class QueueProperties
                 c.check(action).count(n -> n > 0);
             }
         });
-        Statistics.label("maintenance deleted segments").coverage(c -> c.check(true).count(n -> n > 0));
+        // Collected once per sequence, like restarts, so that the label has entries even if the first one fails.
+        Statistics.label("retention deleted segments in sequence").collect(running != null &&
+            running.segmentsDeleted > 0);
+        Statistics.label("retention deleted segments in sequence").coverage(c -> c.check(true).count(n -> n > 0));
     }
 
     @Provide
@@ -124,12 +141,21 @@ class QueueProperties
             .as(Settings::new);
     }
 
+    /** Opens the engine of a sequence and keeps it, so that it is closed even if the sequence fails at once. */
+    private QueueSystem start()
+    {
+        running = new QueueSystem(settings);
+        return running;
+    }
+
     @Provide
     Arbitrary<ActionChain<QueueSystem>> chains()
     {
-        return ActionChain.startWith(() -> new QueueSystem(settings))
+        return ActionChain.startWith(this::start)
             .withAction(3, new PublishByKey())
             .withAction(1, new PublishToPartition())
+            .withAction(2, new PublishWithDedupId())
+            .withAction(2, new PublishWithTimeToLive())
             .withAction(5, new Receive())
             .withAction(4, new Settle("ack"))
             .withAction(2, new Settle("nack"))
@@ -141,6 +167,9 @@ class QueueProperties
             .withAction(3, new AdvanceClock())
             .withAction(2, new OpenOrClosePushConsumer())
             .withAction(2, new AckThroughPushConsumer())
+            .withAction(2, new AuditReceive())
+            .withAction(2, Action.just("audit ack", Transformer.mutate("audit acks everything it holds",
+                QueueSystem::auditAck)))
             .withAction(1, Action.just("run maintenance", Transformer.mutate("run maintenance",
                 QueueSystem::runMaintenance)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", QueueSystem::restart)))
@@ -169,6 +198,30 @@ class QueueProperties
         {
             return Arbitraries.integers().between(0, PARTITIONS - 1)
                 .map(p -> Transformer.mutate("publish to partition " + p, s -> s.publishToPartition(p)));
+        }
+    }
+
+    /** Publishes without a key under one of a few dedup ids: a repeat inside the window is not stored again. */
+    static final class PublishWithDedupId implements Action.Independent<QueueSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<QueueSystem>> transformer()
+        {
+            return Arbitraries.integers().between(0, 4).map(id -> Transformer.mutate(
+                "publish with dedup id d" + id, s -> s.publishWithDedupId("d" + id)));
+        }
+    }
+
+    /** Publishes to a partition a message that lives a few seconds. */
+    static final class PublishWithTimeToLive implements Action.Independent<QueueSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<QueueSystem>> transformer()
+        {
+            return Combinators.combine(Arbitraries.integers().between(0, PARTITIONS - 1),
+                    Arbitraries.longs().between(1, 8_000))
+                .as((p, ttl) -> Transformer.mutate("publish to partition " + p + " living " + ttl + " ms",
+                    s -> s.publishWithTimeToLive(p, ttl)));
         }
     }
 
@@ -230,6 +283,16 @@ class QueueProperties
         }
     }
 
+    static final class AuditReceive implements Action.Independent<QueueSystem>
+    {
+        @Override
+        public Arbitrary<Transformer<QueueSystem>> transformer()
+        {
+            return Arbitraries.integers().between(1, 6)
+                .map(max -> Transformer.mutate("audit receives " + max, s -> s.auditReceive(max)));
+        }
+    }
+
     static final class AdvanceClock implements Action.Independent<QueueSystem>
     {
         @Override
@@ -282,20 +345,26 @@ class QueueProperties
         final Settings settings;
         final CachedEpochClock clock = new CachedEpochClock();
         final QueueModel model;
+        final QueueModel auditModel = new QueueModel(PARTITIONS, AUDIT_LOCK_TIMEOUT_MILLIS, QueueModel.UNLIMITED);
         Path dir;
         /** Every receipt handed out so far, the stale and settled ones too: settling them must be refused. */
         final List<QueueModel.Receipt> receipts = new ArrayList<>();
+        final List<QueueModel.Receipt> auditReceipts = new ArrayList<>();
         final BlockingQueue<Seen> pushed = new LinkedBlockingQueue<>();
         final ConcurrentLinkedQueue<String> refusedPushSettlements = new ConcurrentLinkedQueue<>();
         /** The receipts handed to the push consumer. */
         final List<QueueModel.Receipt> pushReceipts = new ArrayList<>();
         final List<QueueModel.DeadLetter> deadLettersRead = new ArrayList<>();
+        /** Where the first publish of each dedup id landed: its repeats must confirm the same place. */
+        final Map<String, PublishResult> firstByDedupId = new HashMap<>();
         Spool spool;
         Subscription subscription;
+        Subscription audit;
         QueueConsumer consumer;
         StreamConsumer deadLetterReader;
         int prefetch;
         int restarts;
+        int segmentsDeleted;
         private int counter;
 
         QueueSystem(final Settings settings)
@@ -312,6 +381,10 @@ class QueueProperties
                 .deliveryLimit(settings.deliveryLimit() == QueueModel.UNLIMITED ?
                     SubscriptionSettings.UNLIMITED_DELIVERIES : settings.deliveryLimit())
                 .deadLetterTopic(DEAD_LETTER_TOPIC)
+                .build());
+            audit = spool.createSubscription(AUDIT_SUBSCRIPTION, TOPIC, SubscriptionSettings.builder()
+                .lockTimeoutMillis(AUDIT_LOCK_TIMEOUT_MILLIS)
+                .deliveryLimit(SubscriptionSettings.UNLIMITED_DELIVERIES)
                 .build());
             openDeadLetterReader();
         }
@@ -345,6 +418,7 @@ class QueueProperties
                     value.getBytes(StandardCharsets.UTF_8))).join();
                 assertThat(placed.offset()).as("offset of " + value)
                     .isEqualTo(model.publish(placed.partition(), value, clock.time()));
+                auditModel.publish(placed.partition(), value, clock.time());
             }
             settle();
         }
@@ -358,6 +432,44 @@ class QueueProperties
             assertThat(placed.partition()).isEqualTo(partition);
             assertThat(placed.offset()).as("offset of " + value)
                 .isEqualTo(model.publish(partition, value, clock.time()));
+            auditModel.publish(partition, value, clock.time());
+            settle();
+        }
+
+        void publishWithTimeToLive(final int partition, final long ttlMillis)
+        {
+            Statistics.label("action").collect("publish with a time to live");
+            final String value = nextValue();
+            final Map<String, byte[]> headers = new HashMap<>(PADDING);
+            headers.put(QueueHeaders.TTL, QueueHeaders.millis(ttlMillis));
+            final PublishResult placed = spool.newProducer().send(new ProducerRecord(TOPIC, partition, null, headers,
+                value.getBytes(StandardCharsets.UTF_8))).join();
+            assertThat(placed.offset()).as("offset of " + value)
+                .isEqualTo(model.publish(partition, value, clock.time(), ttlMillis));
+            auditModel.publish(partition, value, clock.time(), ttlMillis);
+            settle();
+        }
+
+        void publishWithDedupId(final String dedupId)
+        {
+            final String value = nextValue();
+            final Map<String, byte[]> headers = new HashMap<>(PADDING);
+            headers.put(DedupKey.HEADER, dedupId.getBytes(StandardCharsets.UTF_8));
+            final PublishResult placed = spool.newProducer().send(new ProducerRecord(TOPIC,
+                ProducerRecord.ANY_PARTITION, null, headers, value.getBytes(StandardCharsets.UTF_8))).join();
+            final PublishResult first = firstByDedupId.putIfAbsent(dedupId, placed);
+            if (first != null)
+            {
+                Statistics.label("action").collect("publish a duplicate");
+                assertThat(placed).as("repeat of dedup id %s", dedupId).isEqualTo(first);
+            }
+            else
+            {
+                Statistics.label("action").collect("publish with a new dedup id");
+                assertThat(placed.offset()).as("offset of " + value)
+                    .isEqualTo(model.publish(placed.partition(), value, clock.time()));
+                auditModel.publish(placed.partition(), value, clock.time());
+            }
             settle();
         }
 
@@ -368,7 +480,35 @@ class QueueProperties
             final List<Seen> received = subscription.receive(max, 0).stream().map(Seen::of).toList();
             assertThat(received).as("receive %d with %d available", max, available)
                 .hasSize((int)Math.min(max, available));
-            takeFromModel(received, PULL);
+            takeFromModel(model, receipts, received, PULL);
+            settle();
+        }
+
+        void auditReceive(final int max)
+        {
+            Statistics.label("action").collect("audit receive");
+            final long available = auditModel.count(State.AVAILABLE);
+            final List<Seen> received = audit.receive(max, 0).stream().map(Seen::of).toList();
+            assertThat(received).as("audit receive %d with %d available", max, available)
+                .hasSize((int)Math.min(max, available));
+            takeFromModel(auditModel, auditReceipts, received, PULL);
+            settle();
+        }
+
+        /** The audit subscription acks, in one batch, every delivery it holds. */
+        void auditAck()
+        {
+            final List<QueueModel.Receipt> held = auditReceipts.stream()
+                .filter(r -> auditModel.check(r) == Outcome.DONE).toList();
+            if (held.isEmpty())
+            {
+                return;
+            }
+            Statistics.label("action").collect("audit ack");
+            final BatchResult result = audit.ack(held.stream()
+                .map(r -> new Receipt(r.partition(), r.offset(), r.deliveryNumber())).toList());
+            assertThat(result.failed()).as("audit acks of held deliveries refused").isEmpty();
+            held.forEach(auditModel::ack);
             settle();
         }
 
@@ -376,7 +516,8 @@ class QueueProperties
          * Checks that the engine handed out, in each partition, the lowest available offsets in order, with the
          * delivery numbers and redelivered flags the model gives them; the model then holds them too.
          */
-        private void takeFromModel(final List<Seen> deliveries, final String holder)
+        private void takeFromModel(final QueueModel model, final List<QueueModel.Receipt> receipts,
+            final List<Seen> deliveries, final String holder)
         {
             final Map<Integer, List<Seen>> byPartition = new LinkedHashMap<>();
             for (final Seen seen : deliveries)
@@ -423,7 +564,7 @@ class QueueProperties
                 case "nack" ->
                 {
                     thrown = catchThrowable(() -> subscription.nack(engineReceipt));
-                    expected = model.nack(receipt);
+                    expected = model.nack(receipt, now);
                 }
                 case "nack with delay" ->
                 {
@@ -512,6 +653,7 @@ class QueueProperties
             Statistics.label("action").collect("advance clock");
             clock.advance(millis);
             model.timeIs(clock.time());
+            auditModel.timeIs(clock.time());
             settle();
         }
 
@@ -561,7 +703,7 @@ class QueueProperties
             Statistics.label("action").collect("close push consumer");
             consumer.close();
             consumer = null;
-            model.release(PUSH);
+            model.release(PUSH, clock.time());
             settle();
         }
 
@@ -572,13 +714,13 @@ class QueueProperties
         void runMaintenance()
         {
             Statistics.label("action").collect("run maintenance");
-            final int deleted = spool.runMaintenance();
-            Statistics.label("maintenance deleted segments").collect(deleted > 0);
+            segmentsDeleted += spool.runMaintenance();
             for (int partition = 0; partition < PARTITIONS; partition++)
             {
                 assertThat(spool.streams().topics().topic(TOPIC).partition(partition).startOffset())
                     .as("start of partition %d after retention", partition)
-                    .isLessThanOrEqualTo(model.lowestUnsettled(partition));
+                    .isLessThanOrEqualTo(Math.min(model.lowestUnsettled(partition),
+                        auditModel.lowestUnsettled(partition)));
             }
             settle();
         }
@@ -590,7 +732,8 @@ class QueueProperties
             restarts++;
             deadLetterReader.close();
             spool.close();
-            model.restart(consumer == null ? List.of() : List.of(PUSH));
+            model.restart(consumer == null ? List.of() : List.of(PUSH), clock.time());
+            auditModel.restart(List.of(), clock.time());
             reopen();
         }
 
@@ -607,7 +750,8 @@ class QueueProperties
             spool.close();
             Engines.deleteDirectory(dir);
             dir = image;
-            model.restart(List.of());
+            model.restart(List.of(), clock.time());
+            auditModel.restart(List.of(), clock.time());
             reopen();
         }
 
@@ -616,6 +760,7 @@ class QueueProperties
             consumer = null;
             open();
             subscription = spool.subscription(SUBSCRIPTION);
+            audit = spool.subscription(AUDIT_SUBSCRIPTION);
             openDeadLetterReader();
             settle();
         }
@@ -633,12 +778,13 @@ class QueueProperties
         }
 
         /**
-         * Lets the subscription's agent finish a pass, then takes what it pushed to the push consumer: as many
-         * messages as the prefetch leaves room for, or all that are available if fewer.
+         * Lets the subscriptions' agents finish a pass, then takes what the first one pushed to its push consumer: as
+         * many messages as the prefetch leaves room for, or all that are available if fewer.
          */
         private void settle()
         {
             subscription.sync();
+            audit.sync();
             if (consumer == null)
             {
                 return;
@@ -653,7 +799,7 @@ class QueueProperties
             }
             assertThat(pushed).as("pushed beyond the prefetch").isEmpty();
             final int before = receipts.size();
-            takeFromModel(deliveries, PUSH);
+            takeFromModel(model, receipts, deliveries, PUSH);
             pushReceipts.addAll(receipts.subList(before, receipts.size()));
         }
 
@@ -680,6 +826,14 @@ class QueueProperties
                 .containsExactly(model.count(State.AVAILABLE), model.count(State.ACQUIRED),
                     model.count(State.DELAYED), model.deadSinceOpen(), model.redeliveriesSinceOpen(),
                     consumer == null ? 0 : 1, model.oldestAvailableAge(clock.time()));
+            final SubscriptionMetrics auditMetrics = audit.metrics();
+            assertThat(new long[] {auditMetrics.ready(), auditMetrics.inFlight(), auditMetrics.delayed(),
+                auditMetrics.dead(), auditMetrics.redeliveries(), auditMetrics.consumers(),
+                auditMetrics.oldestReadyAgeMillis()})
+                .as("audit ready, in flight, delayed, dead, redeliveries, consumers, oldest ready age: engine %s, " +
+                    "model %s", auditMetrics, auditModel)
+                .containsExactly(auditModel.count(State.AVAILABLE), auditModel.count(State.ACQUIRED), 0L, 0L,
+                    auditModel.redeliveriesSinceOpen(), 0L, auditModel.oldestAvailableAge(clock.time()));
             assertThat(refusedPushSettlements).as("settlements the push consumer had refused").isEmpty();
             checkDeadLetters();
         }
@@ -702,8 +856,8 @@ class QueueProperties
                         Integer.parseInt(header(record, DeathHistory.DELIVERIES))));
                 }
             }
-            final Comparator<QueueModel.DeadLetter> byMessage = Comparator.comparingInt(QueueModel.DeadLetter::partition)
-                .thenComparingLong(QueueModel.DeadLetter::offset);
+            final Comparator<QueueModel.DeadLetter> byMessage = Comparator
+                .comparingInt(QueueModel.DeadLetter::partition).thenComparingLong(QueueModel.DeadLetter::offset);
             assertThat(deadLettersRead.stream().sorted(byMessage).toList()).as("dead letters")
                 .isEqualTo(expected.stream().sorted(byMessage).toList());
         }
