@@ -29,7 +29,7 @@ final class BackoffWaitStrategy implements WaitStrategy
 
     private final long timeoutNanos;
     /** Stage threads that have napped in this strategy; a handful per pipeline, registered once each. */
-    private final java.util.concurrent.CopyOnWriteArrayList<Thread> nappers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile Thread[] nappers = new Thread[0];
     private final java.util.concurrent.atomic.AtomicInteger napping = new java.util.concurrent.atomic.AtomicInteger();
 
     BackoffWaitStrategy(final long timeoutNanos)
@@ -86,11 +86,7 @@ final class BackoffWaitStrategy implements WaitStrategy
             LockSupport.parkNanos(nanos);
             return;
         }
-        final Thread self = Thread.currentThread();
-        if (!nappers.contains(self))
-        {
-            nappers.add(self);
-        }
+        register(Thread.currentThread());
         napping.incrementAndGet();
         try
         {
@@ -102,15 +98,34 @@ final class BackoffWaitStrategy implements WaitStrategy
         }
     }
 
-    /** A producer published: wake stages napping for producers, so a quiet pipeline answers at once. */
+    private synchronized void register(final Thread self)
+    {
+        final Thread[] current = nappers;
+        for (final Thread napper : current)
+        {
+            if (napper == self)
+            {
+                return;
+            }
+        }
+        final Thread[] next = java.util.Arrays.copyOf(current, current.length + 1);
+        next[current.length] = self;
+        nappers = next;
+    }
+
+    /**
+     * A producer published: wake stages napping for producers, so a quiet pipeline answers at once. Runs on every
+     * publish, so it allocates nothing.
+     */
     @Override
     public void signalAllWhenBlocking()
     {
         if (napping.get() > 0)
         {
-            for (final Thread napper : nappers)
+            final Thread[] current = nappers;
+            for (int i = 0; i < current.length; i++)
             {
-                LockSupport.unpark(napper);
+                LockSupport.unpark(current[i]);
             }
         }
     }

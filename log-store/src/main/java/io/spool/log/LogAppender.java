@@ -22,6 +22,7 @@ final class LogAppender
     private final CRC32C crc = new CRC32C();
     private final DedupIndex dedup;
     private boolean lastWasDuplicate;
+    private boolean activeHasDedup;
 
     private Segment active;
     private UnsafeBuffer buffer;
@@ -47,6 +48,7 @@ final class LogAppender
             lastIndexedTimestamp = scanned.lastIndexedTimestamp;
             firstTimestamp = scanned.firstTimestamp;
             maxTimestamp = scanned.maxTimestamp;
+            activeHasDedup = scanned.hasDedup;
         }
         else
         {
@@ -125,6 +127,7 @@ final class LogAppender
         }
         final long offset = write(timestamp, attributes, keyLength, headersLength, valueLength, body, bodyOffset, nowMillis);
         dedup.add(high, low, offset, nowMillis);
+        activeHasDedup = true;
         return offset;
     }
 
@@ -213,7 +216,8 @@ final class LogAppender
      */
     private void roll(final long nowMillis)
     {
-        active.close(nextOffset, writePosition, firstTimestamp, maxTimestamp);
+        active.close(nextOffset, writePosition, firstTimestamp, maxTimestamp, activeHasDedup);
+        activeHasDedup = false;
         final Segment next = Segment.createActive(log.dir(), nextOffset, config, nowMillis);
         log.addSegment(next);
         attach(next);

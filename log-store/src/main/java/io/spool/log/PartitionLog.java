@@ -361,7 +361,8 @@ public final class PartitionLog
 
     /**
      * Deletes the closed segments whose records all lie below {@code offset}; queues call this once every
-     * subscription has acknowledged past them.
+     * subscription has acknowledged past them. A segment holding a dedup id still inside the dedup window stays
+     * (and so do those after it): the window is rebuilt from the log after a restart.
      *
      * @return how many segments were deleted.
      */
@@ -370,8 +371,10 @@ public final class PartitionLog
         synchronized (structureLock)
         {
             final Segment[] current = segments;
+            final long dedupHorizon = clock.time() - config.dedupWindowMillis();
             int drop = 0;
-            while (drop < current.length - 1 && current[drop].endOffset() <= offset)
+            while (drop < current.length - 1 && current[drop].endOffset() <= offset &&
+                !(current[drop].hasDedupRecords() && current[drop].maxTimestamp() > dedupHorizon))
             {
                 drop++;
             }

@@ -39,6 +39,7 @@ final class Segment
     private volatile int sizeBytes;
     private volatile long maxTimestamp;
     private volatile long firstTimestamp;
+    private volatile boolean hasDedupRecords;
 
     private int refs;
     private boolean deleted;
@@ -117,6 +118,7 @@ final class Segment
         segment.sizeBytes = scanned.validEnd;
         segment.maxTimestamp = scanned.maxTimestamp;
         segment.firstTimestamp = scanned.firstTimestamp;
+        segment.hasDedupRecords = scanned.hasDedup;
         return segment;
     }
 
@@ -298,8 +300,10 @@ final class Segment
      * Writer thread: the segment takes no more records. Trims the files to what was written so a closed segment
      * occupies its real size; the mapping stays valid for holders, who never read past {@code sizeBytes}.
      */
-    void close(final long endOffset, final int sizeBytes, final long firstTimestamp, final long maxTimestamp)
+    void close(final long endOffset, final int sizeBytes, final long firstTimestamp, final long maxTimestamp,
+        final boolean hasDedupRecords)
     {
+        this.hasDedupRecords = hasDedupRecords;
         trim(logPath, sizeBytes);
         trim(offsetIndexPath, INDEX_HEADER_LENGTH + offsetIndex.entries() * OFFSET_INDEX_ENTRY_LENGTH);
         trim(timeIndexPath, INDEX_HEADER_LENGTH + timeIndex.entries() * TIME_INDEX_ENTRY_LENGTH);
@@ -362,6 +366,12 @@ final class Segment
     long maxTimestamp()
     {
         return maxTimestamp;
+    }
+
+    /** Whether a record of this closed segment carries a dedup id (the log rebuilds its dedup window from it). */
+    boolean hasDedupRecords()
+    {
+        return hasDedupRecords;
     }
 
     long firstTimestamp()

@@ -26,6 +26,8 @@ final class SegmentScanner
         int validEnd;
         long nextOffset;
         int records;
+        /** Whether any record asked for dedup: such a segment keeps its log's dedup window across restarts. */
+        boolean hasDedup;
         long maxTimestamp = -1;
         long firstTimestamp = -1;
         /** Null when the scan reached zero-filled space or the end of the file; otherwise what was wrong. */
@@ -95,6 +97,7 @@ final class SegmentScanner
             result.bytesSinceIndex += aligned;
             position += aligned;
             result.records++;
+            result.hasDedup |= (buffer.getByte(position - aligned + ATTRIBUTES_OFFSET) & ATTRIBUTE_DEDUP) != 0;
             result.nextOffset++;
             result.validEnd = position;
         }

@@ -138,4 +138,22 @@ class DedupTest
         assertThat(Long.toHexString(DedupKey.high(buffer, 0, fox.length))).isEqualTo("e34bbc7bbc071b6c");
         assertThat(Long.toHexString(DedupKey.low(buffer, 0, fox.length))).isEqualTo("7a433ca9c49a9347");
     }
+
+    @Test
+    void consumedSegmentsHoldingIdsInsideTheWindowStaySoTheWindowSurvivesARestart()
+    {
+        final LogConfig small = LogFixture.smallSegments(4096).toBuilder().dedupWindowMillis(60_000).build();
+        PartitionLog log = fx.store.openLog("d/0", small);
+        assertThat(publish(log, "first", "v")).isEqualTo(0);
+        for (int i = 0; i < 200; i++)
+        {
+            fx.append(log, null, "filler-" + i);
+        }
+        assertThat(log.deleteSegmentsBelow(log.endOffset())).as("the segment with the id stays").isZero();
+        fx.reopen();
+        log = fx.store.openLog("d/0", small);
+        assertThat(publish(log, "first", "again")).as("still a duplicate after the restart").isEqualTo(0);
+        fx.clock.advance(60_001);
+        assertThat(log.deleteSegmentsBelow(log.endOffset())).as("past the window it goes").isPositive();
+    }
 }

@@ -832,8 +832,9 @@ class QueueProperties
                 auditMetrics.oldestReadyAgeMillis()})
                 .as("audit ready, in flight, delayed, dead, redeliveries, consumers, oldest ready age: engine %s, " +
                     "model %s", auditMetrics, auditModel)
-                .containsExactly(auditModel.count(State.AVAILABLE), auditModel.count(State.ACQUIRED), 0L, 0L,
-                    auditModel.redeliveriesSinceOpen(), 0L, auditModel.oldestAvailableAge(clock.time()));
+                .containsExactly(auditModel.count(State.AVAILABLE), auditModel.count(State.ACQUIRED), 0L,
+                    auditModel.deadSinceOpen(), auditModel.redeliveriesSinceOpen(), 0L,
+                    auditModel.oldestAvailableAge(clock.time()));
             assertThat(refusedPushSettlements).as("settlements the push consumer had refused").isEmpty();
             checkDeadLetters();
         }

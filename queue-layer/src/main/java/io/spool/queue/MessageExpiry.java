@@ -24,6 +24,7 @@ final class MessageExpiry
     private long scanned;
     /** Past the read cursor, offsets below it may already have expired. */
     private long aheadEnd;
+    private long expiredAheadCount;
     /** True once any message with an expiry was met: returns and due delays must then check expiry. */
     private boolean inUse;
     private long unreadBytes;
@@ -109,12 +110,27 @@ final class MessageExpiry
         return traits.expireAt <= clock.time();
     }
 
+    /**
+     * Restoring a message that was delivered before: reads it whatever the settings, since nothing has been read
+     * ahead yet after a restart; a message with a time to live turns the checks of later returns on.
+     */
+    boolean hasExpiredOnRestore(final long offset)
+    {
+        inspector.inspect(offset, traits);
+        if (traits.expireAt != MessageTraits.NEVER)
+        {
+            inUse = true;
+        }
+        return traits.expireAt <= clock.time();
+    }
+
     /** A message the cursor has not met expired: it no longer counts as unread, and the cursor will skip it. */
     void expiredAhead(final long offset)
     {
         inspector.inspect(offset, traits);
         unreadBytes -= traits.size;
         aheadEnd = Math.max(aheadEnd, offset + 1);
+        expiredAheadCount++;
     }
 
     /** Whether the cursor is to skip {@code offset} because it expired before the cursor got there. */
@@ -123,10 +139,40 @@ final class MessageExpiry
         return offset < aheadEnd && window.isSettled(offset);
     }
 
+    /** The cursor reaches {@code offset}: whether to skip it as expired ahead (it then stops counting as such). */
+    boolean passExpiredAhead(final long offset, final OffsetWindow window)
+    {
+        if (isExpiredAhead(offset, window))
+        {
+            expiredAheadCount--;
+            return true;
+        }
+        return false;
+    }
+
+    /** Messages past the read cursor that expired before it reached them: dead, though not yet passed over. */
+    long expiredAheadCount()
+    {
+        return expiredAheadCount;
+    }
+
     /** Marks a message that expired ahead of the read cursor while restoring. */
     void restoreExpiredAhead(final long offset)
     {
         aheadEnd = Math.max(aheadEnd, offset + 1);
+    }
+
+    /** After a restore, counts the messages between the read cursor and the read-ahead's end that expired. */
+    void recountExpiredAhead(final long cursor, final OffsetWindow window)
+    {
+        expiredAheadCount = 0;
+        for (long offset = Math.max(cursor, window.floor()); offset < aheadEnd; offset++)
+        {
+            if (window.isSettled(offset))
+            {
+                expiredAheadCount++;
+            }
+        }
     }
 
     long aheadEnd()

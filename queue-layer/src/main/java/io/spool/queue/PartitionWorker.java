@@ -56,11 +56,20 @@ final class PartitionWorker implements DeadLetterHandler
         this.store = store;
         this.state = store.state();
         this.inspector = new RecordInspector(log.newReader(), subscription, settings);
-        this.readAheadInspector = new RecordInspector(log.newReader(), subscription, settings);
         state.inspector(inspector);
-        state.readAheadInspector(readAheadInspector);
+        state.readAheadInspector(readAheadInspector(settings));
         state.rebuildGroups();
         this.publishedAckFloor = state.ackFloor();
+    }
+
+    /** The reader of message traits ahead of delivery; the store uses it already while it restores. */
+    RecordInspector readAheadInspector(final SubscriptionSettings settings)
+    {
+        if (readAheadInspector == null)
+        {
+            readAheadInspector = new RecordInspector(log.newReader(), subscription, settings);
+        }
+        return readAheadInspector;
     }
 
     int partition()

@@ -64,7 +64,7 @@ final class StateRestorer implements StateLog
             }
             else
             {
-                state.giveBack(offset);
+                state.giveBackRestored(offset);
             }
         }
         state.firstDeliveries().trimBelow(window.advanceFloor(cursor));

@@ -62,6 +62,7 @@ public final class SubscriptionPartitionState
     private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
     private StateLog stateLog;
     private long cursor;
+    private final org.agrona.collections.LongArrayList overLimitOnRestore = new org.agrona.collections.LongArrayList();
     private long logEnd;
     private int inFlightCount;
     private int delayedCount;
@@ -210,7 +211,7 @@ public final class SubscriptionPartitionState
             passed++;
             final long offset = cursor++;
             window.ensureCovers(offset);
-            if (expiry.isExpiredAhead(offset, window))
+            if (expiry.passExpiredAhead(offset, window))
             {
                 advanceFloorFrom(offset);
                 continue;
@@ -484,7 +485,7 @@ public final class SubscriptionPartitionState
         {
             final long offset = cursor++;
             window.ensureCovers(offset);
-            if (expiry.isExpiredAhead(offset, window))
+            if (expiry.passExpiredAhead(offset, window))
             {
                 advanceFloorFrom(offset);
                 continue;
@@ -583,7 +584,7 @@ public final class SubscriptionPartitionState
     /** Messages that an acquire could hand out now: released ones plus those not yet delivered. */
     public long readyCount()
     {
-        return window.readyCount() + (logEnd - cursor);
+        return window.readyCount() + (logEnd - cursor) - expiry.expiredAheadCount();
     }
 
     public int inFlightCount()
@@ -682,7 +683,12 @@ public final class SubscriptionPartitionState
         {
             return window.lowestReady();
         }
-        return cursor < logEnd ? cursor : -1;
+        long unread = cursor;
+        while (unread < logEnd && expiry.isExpiredAhead(unread, window))
+        {
+            unread++;
+        }
+        return unread < logEnd ? unread : -1;
     }
 
     /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */
@@ -739,8 +745,43 @@ public final class SubscriptionPartitionState
     /** A message nobody holds any more becomes available again, or dead if it reached the delivery limit. */
     void giveBack(final long offset)
     {
+        giveBack(offset, expiry.hasExpired(offset));
+    }
+
+    /**
+     * A delivered message coming back from the files after a restart. One past its delivery limit waits for
+     * {@link #settleRestored()}: whether it dies as expired or as over its limit needs its record read, and the
+     * log is not attached yet while the files are replayed.
+     */
+    void giveBackRestored(final long offset)
+    {
+        if (isOverLimit(window.deliveryCount(offset)))
+        {
+            overLimitOnRestore.addLong(offset);
+            return;
+        }
+        giveBack(offset, false);
+    }
+
+    /**
+     * The end of a restore: counts what expired ahead of the cursor, and the restored messages past their limit
+     * die, expired first.
+     */
+    void settleRestored()
+    {
+        expiry.recountExpiredAhead(cursor, window);
+        for (int i = 0; i < overLimitOnRestore.size(); i++)
+        {
+            final long offset = overLimitOnRestore.getLong(i);
+            giveBack(offset, expiry.hasExpiredOnRestore(offset));
+        }
+        overLimitOnRestore.clear();
+    }
+
+    private void giveBack(final long offset, final boolean expired)
+    {
         final int deliveries = window.deliveryCount(offset);
-        if (expiry.hasExpired(offset))
+        if (expired)
         {
             die(offset, DeadReason.EXPIRED, deliveries);
         }

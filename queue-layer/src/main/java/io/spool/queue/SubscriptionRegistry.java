@@ -140,7 +140,8 @@ public final class SubscriptionRegistry implements AutoCloseable
             workers[p] = new PartitionWorker(entry.name, entry.topic, p, log, clock,
                 entry.settings.deadLetterTopic(), deadLetters);
             workers[p].attach(SubscriptionStateStore.open(directory.resolve(entry.name).resolve(Integer.toString(p)),
-                p, entry.settings, startOffset(log, entry.settings.startPosition()), clock, stateConfig, workers[p]),
+                p, entry.settings, startOffset(log, entry.settings.startPosition()), clock, stateConfig, workers[p],
+                workers[p].readAheadInspector(entry.settings)),
                 entry.settings);
         }
         final SubscriptionAgent agent = new SubscriptionAgent(entry.name, clock, workers, entry.settings);

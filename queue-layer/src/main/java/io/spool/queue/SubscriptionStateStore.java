@@ -59,6 +59,24 @@ public final class SubscriptionStateStore implements AutoCloseable
         final StateStoreConfig config,
         final DeadLetterHandler deadLetters)
     {
+        return open(directory, partition, settings, startOffset, clock, config, deadLetters, null);
+    }
+
+    /**
+     * Like {@link #open(Path, int, SubscriptionSettings, long, EpochClock, StateStoreConfig, DeadLetterHandler)},
+     * reading message traits from the log with {@code expiryInspector} so that a restored message past its
+     * delivery limit whose time to live has passed dies as expired.
+     */
+    static SubscriptionStateStore open(
+        final Path directory,
+        final int partition,
+        final SubscriptionSettings settings,
+        final long startOffset,
+        final EpochClock clock,
+        final StateStoreConfig config,
+        final DeadLetterHandler deadLetters,
+        final MessageInspector expiryInspector)
+    {
         try
         {
             Files.createDirectories(directory);
@@ -104,6 +122,11 @@ public final class SubscriptionStateStore implements AutoCloseable
             config.durability(), clock);
         state.stateLog(journal);
         restorer.complete();
+        if (expiryInspector != null)
+        {
+            state.readAheadInspector(expiryInspector);
+        }
+        state.settleRestored();
         journal.commit();
         return new SubscriptionStateStore(directory, config, state, journal, generation, snapshotBytes,
             truncatedBytes);

@@ -163,7 +163,7 @@ class ReplayAndRetentionTest
                     {
                         outOfRange++;
                         assertThat(ex.earliestOffset()).isGreaterThan(ex.requestedOffset());
-                        slow.seek(P0, ex.earliestOffset());
+                        slow.seekToBeginning(List.of(P0));
                     }
                 }
             }
