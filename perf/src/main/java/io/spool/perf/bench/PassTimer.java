@@ -1,5 +1,8 @@
 package io.spool.perf.bench;
 
+import io.spool.perf.report.ThroughputSeries;
+
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -28,8 +31,9 @@ final class PassTimer
     /**
      * @param passes        timed passes.
      * @param meanPassNanos their mean duration.
+     * @param throughput    the rate of each timed pass, at the time it ended from the start of the timed passes.
      */
-    record Timing(int passes, long meanPassNanos)
+    record Timing(int passes, long meanPassNanos, ThroughputSeries throughput)
     {
     }
 
@@ -50,6 +54,12 @@ final class PassTimer
         }
         final int[] passes = new int[readers.length];
         final long[] elapsed = new long[readers.length];
+        final PassLog[] logs = new PassLog[readers.length];
+        for (int i = 0; i < readers.length; i++)
+        {
+            logs[i] = new PassLog();
+        }
+        final long timedStart = System.nanoTime();
         boolean enough;
         do
         {
@@ -58,8 +68,10 @@ final class PassTimer
             {
                 final long start = System.nanoTime();
                 runChecked(readers[i]);
-                elapsed[i] += System.nanoTime() - start;
+                final long end = System.nanoTime();
+                elapsed[i] += end - start;
                 passes[i]++;
+                logs[i].add(end - timedStart, end - start);
                 enough &= elapsed[i] >= MIN_TIMED_NANOS;
             }
         }
@@ -68,9 +80,42 @@ final class PassTimer
         final Timing[] timings = new Timing[readers.length];
         for (int i = 0; i < readers.length; i++)
         {
-            timings[i] = new Timing(passes[i], Math.max(1, elapsed[i] / passes[i]));
+            timings[i] = new Timing(passes[i], Math.max(1, elapsed[i] / passes[i]),
+                logs[i].throughput(readers[i].what(), readers[i].records()));
         }
         return timings;
+    }
+
+    /** When each pass ended and how long it took; grows between passes, never inside one. */
+    private static final class PassLog
+    {
+        private long[] endNanos = new long[64];
+        private long[] passNanos = new long[64];
+        private int count;
+
+        void add(final long end, final long duration)
+        {
+            if (count == endNanos.length)
+            {
+                endNanos = Arrays.copyOf(endNanos, count * 2);
+                passNanos = Arrays.copyOf(passNanos, count * 2);
+            }
+            endNanos[count] = end;
+            passNanos[count] = duration;
+            count++;
+        }
+
+        ThroughputSeries throughput(final String name, final long records)
+        {
+            final double[] seconds = new double[count];
+            final double[] rates = new double[count];
+            for (int i = 0; i < count; i++)
+            {
+                seconds[i] = endNanos[i] / 1e9;
+                rates[i] = records * 1e9 / Math.max(1, passNanos[i]);
+            }
+            return new ThroughputSeries(name, seconds, rates);
+        }
     }
 
     private static void runChecked(final Reader reader)
