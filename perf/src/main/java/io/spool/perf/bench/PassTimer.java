@@ -2,7 +2,6 @@ package io.spool.perf.bench;
 
 import io.spool.perf.report.ThroughputSeries;
 
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -86,23 +85,40 @@ final class PassTimer
         return timings;
     }
 
-    /** When each pass ended and how long it took; grows between passes, never inside one. */
+    /**
+     * When each pass ended and how long it took, in arrays allocated up front: when they are full, neighbouring
+     * entries are merged in pairs, so thousands of short passes still fit and nothing is allocated between them.
+     */
     private static final class PassLog
     {
-        private long[] endNanos = new long[64];
-        private long[] passNanos = new long[64];
+        private static final int CAPACITY = 1024;
+
+        private final long[] endNanos = new long[CAPACITY];
+        private final long[] durationNanos = new long[CAPACITY];
+        private final int[] passes = new int[CAPACITY];
         private int count;
 
         void add(final long end, final long duration)
         {
-            if (count == endNanos.length)
+            if (count == CAPACITY)
             {
-                endNanos = Arrays.copyOf(endNanos, count * 2);
-                passNanos = Arrays.copyOf(passNanos, count * 2);
+                mergePairs();
             }
             endNanos[count] = end;
-            passNanos[count] = duration;
+            durationNanos[count] = duration;
+            passes[count] = 1;
             count++;
+        }
+
+        private void mergePairs()
+        {
+            for (int i = 0; i < count / 2; i++)
+            {
+                endNanos[i] = endNanos[2 * i + 1];
+                durationNanos[i] = durationNanos[2 * i] + durationNanos[2 * i + 1];
+                passes[i] = passes[2 * i] + passes[2 * i + 1];
+            }
+            count /= 2;
         }
 
         ThroughputSeries throughput(final String name, final long records)
@@ -112,7 +128,7 @@ final class PassTimer
             for (int i = 0; i < count; i++)
             {
                 seconds[i] = endNanos[i] / 1e9;
-                rates[i] = records * 1e9 / Math.max(1, passNanos[i]);
+                rates[i] = records * passes[i] * 1e9 / Math.max(1, durationNanos[i]);
             }
             return new ThroughputSeries(name, seconds, rates);
         }

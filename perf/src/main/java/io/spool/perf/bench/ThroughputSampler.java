@@ -25,13 +25,14 @@ public final class ThroughputSampler implements AutoCloseable
     private final Thread sampler;
     private final long startNanos;
     private volatile boolean running = true;
-    private long intervalNanos = FIRST_INTERVAL_NANOS;
+    private long intervalNanos;
     private int samples;
 
-    private ThroughputSampler(final String name, final LongSupplier done)
+    private ThroughputSampler(final String name, final LongSupplier done, final long firstIntervalNanos)
     {
         this.name = name;
         this.done = done;
+        this.intervalNanos = firstIntervalNanos;
         this.startNanos = System.nanoTime();
         sampleNanos[0] = 0;
         records[0] = done.getAsLong();
@@ -48,7 +49,13 @@ public final class ThroughputSampler implements AutoCloseable
      */
     public static ThroughputSampler start(final String name, final LongSupplier done)
     {
-        final ThroughputSampler sampler = new ThroughputSampler(name, done);
+        return start(name, done, FIRST_INTERVAL_NANOS);
+    }
+
+    /** As {@link #start(String, LongSupplier)}, sampling every {@code firstIntervalNanos} until the arrays fill. */
+    static ThroughputSampler start(final String name, final LongSupplier done, final long firstIntervalNanos)
+    {
+        final ThroughputSampler sampler = new ThroughputSampler(name, done, firstIntervalNanos);
         sampler.sampler.start();
         return sampler;
     }

@@ -111,7 +111,7 @@ public final class HtmlReport
         html.append("<section>\n<h2>All configurations</h2>\n")
             .append("<p class=\"setup\">Spool (blue) beside its baseline from the same run (grey), records/s.</p>\n")
             .append("<figure>\n")
-            .append(SvgCharts.bars("records per second of every configuration beside its baseline", bars, 2))
+            .append(SvgCharts.bars("records per second of every configuration beside its baseline", bars, 2, 300))
             .append("</figure>\n</section>\n");
     }
 
@@ -137,13 +137,14 @@ public final class HtmlReport
 
         html.append("<h3>Spool beside its baseline</h3>\n<figure>\n")
             .append(SvgCharts.bars("records per second of Spool and of the baseline", List.of(
-                new SvgCharts.Bar("Spool: " + measured.name(), measured.recordsPerSec(),
-                    rateText(measured) + " records/s", SvgCharts.SPOOL_COLOUR),
-                new SvgCharts.Bar("baseline: " + baseline.name(), baseline.recordsPerSec(),
-                    rateText(baseline) + " records/s", SvgCharts.BASELINE_COLOUR)), 1))
-            .append("<figcaption>ratio ").append(ratio(result.ratio()))
-            .append(": Spool does this fraction of what the raw loop does on the same machine at the same moment."
-                + "</figcaption>\n</figure>\n");
+                new SvgCharts.Bar("Spool", measured.recordsPerSec(), rateText(measured) + " records/s",
+                    SvgCharts.SPOOL_COLOUR),
+                new SvgCharts.Bar("baseline", baseline.recordsPerSec(), rateText(baseline) + " records/s",
+                    SvgCharts.BASELINE_COLOUR)), 1, 90))
+            .append("<figcaption>").append(SvgCharts.escape("Spool: " + measured.name() + "; baseline: " +
+                baseline.name() + ". Ratio " + ratio(result.ratio()) + ": Spool does this fraction of what its " +
+                "baseline does, on the same machine at the same moment."))
+            .append("</figcaption>\n</figure>\n");
 
         html.append("<h3>Throughput over the run</h3>\n<figure>\n")
             .append(SvgCharts.throughput("records per second over the run", run.throughput(), List.of(

@@ -38,15 +38,15 @@ final class SvgCharts
     /**
      * Horizontal bars on one scale from zero, a label on the left and the value at the end of each bar.
      *
-     * @param groupSize bars per group; groups are set apart by a gap.
+     * @param groupSize  bars per group; groups are set apart by a gap.
+     * @param labelWidth room for the labels on the left; the value text takes 170 on the right.
      */
-    static String bars(final String ariaLabel, final List<Bar> bars, final int groupSize)
+    static String bars(final String ariaLabel, final List<Bar> bars, final int groupSize, final int labelWidth)
     {
         final int rowHeight = 26;
         final int groupGap = groupSize > 1 ? 14 : 0;
         final int groups = (bars.size() + groupSize - 1) / groupSize;
         final int height = TOP / 2 + bars.size() * rowHeight + groups * groupGap;
-        final int labelWidth = 300;
         final int valueWidth = 170;
         final double max = bars.stream().mapToDouble(Bar::value).max().orElse(1);
         final StringBuilder svg = open(ariaLabel, WIDTH, height);
@@ -137,7 +137,7 @@ final class SvgCharts
                     "stroke-dasharray=\"6 4\" stroke-width=\"1.5\"/>%n", LEFT, WIDTH - RIGHT, y, y, reference.colour()));
             svg.append(text(WIDTH - RIGHT - 4, y - 5, "end", "note", reference.label() + " " + reference.valueText()));
         }
-        int noteY = TOP + 12;
+        int noteY = TOP + 26;
         for (final Bar reference : offScale)
         {
             svg.append(text(WIDTH - RIGHT - 4, noteY, "end", "note",
