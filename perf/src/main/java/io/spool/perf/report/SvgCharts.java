@@ -183,7 +183,7 @@ final class SvgCharts
         {
             final double x = LEFT + (WIDTH - LEFT - RIGHT) * nine / nines;
             svg.append(gridLine(x, x, TOP, bottom));
-            svg.append(text(x, bottom + 16, "middle", "tick", percentileLabel(nine)));
+            svg.append(text(x, bottom + 16, nine == nines ? "end" : "middle", "tick", percentileLabel(nine)));
         }
         svg.append(text((LEFT + WIDTH - RIGHT) / 2.0, HEIGHT - 8, "middle", "axis-label", "percentile"));
         for (double decade = lowDecade; decade <= highDecade; decade++)

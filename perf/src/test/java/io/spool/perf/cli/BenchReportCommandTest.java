@@ -62,6 +62,30 @@ class BenchReportCommandTest
         assertThat(Pattern.compile("<svg ").matcher(html).results().count()).isEqualTo(1 + 2 * 3);
     }
 
+    @Test
+    void e2ePrintsOneJsonObjectPerPartitionCountAndWritesItsReport() throws IOException
+    {
+        final Path report = directory.resolve("e2e.html");
+
+        assertThat(execute("bench", "e2e", "--records", "1000", "--baseline-records", "1000", "--partitions", "1,2",
+            "--data-dir", directory.toString(), "--json", "--report", report.toString())).isEqualTo(0);
+
+        assertThat(out.toString().lines()).hasSize(2).allSatisfy(json -> assertThat(json)
+            .contains("\"records\":1000", "\"latency\":\"publish to poll, per record\"",
+                "\"latencySamples\":1000", "\"baseline\":\"raw mapped append, before and after\"")
+            .containsPattern("\"ratio\":[0-9]"));
+        assertThat(Files.readString(report, StandardCharsets.UTF_8))
+            .contains("<h2>spool bench e2e (1 partition(s))</h2>", "<h2>spool bench e2e (2 partition(s))</h2>");
+    }
+
+    @Test
+    void e2eRefusesAPayloadWithoutRoomForThePublishTime()
+    {
+        assertThat(execute("bench", "e2e", "--payload-bytes", "4", "--data-dir", directory.toString()))
+            .isEqualTo(2);
+        assertThat(err.toString()).contains("payload bytes from 8");
+    }
+
     /** The ratio of a JSON result as the report writes it: three significant digits. */
     private static String ratioOf(final String json)
     {
