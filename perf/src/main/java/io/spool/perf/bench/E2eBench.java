@@ -123,7 +123,7 @@ public final class E2eBench
                     producer.send(NAME, null, null, value, i);
                 }
                 producer.flush();
-                pollerThread.join();
+                awaitPolled(pollerThread, poller, publishFailure);
                 elapsedNanos = System.nanoTime() - start;
                 throughput = sampler.stop();
             }
@@ -139,6 +139,20 @@ public final class E2eBench
             }
             poller.rethrowFailure();
             return new Outcome(Math.max(1, elapsedNanos), latencyNanos, throughput);
+        }
+    }
+
+    /** Waits for the poller to see every record; stops it when a publish failed, for it would wait forever. */
+    private static void awaitPolled(final Thread pollerThread, final Poller poller,
+        final AtomicReference<SpoolException> publishFailure) throws InterruptedException
+    {
+        while (pollerThread.isAlive())
+        {
+            if (publishFailure.get() != null)
+            {
+                poller.stop();
+            }
+            pollerThread.join(100);
         }
     }
 

@@ -44,8 +44,17 @@ final class ServerCommand implements Callable<Integer>
     public Integer call()
     {
         final PrintWriter out = spec.commandLine().getOut();
-        final SpoolServer server = SpoolServer.open(dataDirectory,
-            ServerConfig.builder().host(host).port(port).token(token).build());
+        final SpoolServer server;
+        try
+        {
+            server = SpoolServer.open(dataDirectory, ServerConfig.builder().host(host).port(port).token(token).build());
+        }
+        catch (final Exception ex)
+        {
+            // Netty's bind error (a checked exception thrown unchecked) names neither the address nor the port
+            throw new IllegalStateException("cannot serve " + dataDirectory + " on " + host + ":" + port + ": " +
+                ex.getMessage(), ex);
+        }
         // Ctrl-C and kill end the JVM through its shutdown hooks, not through the thread waiting below; the hook
         // and that thread both close, whichever comes first does it.
         final AtomicBoolean closed = new AtomicBoolean();

@@ -115,6 +115,19 @@ class OperatorCommandsTest
     }
 
     @Test
+    void aSecondServerOnTheSamePortSaysWhichAddressItCouldNotTake() throws InterruptedException
+    {
+        final String address = startServer().get(1);
+
+        final Result second = run(List.of(), "server", "--port", address.substring(address.indexOf(':') + 1),
+            "--data-dir", dataDirectory.resolve("other").toString());
+
+        assertThat(second.exitCode).isEqualTo(1);
+        assertThat(second.err).startsWith("spool server: cannot serve " + dataDirectory.resolve("other") + " on " +
+            address + ": ");
+    }
+
+    @Test
     void aServerWithATokenRefusesAClientWithoutIt() throws InterruptedException
     {
         final List<String> server = startServer("--token", "s3cret");
