@@ -28,23 +28,30 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * {@code spool bench e2e}: records published through a client to a server on loopback and polled as a stream by a
  * second client while they are published, for each partition count asked for; each value starts with its publish
- * time, which gives publish-to-poll latency per record. Beside it, the raw mapped append of as many records, timed
+ * time, which gives publish-to-poll latency per record. Unpaced, the producer runs ahead of the pipe and the latency
+ * is mostly queueing; paced at a rate below what the pipe carries, it is the latency of the path itself. Beside it, the raw mapped append of as many records, timed
  * just before and just after each run as {@link IngestBench} does. Stateless: one run at a time.
  */
 public final class E2eBench
 {
     public static final String NAME = "e2e";
+    /** A rate of 0: publish as fast as the producer can. */
+    public static final long UNPACED = 0;
     private static final String MEASURED = "spool publish to stream poll over loopback";
     private static final int RAW_BATCH = 256;
     private static final int MAX_RECORDS_PER_POLL = 10_000;
     private static final int MAX_POLL_BYTES = 4 << 20;
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(200);
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(60);
 
     private E2eBench()
     {
@@ -52,10 +59,11 @@ public final class E2eBench
 
     /**
      * @param baselineRecords records the raw append is timed over, before and after each run.
+     * @param recordsPerSec   the pace of publishing, or {@link #UNPACED} for as fast as the producer can.
      * @return one result per partition count, each beside the raw append of the same run.
      */
     public static List<BenchRun> run(final Path dataDirectory, final long records, final long baselineRecords,
-        final int payloadBytes, final int[] partitionCounts, final PrintWriter progressOut)
+        final int payloadBytes, final int[] partitionCounts, final long recordsPerSec, final PrintWriter progressOut)
         throws InterruptedException
     {
         if (records < 1 || baselineRecords < 1 || payloadBytes < Long.BYTES || payloadBytes >
@@ -65,6 +73,13 @@ public final class E2eBench
                 " (the publish time) to " + BenchSettings.MAX_PAYLOAD_BYTES + ", were " + records + " and " +
                 payloadBytes);
         }
+        if (recordsPerSec < 0 || recordsPerSec > TimeUnit.SECONDS.toNanos(1))
+        {
+            throw new IllegalArgumentException("the rate must be from 1 to 1,000,000,000 records/s, or 0 for as fast "
+                + "as the producer can, was " + recordsPerSec);
+        }
+        final String latency = recordsPerSec == UNPACED ? "publish to poll, per record" : String.format(Locale.ROOT,
+            "publish to poll, per record, paced at %,d records/s, from the intended send time", recordsPerSec);
         final List<BenchRun> runs = new ArrayList<>();
         for (final int partitions : partitionCounts)
         {
@@ -73,13 +88,14 @@ public final class E2eBench
                 throw new IllegalArgumentException("partitions must be at least 1, was " + partitions);
             }
             final Throughput before = rawAppend(dataDirectory, baselineRecords, payloadBytes);
-            final Outcome outcome = publishAndPoll(dataDirectory, records, payloadBytes, partitions, progressOut);
+            final Outcome outcome = publishAndPoll(dataDirectory, records, payloadBytes, partitions, recordsPerSec,
+                progressOut);
             final Throughput after = rawAppend(dataDirectory, baselineRecords, payloadBytes);
             runs.add(new BenchRun(new BenchResult(NAME + " (" + partitions + " partition(s))", partitions, 1, "none",
                 new Throughput(MEASURED, records, payloadBytes, outcome.elapsedNanos()),
                 new Throughput(RawBaselineRun.RAW_APPEND + ", before and after", before.records() + after.records(),
                     payloadBytes, before.elapsedNanos() + after.elapsedNanos()),
-                "publish to poll, per record", LatencySummary.ofNanos(outcome.latencyNanos()),
+                latency, LatencySummary.ofNanos(outcome.latencyNanos()),
                 BenchResult.FSYNCS_NOT_COUNTED),
                 List.of(outcome.throughput()), LatencyDistribution.ofNanos(outcome.latencyNanos())));
         }
@@ -91,7 +107,7 @@ public final class E2eBench
     }
 
     private static Outcome publishAndPoll(final Path dataDirectory, final long records, final int payloadBytes,
-        final int partitions, final PrintWriter progressOut) throws InterruptedException
+        final int partitions, final long recordsPerSec, final PrintWriter progressOut) throws InterruptedException
     {
         try (ScratchDirectory directory = ScratchDirectory.create(dataDirectory, "bench-e2e");
             Spool spool = Spool.builder(directory.path()).backgroundMaintenance(false).open();
@@ -116,10 +132,22 @@ public final class E2eBench
                 ThroughputSampler sampler = ThroughputSampler.start(MEASURED, poller::polled))
             {
                 pollerThread.start();
+                final long intervalNanos = recordsPerSec == UNPACED ? 0 : TimeUnit.SECONDS.toNanos(1) / recordsPerSec;
                 final long start = System.nanoTime();
                 for (long i = 0; i < records && publishFailure.get() == null; i++)
                 {
-                    stamp.putLong(0, System.nanoTime());
+                    if (intervalNanos == 0)
+                    {
+                        stamp.putLong(0, System.nanoTime());
+                    }
+                    else
+                    {
+                        // stamped with when the record was due, not when it went: a stalled producer is latency
+                        // too, which a stamp taken after the stall would hide (coordinated omission)
+                        final long due = start + i * intervalNanos;
+                        awaitNanoTime(due);
+                        stamp.putLong(0, due);
+                    }
                     producer.send(NAME, null, null, value, i);
                 }
                 producer.flush();
@@ -139,6 +167,22 @@ public final class E2eBench
             }
             poller.rethrowFailure();
             return new Outcome(Math.max(1, elapsedNanos), latencyNanos, throughput);
+        }
+    }
+
+    /** Parks while the wait is long, spins through the last tens of microseconds, which a park would overshoot. */
+    private static void awaitNanoTime(final long due)
+    {
+        for (long remaining = due - System.nanoTime(); remaining > 0; remaining = due - System.nanoTime())
+        {
+            if (remaining > SPIN_NANOS)
+            {
+                LockSupport.parkNanos(remaining - SPIN_NANOS);
+            }
+            else
+            {
+                Thread.onSpinWait();
+            }
         }
     }
 

@@ -44,6 +44,11 @@ final class E2eCommand implements Callable<Integer>
         description = "Partition counts to run (default: ${DEFAULT-VALUE}).")
     int[] partitions;
 
+    @Option(names = "--rate", defaultValue = "0", paramLabel = "RECORDS_PER_SEC",
+        description = "Publish at this pace, each record stamped with when it was due; 0 publishes as fast as the "
+            + "producer can, which measures queueing more than the path (default: ${DEFAULT-VALUE}).")
+    long recordsPerSec;
+
     @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",
         description = "Directory the run writes into, in fresh subdirectories deleted afterwards (default: "
             + "${DEFAULT-VALUE}).")
@@ -64,7 +69,7 @@ final class E2eCommand implements Callable<Integer>
         {
             runs = E2eBench.run(dataDir, records, baselineRecords == null ?
                     RawBaselineRun.baselineRecords(records, payloadBytes) : baselineRecords,
-                payloadBytes, partitions, spec.commandLine().getErr());
+                payloadBytes, partitions, recordsPerSec, spec.commandLine().getErr());
         }
         catch (final IllegalArgumentException ex)
         {

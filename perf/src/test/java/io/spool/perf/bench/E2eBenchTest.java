@@ -22,7 +22,7 @@ class E2eBenchTest
     @Test
     void everyRecordIsPolledWithItsLatencyBesideTheRawAppend() throws Exception
     {
-        final List<BenchRun> runs = E2eBench.run(dir, 2_000, 3_000, 16, new int[]{1, 3},
+        final List<BenchRun> runs = E2eBench.run(dir, 2_000, 3_000, 16, new int[]{1, 3}, E2eBench.UNPACED,
             new PrintWriter(new StringWriter()));
 
         assertThat(runs).hasSize(2);
@@ -45,9 +45,23 @@ class E2eBenchTest
     }
 
     @Test
+    void aPacedRunTakesAtLeastTheTimeItsRateSetsAndSaysSo() throws Exception
+    {
+        final BenchResult result = E2eBench.run(dir, 500, 3_000, 16, new int[]{2}, 10_000,
+            new PrintWriter(new StringWriter())).get(0).result();
+
+        assertThat(result.measured().elapsedNanos()).isGreaterThanOrEqualTo(499 * 100_000L);
+        assertThat(result.measured().recordsPerSec()).isLessThanOrEqualTo(10_000 * 1.01);
+        assertThat(result.latency()).isEqualTo(
+            "publish to poll, per record, paced at 10,000 records/s, from the intended send time");
+        assertThat(result.latencyPercentiles().samples()).isEqualTo(500);
+    }
+
+    @Test
     void aPayloadTooSmallForThePublishTimeIsRefused()
     {
-        assertThatThrownBy(() -> E2eBench.run(dir, 10, 10, 7, new int[]{1}, new PrintWriter(new StringWriter())))
+        assertThatThrownBy(() -> E2eBench.run(dir, 10, 10, 7, new int[]{1}, E2eBench.UNPACED,
+            new PrintWriter(new StringWriter())))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload bytes from 8");
     }
 }
