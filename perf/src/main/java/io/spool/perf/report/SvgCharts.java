@@ -328,7 +328,7 @@ final class SvgCharts
             cssClass, x, y, anchor, escape(content));
     }
 
-    /** 1, 2, 2.5 or 5 times a power of ten, at least {@code value}. */
+    /** A round number at least {@code value} and not much above it: 1, 1.2, 1.5 ... 8 times a power of ten. */
     static double niceCeiling(final double value)
     {
         if (value <= 0)
@@ -336,7 +336,7 @@ final class SvgCharts
             return 1;
         }
         final double power = Math.pow(10, Math.floor(Math.log10(value)));
-        for (final double step : new double[]{1, 2, 2.5, 5, 10})
+        for (final double step : new double[]{1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10})
         {
             if (step * power >= value)
             {
