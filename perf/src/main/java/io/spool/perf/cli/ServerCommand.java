@@ -11,7 +11,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 @Command(
     name = "server",
@@ -56,15 +55,8 @@ final class ServerCommand implements Callable<Integer>
                 ex.getMessage(), ex);
         }
         // Ctrl-C and kill end the JVM through its shutdown hooks, not through the thread waiting below; the hook
-        // and that thread both close, whichever comes first does it.
-        final AtomicBoolean closed = new AtomicBoolean();
-        final Runnable closeOnce = () ->
-        {
-            if (closed.compareAndSet(false, true))
-            {
-                server.close();
-            }
-        };
+        // and that thread both close, the first does it and the second waits until it is done.
+        final CloseOnce closeOnce = new CloseOnce(server);
         final Thread closeOnShutdown = new Thread(closeOnce, "spool-server-shutdown");
         Runtime.getRuntime().addShutdownHook(closeOnShutdown);
         out.printf("spool server: listening on %s:%d (%s transport), data directory %s%s%n", server.host(),
@@ -87,6 +79,28 @@ final class ServerCommand implements Callable<Integer>
         out.println("spool server: closed");
         out.flush();
         return 0;
+    }
+
+    /** Closes the server on the first call; later calls return once it is closed. Thread-safe. */
+    private static final class CloseOnce implements Runnable
+    {
+        private final SpoolServer server;
+        private boolean closed;
+
+        CloseOnce(final SpoolServer server)
+        {
+            this.server = server;
+        }
+
+        @Override
+        public synchronized void run()
+        {
+            if (!closed)
+            {
+                closed = true;
+                server.close();
+            }
+        }
     }
 
     private static void removeHook(final Thread hook)
