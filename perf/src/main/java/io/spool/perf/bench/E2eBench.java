@@ -38,8 +38,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@code spool bench e2e}: records published through a client to a server on loopback and polled as a stream by a
  * second client while they are published, for each partition count asked for; each value starts with its publish
  * time, which gives publish-to-poll latency per record. Unpaced, the producer runs ahead of the pipe and the latency
- * is mostly queueing; paced at a rate below what the pipe carries, it is the latency of the path itself. Beside it, the raw mapped append of as many records, timed
- * just before and just after each run as {@link IngestBench} does. Stateless: one run at a time.
+ * is mostly queueing; paced at a rate below what the pipe carries, it is the latency of the path itself. Beside it,
+ * the raw mapped append of as many records, timed just before and just after each run as {@link IngestBench} does.
+ * Stateless: one run at a time.
  */
 public final class E2eBench
 {

@@ -134,7 +134,8 @@ final class SvgCharts
             final double y = y(reference.value(), yMax);
             svg.append(String.format(Locale.ROOT,
                 "<line class=\"reference\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" " +
-                    "stroke-dasharray=\"6 4\" stroke-width=\"1.5\"/>%n", LEFT, WIDTH - RIGHT, y, y, reference.colour()));
+                    "stroke-dasharray=\"6 4\" stroke-width=\"1.5\"/>%n",
+                LEFT, WIDTH - RIGHT, y, y, reference.colour()));
             svg.append(text(WIDTH - RIGHT - 4, y - 5, "end", "note", reference.label() + " " + reference.valueText()));
         }
         int noteY = TOP + 26;
