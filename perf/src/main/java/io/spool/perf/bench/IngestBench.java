@@ -2,10 +2,13 @@ package io.spool.perf.bench;
 
 import io.spool.log.LogConfig;
 import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.BenchRun;
+import io.spool.perf.report.LatencyDistribution;
 import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.Throughput;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * {@code spool bench ingest}: the records published through the ingest pipeline and timed until the last confirm,
@@ -22,7 +25,7 @@ public final class IngestBench
     }
 
     /** @param progressOut where a progress line goes during long runs. */
-    public static BenchResult run(final BenchSettings settings, final PrintWriter progressOut)
+    public static BenchRun run(final BenchSettings settings, final PrintWriter progressOut)
         throws InterruptedException
     {
         final Throughput before = rawAppend(settings);
@@ -34,14 +37,15 @@ public final class IngestBench
         }
         final Throughput after = rawAppend(settings);
 
-        return new BenchResult(NAME, settings.partitions(), settings.producers(), settings.durability().toString(),
-            new Throughput("spool ingest pipeline", settings.records(), settings.payloadBytes(),
-                outcome.elapsedNanos()),
+        final BenchResult result = new BenchResult(NAME, settings.partitions(), settings.producers(),
+            settings.durability().toString(),
+            new Throughput(IngestRun.PIPELINE, settings.records(), settings.payloadBytes(), outcome.elapsedNanos()),
             new Throughput(RawBaselineRun.RAW_APPEND + ", before and after", before.records() + after.records(),
                 settings.payloadBytes(), before.elapsedNanos() + after.elapsedNanos()),
             "publish to confirm, per batch of " + settings.batchSize(),
             LatencySummary.ofNanos(outcome.latencyNanos()),
             outcome.fsyncs());
+        return new BenchRun(result, List.of(outcome.throughput()), LatencyDistribution.ofNanos(outcome.latencyNanos()));
     }
 
     private static Throughput rawAppend(final BenchSettings settings)

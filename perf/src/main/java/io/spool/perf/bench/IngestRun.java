@@ -5,6 +5,7 @@ import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
 import io.spool.perf.report.ProgressLine;
+import io.spool.perf.report.ThroughputSeries;
 import org.HdrHistogram.AtomicHistogram;
 
 import java.io.PrintWriter;
@@ -18,6 +19,8 @@ import java.util.concurrent.CountDownLatch;
  */
 final class IngestRun implements AutoCloseable
 {
+    static final String PIPELINE = "spool ingest pipeline";
+
     private final BenchSettings settings;
     private final LogStore store;
     private final PartitionLog[] logs;
@@ -28,8 +31,9 @@ final class IngestRun implements AutoCloseable
      * @param elapsedNanos  from the producers' start to the last confirm.
      * @param latencyNanos  publish-to-confirm latency of every batch.
      * @param fsyncs        fsyncs the pipelines did meanwhile, as {@link LogStore#fsyncCount()} counts them.
+     * @param throughput    confirmed records per second over the run, sampled.
      */
-    record Outcome(long elapsedNanos, AtomicHistogram latencyNanos, long fsyncs)
+    record Outcome(long elapsedNanos, AtomicHistogram latencyNanos, long fsyncs, ThroughputSeries throughput)
     {
     }
 
@@ -73,8 +77,10 @@ final class IngestRun implements AutoCloseable
 
         final long fsyncsBefore = store.fsyncCount();
         final long elapsedNanos;
+        final ThroughputSeries throughput;
         try (ProgressLine ignored = ProgressLine.start(task, settings.records(), () -> completedRecords(producers),
-            progressOut))
+            progressOut);
+            ThroughputSampler sampler = ThroughputSampler.start(PIPELINE, () -> completedRecords(producers)))
         {
             final long startNanos = System.nanoTime();
             start.countDown();
@@ -83,6 +89,7 @@ final class IngestRun implements AutoCloseable
                 thread.join();
             }
             elapsedNanos = System.nanoTime() - startNanos;
+            throughput = sampler.stop();
         }
         final long fsyncs = store.fsyncCount() - fsyncsBefore;
 
@@ -90,7 +97,7 @@ final class IngestRun implements AutoCloseable
         {
             producer.rethrowFailure();
         }
-        return new Outcome(Math.max(1, elapsedNanos), latencyNanos, fsyncs);
+        return new Outcome(Math.max(1, elapsedNanos), latencyNanos, fsyncs, throughput);
     }
 
     private static long completedRecords(final Producer[] producers)

@@ -1,5 +1,7 @@
 package io.spool.perf.bench;
 
+import io.spool.perf.report.ThroughputSeries;
+
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -28,8 +30,9 @@ final class PassTimer
     /**
      * @param passes        timed passes.
      * @param meanPassNanos their mean duration.
+     * @param throughput    the rate of each timed pass, at the time it ended from the start of the timed passes.
      */
-    record Timing(int passes, long meanPassNanos)
+    record Timing(int passes, long meanPassNanos, ThroughputSeries throughput)
     {
     }
 
@@ -50,6 +53,12 @@ final class PassTimer
         }
         final int[] passes = new int[readers.length];
         final long[] elapsed = new long[readers.length];
+        final PassLog[] logs = new PassLog[readers.length];
+        for (int i = 0; i < readers.length; i++)
+        {
+            logs[i] = new PassLog();
+        }
+        final long timedStart = System.nanoTime();
         boolean enough;
         do
         {
@@ -58,8 +67,10 @@ final class PassTimer
             {
                 final long start = System.nanoTime();
                 runChecked(readers[i]);
-                elapsed[i] += System.nanoTime() - start;
+                final long end = System.nanoTime();
+                elapsed[i] += end - start;
                 passes[i]++;
+                logs[i].add(end - timedStart, end - start);
                 enough &= elapsed[i] >= MIN_TIMED_NANOS;
             }
         }
@@ -68,9 +79,59 @@ final class PassTimer
         final Timing[] timings = new Timing[readers.length];
         for (int i = 0; i < readers.length; i++)
         {
-            timings[i] = new Timing(passes[i], Math.max(1, elapsed[i] / passes[i]));
+            timings[i] = new Timing(passes[i], Math.max(1, elapsed[i] / passes[i]),
+                logs[i].throughput(readers[i].what(), readers[i].records()));
         }
         return timings;
+    }
+
+    /**
+     * When each pass ended and how long it took, in arrays allocated up front: when they are full, neighbouring
+     * entries are merged in pairs, so thousands of short passes still fit and nothing is allocated between them.
+     */
+    private static final class PassLog
+    {
+        private static final int CAPACITY = 1024;
+
+        private final long[] endNanos = new long[CAPACITY];
+        private final long[] durationNanos = new long[CAPACITY];
+        private final int[] passes = new int[CAPACITY];
+        private int count;
+
+        void add(final long end, final long duration)
+        {
+            if (count == CAPACITY)
+            {
+                mergePairs();
+            }
+            endNanos[count] = end;
+            durationNanos[count] = duration;
+            passes[count] = 1;
+            count++;
+        }
+
+        private void mergePairs()
+        {
+            for (int i = 0; i < count / 2; i++)
+            {
+                endNanos[i] = endNanos[2 * i + 1];
+                durationNanos[i] = durationNanos[2 * i] + durationNanos[2 * i + 1];
+                passes[i] = passes[2 * i] + passes[2 * i + 1];
+            }
+            count /= 2;
+        }
+
+        ThroughputSeries throughput(final String name, final long records)
+        {
+            final double[] seconds = new double[count];
+            final double[] rates = new double[count];
+            for (int i = 0; i < count; i++)
+            {
+                seconds[i] = endNanos[i] / 1e9;
+                rates[i] = records * passes[i] * 1e9 / Math.max(1, durationNanos[i]);
+            }
+            return new ThroughputSeries(name, seconds, rates);
+        }
     }
 
     private static void runChecked(final Reader reader)

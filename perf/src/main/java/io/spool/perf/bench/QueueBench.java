@@ -4,8 +4,11 @@ import io.spool.Spool;
 import io.spool.log.RecordBatch;
 import io.spool.log.SpoolException;
 import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.BenchRun;
+import io.spool.perf.report.LatencyDistribution;
 import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.Throughput;
+import io.spool.perf.report.ThroughputSeries;
 import io.spool.queue.ConsumerOptions;
 import io.spool.queue.QueueConsumer;
 import io.spool.queue.Subscription;
@@ -47,11 +50,11 @@ public final class QueueBench
     /**
      * @return one result per consumer count and prefetch, each beside the stream baseline of the same run.
      */
-    public static List<BenchResult> run(final Path dataDirectory, final long records, final int payloadBytes,
+    public static List<BenchRun> run(final Path dataDirectory, final long records, final int payloadBytes,
         final int partitions, final int[] consumerCounts, final int[] prefetches, final PrintWriter progressOut)
         throws InterruptedException
     {
-        final List<BenchResult> results = new ArrayList<>();
+        final List<BenchRun> results = new ArrayList<>();
         try (ScratchDirectory directory = ScratchDirectory.create(dataDirectory, "bench-queue");
             Spool spool = Spool.builder(directory.path()).backgroundMaintenance(false).open())
         {
@@ -69,14 +72,19 @@ public final class QueueBench
                     publish(spool, topic, records, payloadBytes);
                     final Throughput stream = streamPoll(spool, topic, partitions, payloadBytes);
                     final AtomicHistogram latency = LatencyHistograms.newHistogram();
-                    final long elapsed = consume(spool, subscription, records, 0, payloadBytes, consumers, prefetch, latency);
+                    final Drained backlog = consume(spool, subscription, records, 0, payloadBytes, consumers,
+                        prefetch, latency, "receive + ack of the published records");
                     latency.reset();
-                    consume(spool, subscription, Math.max(1, records / 5), Math.max(1, records / 5), payloadBytes,
-                        consumers, prefetch, latency);
-                    results.add(new BenchResult(NAME + " (" + consumers + " consumer(s), prefetch " + prefetch + ")",
+                    final Drained live = consume(spool, subscription, Math.max(1, records / 5),
+                        Math.max(1, records / 5), payloadBytes, consumers, prefetch, latency,
+                        "receive + ack while publishing (live phase)");
+                    results.add(new BenchRun(new BenchResult(
+                        NAME + " (" + consumers + " consumer(s), prefetch " + prefetch + ")",
                         partitions, 1, "none",
-                        new Throughput("spool queue receive + ack", records, payloadBytes, Math.max(1, elapsed)),
-                        stream, "publish to ack", LatencySummary.ofNanos(latency), BenchResult.FSYNCS_NOT_COUNTED));
+                        new Throughput("spool queue receive + ack", records, payloadBytes,
+                            Math.max(1, backlog.elapsedNanos())),
+                        stream, "publish to ack", LatencySummary.ofNanos(latency), BenchResult.FSYNCS_NOT_COUNTED),
+                        List.of(backlog.throughput(), live.throughput()), LatencyDistribution.ofNanos(latency)));
                     spool.deleteSubscription(topic);
                     spool.streams().deleteTopic(topic);
                 }
@@ -86,13 +94,22 @@ public final class QueueBench
     }
 
     /**
+     * @param elapsedNanos from the start of consuming to the last ack.
+     * @param throughput   acks per second over that time, sampled.
+     */
+    private record Drained(long elapsedNanos, ThroughputSeries throughput)
+    {
+    }
+
+    /**
      * Starts the consumers, publishes {@code livePublishes} more records (each value starting with its publish
      * time), and waits until {@code records} deliveries were acked.
      *
-     * @return nanoseconds from the start of consuming to the last ack.
+     * @param what names the sampled throughput.
      */
-    private static long consume(final Spool spool, final Subscription subscription, final long records, final long livePublishes,
-        final int payloadBytes, final int consumerCount, final int prefetch, final AtomicHistogram latency)
+    private static Drained consume(final Spool spool, final Subscription subscription, final long records,
+        final long livePublishes, final int payloadBytes, final int consumerCount, final int prefetch,
+        final AtomicHistogram latency, final String what)
         throws InterruptedException
     {
         final CountDownLatch acked = new CountDownLatch(1);
@@ -111,6 +128,7 @@ public final class QueueBench
                 }
             }));
         }
+        final ThroughputSampler sampler = ThroughputSampler.start(what, () -> records - remaining.get());
         final long start = System.nanoTime();
         if (livePublishes > 0)
         {
@@ -118,14 +136,16 @@ public final class QueueBench
         }
         if (!acked.await(10, TimeUnit.MINUTES))
         {
+            sampler.close();
             throw new IllegalStateException("queue bench: " + remaining.get() + " records never acked");
         }
         final long elapsed = System.nanoTime() - start;
+        final ThroughputSeries throughput = sampler.stop();
         for (final QueueConsumer consumer : consumers)
         {
             consumer.close();
         }
-        return elapsed;
+        return new Drained(elapsed, throughput);
     }
 
     private static void publish(final Spool spool, final String topic, final long records, final int payloadBytes)

@@ -3,11 +3,14 @@ package io.spool.perf.bench;
 import io.spool.log.LogConfig;
 import io.spool.perf.baseline.RawMappedScanBaseline;
 import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.BenchRun;
+import io.spool.perf.report.LatencyDistribution;
 import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.Throughput;
 import org.HdrHistogram.AtomicHistogram;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * {@code spool bench replay}: records raw-appended for the raw scan, the same number published through the
@@ -17,13 +20,14 @@ import java.io.PrintWriter;
 public final class ReplayBench
 {
     public static final String NAME = "replay";
+    private static final String REPLAY = "spool LogReader replay";
 
     private ReplayBench()
     {
     }
 
     /** @param progressOut where a progress line goes while the records are written. */
-    public static BenchResult run(final BenchSettings settings, final PrintWriter progressOut)
+    public static BenchRun run(final BenchSettings settings, final PrintWriter progressOut)
         throws InterruptedException
     {
         try (ScratchDirectory rawDirectory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-scan");
@@ -41,17 +45,19 @@ public final class ReplayBench
             {
                 final PassTimer.Timing[] timings = PassTimer.timeAlternately(
                     new PassTimer.Reader(RawBaselineRun.RAW_SCAN, scan::scan, raw.records(), () -> { }),
-                    new PassTimer.Reader(NAME, () -> replay.replayAll(pollNanos), settings.records(),
+                    new PassTimer.Reader(REPLAY, () -> replay.replayAll(pollNanos), settings.records(),
                         pollNanos::reset));
-                return new BenchResult(NAME, settings.partitions(), settings.producers(),
+                final BenchResult result = new BenchResult(NAME, settings.partitions(), settings.producers(),
                     settings.durability().toString(),
-                    new Throughput("spool LogReader replay, mean of " + timings[1].passes() + " passes",
+                    new Throughput(REPLAY + ", mean of " + timings[1].passes() + " passes",
                         settings.records(), settings.payloadBytes(), timings[1].meanPassNanos()),
                     new Throughput(RawBaselineRun.RAW_SCAN + ", mean of " + timings[0].passes() + " passes",
                         raw.records(), settings.payloadBytes(), timings[0].meanPassNanos()),
                     "poll of up to " + settings.batchSize() + " records",
                     LatencySummary.ofNanos(pollNanos),
                     BenchResult.FSYNCS_NOT_COUNTED);
+                return new BenchRun(result, List.of(timings[1].throughput(), timings[0].throughput()),
+                    LatencyDistribution.ofNanos(pollNanos));
             }
         }
     }

@@ -10,7 +10,7 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks; each prints its raw baseline from the same run and the ratio.",
-    subcommands = {IngestCommand.class, ReplayCommand.class, QueueCommand.class})
+    subcommands = {IngestCommand.class, ReplayCommand.class, QueueCommand.class, E2eCommand.class})
 final class BenchCommand implements Runnable
 {
     @Spec
@@ -19,6 +19,6 @@ final class BenchCommand implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "a benchmark is needed: ingest or replay");
+        throw new ParameterException(spec.commandLine(), "a benchmark is needed: ingest, replay, queue or e2e");
     }
 }

@@ -65,6 +65,11 @@ final class BenchOptions
     @Option(names = "--json", description = "Print one JSON object instead of text.")
     boolean json;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+        description = "Also write a self-contained HTML page with charts: throughput over the run, the latency "
+            + "percentiles, Spool beside its baseline.")
+    Path report;
+
     /** @throws ParameterException naming the option when the values cannot run. */
     BenchSettings settings()
     {

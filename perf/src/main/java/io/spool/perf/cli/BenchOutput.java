@@ -1,11 +1,22 @@
 package io.spool.perf.cli;
 
 import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.BenchRun;
+import io.spool.perf.report.HtmlReport;
 import io.spool.perf.report.ResultFormatter;
+import picocli.CommandLine.Model.CommandSpec;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
 
-/** Prints a benchmark's result as text or as one line of JSON. */
+/** Prints a benchmark's result as text or as one line of JSON, and writes its HTML report. Stateless. */
 final class BenchOutput
 {
     private BenchOutput()
@@ -23,5 +34,32 @@ final class BenchOutput
             out.print(ResultFormatter.text(result));
         }
         out.flush();
+    }
+
+    /**
+     * Writes the HTML report of {@code runs} to {@code file} and says so on stderr; nothing when {@code file} is
+     * null (no {@code --report}).
+     */
+    static void writeReport(final Path file, final List<BenchRun> runs, final CommandSpec spec) throws IOException
+    {
+        if (file == null)
+        {
+            return;
+        }
+        final String command = "spool " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        HtmlReport.write(file, command, whenAndWhere(), runs);
+        spec.commandLine().getErr().println("report written to " + file);
+        spec.commandLine().getErr().flush();
+    }
+
+    /** The date, the machine's cores and load, and the JVM: what a reader of a report needs to weigh its figures. */
+    private static String whenAndWhere()
+    {
+        final double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return String.format(Locale.ROOT, "%s · %d cores%s · Java %s",
+            DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS)),
+            Runtime.getRuntime().availableProcessors(),
+            load < 0 ? "" : String.format(Locale.ROOT, ", load average %.1f", load),
+            Runtime.version());
     }
 }

@@ -1,13 +1,15 @@
 package io.spool.perf.cli;
 
 import io.spool.perf.bench.QueueBench;
-import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(
@@ -51,19 +53,25 @@ final class QueueCommand implements Callable<Integer>
     @Option(names = "--json", description = "Print JSON objects instead of text.")
     boolean json;
 
+    @Option(names = "--report", paramLabel = "FILE.html",
+        description = "Also write a self-contained HTML page with charts for every configuration.")
+    Path report;
+
     @Override
-    public Integer call() throws InterruptedException
+    public Integer call() throws InterruptedException, IOException
     {
         if (records < 1 || payloadBytes < Long.BYTES || partitions < 1)
         {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--records and --partitions must be at least 1 and --payload-bytes at least 8 (the publish time)");
         }
-        for (final BenchResult result : QueueBench.run(dataDir, records, payloadBytes, partitions, consumers,
-            prefetch, spec.commandLine().getErr()))
+        final List<BenchRun> runs = QueueBench.run(dataDir, records, payloadBytes, partitions, consumers,
+            prefetch, spec.commandLine().getErr());
+        for (final BenchRun run : runs)
         {
-            BenchOutput.print(result, json, spec.commandLine().getOut());
+            BenchOutput.print(run.result(), json, spec.commandLine().getOut());
         }
+        BenchOutput.writeReport(report, runs, spec);
         return 0;
     }
 }

@@ -1,11 +1,14 @@
 package io.spool.perf.cli;
 
 import io.spool.perf.bench.ReplayBench;
+import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
+import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(
@@ -24,10 +27,11 @@ final class ReplayCommand implements Callable<Integer>
     BenchOptions options;
 
     @Override
-    public Integer call() throws InterruptedException
+    public Integer call() throws InterruptedException, IOException
     {
-        BenchOutput.print(ReplayBench.run(options.settings(), spec.commandLine().getErr()), options.json,
-            spec.commandLine().getOut());
+        final BenchRun run = ReplayBench.run(options.settings(), spec.commandLine().getErr());
+        BenchOutput.print(run.result(), options.json, spec.commandLine().getOut());
+        BenchOutput.writeReport(options.report, List.of(run), spec);
         return 0;
     }
 }

@@ -12,7 +12,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "spool 0.1.0",
     description = "One memory-mapped log, read as a stream and as a queue.",
-    subcommands = {BenchCommand.class, VerifyCommand.class, DumpCommand.class, io.spool.perf.lab.LabCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {BenchCommand.class, VerifyCommand.class, DumpCommand.class, io.spool.perf.lab.LabCommand.class,
+        ServerCommand.class,
+        TopicsCommand.class,
+        ProduceCommand.class,
+        ConsumeCommand.class,
+        TailCommand.class,
+        CommandLine.HelpCommand.class})
 public final class SpoolCommand implements Runnable
 {
     @Spec
@@ -29,7 +35,7 @@ public final class SpoolCommand implements Runnable
         return new CommandLine(new SpoolCommand())
             .setExecutionExceptionHandler((ex, commandLine, parseResult) ->
             {
-                commandLine.getErr().println("spool " + commandLine.getCommandName() + ": " + describe(ex));
+                commandLine.getErr().println(commandLine.getCommandSpec().qualifiedName() + ": " + describe(ex));
                 commandLine.getErr().flush();
                 return 1;
             });

@@ -1,8 +1,10 @@
 package io.spool.perf.bench;
 
+import io.spool.perf.report.ThroughputSeries;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,6 +26,24 @@ class PassTimerTest
         {
             assertThat(timing.meanPassNanos() * timing.passes())
                 .isGreaterThanOrEqualTo(PassTimer.MIN_TIMED_NANOS - timing.passes());
+        }
+    }
+
+    @Test
+    void eachReaderGetsItsRateOverTheTimedPassesInAtMostAThousandPoints()
+    {
+        final PassTimer.Timing[] timings = PassTimer.timeAlternately(
+            new PassTimer.Reader("scan", () -> 10, 10, () -> { }),
+            new PassTimer.Reader("replay", () -> 7, 7, () -> { }));
+
+        for (int i = 0; i < timings.length; i++)
+        {
+            final ThroughputSeries series = timings[i].throughput();
+            assertThat(series.name()).isEqualTo(i == 0 ? "scan" : "replay");
+            assertThat(series.points()).isBetween(Math.min(timings[i].passes(), 512), 1024);
+            assertThat(series.seconds()).isSorted();
+            assertThat(Arrays.stream(series.recordsPerSec()).min().orElseThrow()).isPositive();
+            assertThat(series.seconds()[series.points() - 1]).isGreaterThanOrEqualTo(PassTimer.MIN_TIMED_NANOS / 1e9);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.spool.perf.bench;
 
 import io.spool.perf.report.BenchResult;
+import io.spool.perf.report.BenchRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,16 +22,16 @@ class QueueBenchTest
     void everyConfigurationDrainsEveryRecordBesideTheStreamBaseline() throws Exception
     {
         final StringWriter progress = new StringWriter();
-        final List<BenchResult> results = QueueBench.run(dir, 500, 100, 2, new int[]{1, 2}, new int[]{1, 50},
+        final List<BenchRun> results = QueueBench.run(dir, 500, 100, 2, new int[]{1, 2}, new int[]{1, 50},
             new PrintWriter(progress));
         assertThat(results).hasSize(4);
-        for (final BenchResult result : results)
+        for (final BenchResult result : results.stream().map(BenchRun::result).toList())
         {
             assertThat(result.measured().records()).isEqualTo(500);
             assertThat(result.baseline().records()).isEqualTo(500);
             assertThat(result.latencyPercentiles().samples()).isEqualTo(100);
         }
-        assertThat(results.get(3).benchmark()).contains("2 consumer(s), prefetch 50");
+        assertThat(results.get(3).result().benchmark()).contains("2 consumer(s), prefetch 50");
         try (var left = Files.list(dir))
         {
             assertThat(left).as("the scratch directory is removed").isEmpty();

@@ -1,0 +1,126 @@
+package io.spool.perf.cli;
+
+import io.spool.Spool;
+import io.spool.stream.ConsumerConfig;
+import io.spool.stream.PublishResult;
+import io.spool.stream.StreamConsumer;
+import io.spool.stream.StreamProducer;
+import io.spool.stream.StreamRecordHandler;
+import io.spool.stream.TopicConfig;
+import io.spool.stream.TopicDescription;
+import io.spool.stream.TopicPartition;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An engine the command opens on a data directory itself; refused with a clear error when a server (or another
+ * engine) holds the directory. Not thread-safe.
+ */
+final class EmbeddedEndpoint implements Endpoint
+{
+    /** Bytes a poll asks for at most; a poll still hands over at least one record. */
+    private static final int MAX_POLL_BYTES = 1 << 20;
+
+    private final Path dataDirectory;
+    private final Spool spool;
+
+    EmbeddedEndpoint(final Path dataDirectory)
+    {
+        this.dataDirectory = dataDirectory;
+        this.spool = Spool.builder(dataDirectory).backgroundMaintenance(false).open();
+    }
+
+    @Override
+    public String where()
+    {
+        return "data directory " + dataDirectory;
+    }
+
+    @Override
+    public List<String> listTopics()
+    {
+        return spool.streams().listTopics();
+    }
+
+    @Override
+    public void createTopic(final String name, final int partitions)
+    {
+        spool.createTopic(name, TopicConfig.of(partitions));
+    }
+
+    @Override
+    public TopicDescription describeTopic(final String name)
+    {
+        return spool.streams().describeTopic(name);
+    }
+
+    @Override
+    public void deleteTopic(final String name)
+    {
+        spool.streams().deleteTopic(name);
+    }
+
+    @Override
+    public Sender newSender()
+    {
+        final StreamProducer producer = spool.newProducer();
+        return new Sender()
+        {
+            @Override
+            public CompletableFuture<PublishResult> send(final String topic,
+                final byte[] key, final byte[] value)
+            {
+                return producer.send(topic, key, value);
+            }
+
+            @Override
+            public void close()
+            {
+                // every send completes on its own future; the producer holds nothing to flush
+            }
+        };
+    }
+
+    @Override
+    public Reader newReader()
+    {
+        final StreamConsumer consumer = spool.newConsumer(ConsumerConfig.standalone());
+        return new Reader()
+        {
+            @Override
+            public void assign(final Collection<TopicPartition> partitions)
+            {
+                consumer.assign(partitions);
+            }
+
+            @Override
+            public void seek(final TopicPartition partition, final long offset)
+            {
+                consumer.seek(partition, offset);
+            }
+
+            @Override
+            public int poll(final StreamRecordHandler handler, final int maxRecords,
+                final Duration timeout)
+            {
+                return consumer.poll(handler, maxRecords, MAX_POLL_BYTES, timeout);
+            }
+
+            @Override
+            public void close()
+            {
+                consumer.close();
+            }
+        };
+    }
+
+    @Override
+    public void close()
+    {
+        spool.close();
+    }
+}

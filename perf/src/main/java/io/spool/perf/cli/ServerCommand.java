@@ -1,0 +1,117 @@
+package io.spool.perf.cli;
+
+import io.spool.wire.server.ServerConfig;
+import io.spool.wire.server.SpoolServer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+@Command(
+    name = "server",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Serves a data directory over TCP (Spool's binary protocol) until interrupted; Ctrl-C closes it cleanly.",
+        "While it runs, the other commands reach it with --server HOST:PORT; the directory is locked meanwhile."})
+final class ServerCommand implements Callable<Integer>
+{
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",
+        description = "The data directory to serve, created when missing (default: ${DEFAULT-VALUE}).")
+    Path dataDirectory;
+
+    @Option(names = "--host", defaultValue = ServerConfig.DEFAULT_HOST, paramLabel = "HOST",
+        description = "Address to bind; 0.0.0.0 serves every interface (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "" + ServerConfig.DEFAULT_PORT, paramLabel = "PORT",
+        description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--token", paramLabel = "TOKEN",
+        description = "A shared secret clients must present; without it any client may connect.")
+    String token;
+
+    @Override
+    public Integer call()
+    {
+        final PrintWriter out = spec.commandLine().getOut();
+        final SpoolServer server;
+        try
+        {
+            server = SpoolServer.open(dataDirectory, ServerConfig.builder().host(host).port(port).token(token).build());
+        }
+        catch (final Exception ex)
+        {
+            // Netty's bind error (a checked exception thrown unchecked) names neither the address nor the port
+            throw new IllegalStateException("cannot serve " + dataDirectory + " on " + host + ":" + port + ": " +
+                ex.getMessage(), ex);
+        }
+        // Ctrl-C and kill end the JVM through its shutdown hooks, not through the thread waiting below; the hook
+        // and that thread both close, the first does it and the second waits until it is done.
+        final CloseOnce closeOnce = new CloseOnce(server);
+        final Thread closeOnShutdown = new Thread(closeOnce, "spool-server-shutdown");
+        Runtime.getRuntime().addShutdownHook(closeOnShutdown);
+        out.printf("spool server: listening on %s:%d (%s transport), data directory %s%s%n", server.host(),
+            server.port(), server.transport().toString().toLowerCase(Locale.ROOT), dataDirectory,
+            token == null ? "" : ", token required");
+        out.flush();
+        try
+        {
+            server.awaitClose();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        finally
+        {
+            closeOnce.run();
+            removeHook(closeOnShutdown);
+        }
+        out.println("spool server: closed");
+        out.flush();
+        return 0;
+    }
+
+    /** Closes the server on the first call; later calls return once it is closed. Thread-safe. */
+    private static final class CloseOnce implements Runnable
+    {
+        private final SpoolServer server;
+        private boolean closed;
+
+        CloseOnce(final SpoolServer server)
+        {
+            this.server = server;
+        }
+
+        @Override
+        public synchronized void run()
+        {
+            if (!closed)
+            {
+                closed = true;
+                server.close();
+            }
+        }
+    }
+
+    private static void removeHook(final Thread hook)
+    {
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        catch (final IllegalStateException shuttingDown)
+        {
+            // the hook is running or has run: the JVM is on its way out and the server is closed by it
+        }
+    }
+}
