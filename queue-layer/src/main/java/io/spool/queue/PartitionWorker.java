@@ -26,7 +26,9 @@ final class PartitionWorker implements DeadLetterHandler
     private final String deadLetterTopic;
     private final DeadLetterSink deadLetters;
     private final LogReader reader;
-    private final RecordView[] found = new RecordView[1];
+    /** The record the last {@link #find} met; kept in a field so the handler below captures nothing per call. */
+    private RecordView found;
+    private final io.spool.log.RecordHandler keepFound = record -> found = record;
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
     private RecordInspector inspector;
@@ -139,17 +141,17 @@ final class PartitionWorker implements DeadLetterHandler
 
     private RecordView find(final long offset)
     {
-        found[0] = null;
+        found = null;
         try
         {
             reader.seek(offset);
-            reader.poll(r -> found[0] = r, 1);
+            reader.poll(keepFound, 1);
         }
         catch (final OffsetOutOfRangeException ex)
         {
             return null;
         }
-        return found[0];
+        return found;
     }
 
     /** Journals what this pass changed and publishes the ack floor. */
