@@ -13,7 +13,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
@@ -62,16 +61,9 @@ class LogProperties
                 running.destroy();
             }
         }
-        Statistics.label("restart in sequence").collect(running != null && running.restarts > 0);
-        Statistics.label("restart in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
-        Statistics.label("action").coverage(c ->
-        {
-            for (final String action : List.of("append", "append batch", "read", "read out of range", "advance clock",
-                "delete below", "retention", "reopen", "crash with torn tail", "offset for timestamp"))
-            {
-                c.check(action).count(n -> n > 0);
-            }
-        });
+        CoverageChecks.require(running != null && running.restarts > 0, List.of("append", "append batch", "read",
+            "read out of range", "advance clock", "delete below", "retention", "reopen", "crash with torn tail",
+            "offset for timestamp"));
     }
 
     /** Opens the engine of a sequence and keeps it, so that it is closed even if the sequence fails at once. */
@@ -221,7 +213,7 @@ class LogProperties
 
         void append()
         {
-            Statistics.label("action").collect("append");
+            CoverageChecks.ran("append");
             final byte[] value = nextValue();
             final byte[] key = nextKey();
             final long offset = store.newProducer().appendAndWait(log, key, null, value);
@@ -230,7 +222,7 @@ class LogProperties
 
         void appendBatch(final int n)
         {
-            Statistics.label("action").collect("append batch");
+            CoverageChecks.ran("append batch");
             final RecordBatch batch = new RecordBatch();
             for (int i = 0; i < n; i++)
             {
@@ -266,7 +258,7 @@ class LogProperties
 
         void read(final long from, final int max)
         {
-            Statistics.label("action").collect("read");
+            CoverageChecks.ran("read");
             final List<LogModel.Record> actual = new ArrayList<>();
             try (LogReader reader = log.newReader())
             {
@@ -278,7 +270,7 @@ class LogProperties
 
         void readOutOfRange()
         {
-            Statistics.label("action").collect("read out of range");
+            CoverageChecks.ran("read out of range");
             try (LogReader reader = log.newReader())
             {
                 final long below = model.startOffset() - 1;
@@ -293,13 +285,13 @@ class LogProperties
 
         void advanceClock(final long millis)
         {
-            Statistics.label("action").collect("advance clock");
+            CoverageChecks.ran("advance clock");
             clock.advance(millis);
         }
 
         void deleteBelow(final long offset)
         {
-            Statistics.label("action").collect("delete below");
+            CoverageChecks.ran("delete below");
             final long before = log.startOffset();
             log.deleteSegmentsBelow(offset);
             assertThat(log.startOffset()).isBetween(before, Math.max(before, offset));
@@ -308,7 +300,7 @@ class LogProperties
 
         void retention()
         {
-            Statistics.label("action").collect("retention");
+            CoverageChecks.ran("retention");
             store.runMaintenance();
             final List<LogModel.Record> dropped = model.dropBelow(log.startOffset());
             for (final LogModel.Record record : dropped)
@@ -319,7 +311,7 @@ class LogProperties
 
         void reopen()
         {
-            Statistics.label("action").collect("reopen");
+            CoverageChecks.ran("reopen");
             restarts++;
             store.close();
             open();
@@ -331,7 +323,7 @@ class LogProperties
          */
         void crashWithTornTail()
         {
-            Statistics.label("action").collect("crash with torn tail");
+            CoverageChecks.ran("crash with torn tail");
             restarts++;
             store.close();
             final boolean torn = tearLastRecord();
@@ -388,7 +380,7 @@ class LogProperties
 
         void offsetForTimestamp(final long timestamp)
         {
-            Statistics.label("action").collect("offset for timestamp");
+            CoverageChecks.ran("offset for timestamp");
             assertThat(log.offsetForTimestamp(timestamp)).isEqualTo(model.offsetForTimestamp(timestamp));
         }
 

@@ -119,15 +119,7 @@ class QueueProperties
                 running.destroy();
             }
         }
-        Statistics.label("restart or crash in sequence").collect(running != null && running.restarts > 0);
-        Statistics.label("restart or crash in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
-        Statistics.label("action").coverage(c ->
-        {
-            for (final String action : ACTIONS)
-            {
-                c.check(action).count(n -> n > 0);
-            }
-        });
+        CoverageChecks.require(running != null && running.restarts > 0, ACTIONS);
         // Collected once per sequence, like restarts, so that the label has entries even if the first one fails.
         Statistics.label("retention deleted segments in sequence").collect(running != null &&
             running.segmentsDeleted > 0);
@@ -409,7 +401,7 @@ class QueueProperties
 
         void publishByKey(final List<Integer> keys)
         {
-            Statistics.label("action").collect("publish by key");
+            CoverageChecks.ran("publish by key");
             for (final int key : keys)
             {
                 final String value = nextValue();
@@ -425,7 +417,7 @@ class QueueProperties
 
         void publishToPartition(final int partition)
         {
-            Statistics.label("action").collect("publish to partition");
+            CoverageChecks.ran("publish to partition");
             final String value = nextValue();
             final PublishResult placed = spool.newProducer().send(new ProducerRecord(TOPIC, partition, null, PADDING,
                 value.getBytes(StandardCharsets.UTF_8))).join();
@@ -438,7 +430,7 @@ class QueueProperties
 
         void publishWithTimeToLive(final int partition, final long ttlMillis)
         {
-            Statistics.label("action").collect("publish with a time to live");
+            CoverageChecks.ran("publish with a time to live");
             final String value = nextValue();
             final Map<String, byte[]> headers = new HashMap<>(PADDING);
             headers.put(QueueHeaders.TTL, QueueHeaders.millis(ttlMillis));
@@ -460,12 +452,12 @@ class QueueProperties
             final PublishResult first = firstByDedupId.putIfAbsent(dedupId, placed);
             if (first != null)
             {
-                Statistics.label("action").collect("publish a duplicate");
+                CoverageChecks.ran("publish a duplicate");
                 assertThat(placed).as("repeat of dedup id %s", dedupId).isEqualTo(first);
             }
             else
             {
-                Statistics.label("action").collect("publish with a new dedup id");
+                CoverageChecks.ran("publish with a new dedup id");
                 assertThat(placed.offset()).as("offset of " + value)
                     .isEqualTo(model.publish(placed.partition(), value, clock.time()));
                 auditModel.publish(placed.partition(), value, clock.time());
@@ -475,7 +467,7 @@ class QueueProperties
 
         void receive(final int max)
         {
-            Statistics.label("action").collect("receive");
+            CoverageChecks.ran("receive");
             final long available = model.count(State.AVAILABLE);
             final List<Seen> received = subscription.receive(max, 0).stream().map(Seen::of).toList();
             assertThat(received).as("receive %d with %d available", max, available)
@@ -486,7 +478,7 @@ class QueueProperties
 
         void auditReceive(final int max)
         {
-            Statistics.label("action").collect("audit receive");
+            CoverageChecks.ran("audit receive");
             final long available = auditModel.count(State.AVAILABLE);
             final List<Seen> received = audit.receive(max, 0).stream().map(Seen::of).toList();
             assertThat(received).as("audit receive %d with %d available", max, available)
@@ -504,7 +496,7 @@ class QueueProperties
             {
                 return;
             }
-            Statistics.label("action").collect("audit ack");
+            CoverageChecks.ran("audit ack");
             final BatchResult result = audit.ack(held.stream()
                 .map(r -> new Receipt(r.partition(), r.offset(), r.deliveryNumber())).toList());
             assertThat(result.failed()).as("audit acks of held deliveries refused").isEmpty();
@@ -548,7 +540,7 @@ class QueueProperties
             {
                 return;
             }
-            Statistics.label("action").collect(kind);
+            CoverageChecks.ran(kind);
             final QueueModel.Receipt receipt = fromNewest(receipts, back);
             final long now = clock.time();
             final Receipt engineReceipt = new Receipt(receipt.partition(), receipt.offset(), receipt.deliveryNumber());
@@ -594,7 +586,7 @@ class QueueProperties
             {
                 return;
             }
-            Statistics.label("action").collect("forged receipt");
+            CoverageChecks.ran("forged receipt");
             final QueueModel.Receipt handedOut = fromNewest(receipts, back);
             final QueueModel.Receipt forged = new QueueModel.Receipt(handedOut.partition(), handedOut.offset(),
                 handedOut.deliveryNumber() + 1);
@@ -614,7 +606,7 @@ class QueueProperties
             {
                 return;
             }
-            Statistics.label("action").collect("ack in a batch");
+            CoverageChecks.ran("ack in a batch");
             final BatchResult result = subscription.ack(batch.stream()
                 .map(r -> new Receipt(r.partition(), r.offset(), r.deliveryNumber())).toList());
             for (final QueueModel.Receipt receipt : batch)
@@ -650,7 +642,7 @@ class QueueProperties
 
         void advanceClock(final long millis)
         {
-            Statistics.label("action").collect("advance clock");
+            CoverageChecks.ran("advance clock");
             clock.advance(millis);
             model.timeIs(clock.time());
             auditModel.timeIs(clock.time());
@@ -664,7 +656,7 @@ class QueueProperties
                 closePushConsumer();
                 return;
             }
-            Statistics.label("action").collect("open push consumer");
+            CoverageChecks.ran("open push consumer");
             prefetch = prefetchOfNew;
             consumer = subscription.consume(ConsumerOptions.prefetch(prefetch), new DeliveryListener()
             {
@@ -691,7 +683,7 @@ class QueueProperties
             {
                 return;
             }
-            Statistics.label("action").collect("ack through push consumer");
+            CoverageChecks.ran("ack through push consumer");
             final QueueModel.Receipt receipt = fromNewest(held, back);
             consumer.ack(new Receipt(receipt.partition(), receipt.offset(), receipt.deliveryNumber()));
             assertThat(model.ack(receipt)).isEqualTo(Outcome.DONE);
@@ -700,7 +692,7 @@ class QueueProperties
 
         private void closePushConsumer()
         {
-            Statistics.label("action").collect("close push consumer");
+            CoverageChecks.ran("close push consumer");
             consumer.close();
             consumer = null;
             model.release(PUSH, clock.time());
@@ -713,7 +705,7 @@ class QueueProperties
          */
         void runMaintenance()
         {
-            Statistics.label("action").collect("run maintenance");
+            CoverageChecks.ran("run maintenance");
             segmentsDeleted += spool.runMaintenance();
             for (int partition = 0; partition < PARTITIONS; partition++)
             {
@@ -728,7 +720,7 @@ class QueueProperties
         /** Closes the engine (which closes the push consumer first) and opens it again. */
         void restart()
         {
-            Statistics.label("action").collect("restart");
+            CoverageChecks.ran("restart");
             restarts++;
             deadLetterReader.close();
             spool.close();
@@ -743,7 +735,7 @@ class QueueProperties
          */
         void crash()
         {
-            Statistics.label("action").collect("crash");
+            CoverageChecks.ran("crash");
             restarts++;
             final Path image = Engines.crashImage(dir);
             deadLetterReader.close();

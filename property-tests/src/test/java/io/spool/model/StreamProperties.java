@@ -27,7 +27,6 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
-import net.jqwik.api.statistics.Statistics;
 import org.agrona.concurrent.CachedEpochClock;
 
 import java.nio.charset.StandardCharsets;
@@ -97,15 +96,7 @@ class StreamProperties
                 running.destroy();
             }
         }
-        Statistics.label("restart or crash in sequence").collect(running != null && running.restarts > 0);
-        Statistics.label("restart or crash in sequence").coverage(c -> c.check(true).percentage(p -> p >= 10));
-        Statistics.label("action").coverage(c ->
-        {
-            for (final String action : ACTIONS)
-            {
-                c.check(action).count(n -> n > 0);
-            }
-        });
+        CoverageChecks.require(running != null && running.restarts > 0, ACTIONS);
     }
 
     @Provide
@@ -327,7 +318,7 @@ class StreamProperties
 
         void publishByKey(final String topic, final String key)
         {
-            Statistics.label("action").collect("publish by key");
+            CoverageChecks.ran("publish by key");
             final String value = nextValue();
             final PublishResult placed = producer.send(ProducerRecord.of(topic, bytes(key), bytes(value))).join();
             checkPlaced(placed, model.publish(topic, key, value, clock.time()));
@@ -335,7 +326,7 @@ class StreamProperties
 
         void publishWithoutKey(final String topic, final int count)
         {
-            Statistics.label("action").collect("publish without key");
+            CoverageChecks.ran("publish without key");
             for (int i = 0; i < count; i++)
             {
                 final String value = nextValue();
@@ -346,7 +337,7 @@ class StreamProperties
 
         void publishToPartition(final Partition partition)
         {
-            Statistics.label("action").collect("publish to partition");
+            CoverageChecks.ran("publish to partition");
             final String value = nextValue();
             final PublishResult placed = producer.send(ProducerRecord.toPartition(partition.topic(),
                 partition.partition(), null, bytes(value))).join();
@@ -362,7 +353,7 @@ class StreamProperties
 
         void poll(final int max)
         {
-            Statistics.label("action").collect("poll");
+            CoverageChecks.ran("poll");
             pollAndCheck(READER, reader, max);
         }
 
@@ -430,25 +421,25 @@ class StreamProperties
             final TopicPartition target = engineView(partition);
             if (offset > model.endOffset(partition))
             {
-                Statistics.label("action").collect("seek out of range");
+                CoverageChecks.ran("seek out of range");
                 assertThatThrownBy(() -> reader.seek(target, offset)).isInstanceOf(OffsetOutOfRangeException.class);
                 return;
             }
-            Statistics.label("action").collect("seek");
+            CoverageChecks.ran("seek");
             reader.seek(target, offset);
             model.seek(READER, partition, offset);
         }
 
         void seekToTimestamp(final Partition partition, final long timestamp)
         {
-            Statistics.label("action").collect("seek to timestamp");
+            CoverageChecks.ran("seek to timestamp");
             reader.seekToTimestamp(engineView(partition), timestamp);
             model.seek(READER, partition, model.offsetForTimestamp(partition, timestamp));
         }
 
         void commit()
         {
-            Statistics.label("action").collect("commit");
+            CoverageChecks.ran("commit");
             reader.commitSync();
             model.commit(REPLAY_GROUP, READER);
         }
@@ -460,7 +451,7 @@ class StreamProperties
             {
                 return;
             }
-            Statistics.label("action").collect("join");
+            CoverageChecks.ran("join");
             addMember();
             settleGroup();
         }
@@ -483,7 +474,7 @@ class StreamProperties
             {
                 return;
             }
-            Statistics.label("action").collect("leave");
+            CoverageChecks.ran("leave");
             members.remove(name).close();
             model.forgetConsumer(name);
             settleGroup();
@@ -533,7 +524,7 @@ class StreamProperties
             {
                 return;
             }
-            Statistics.label("action").collect("member poll");
+            CoverageChecks.ran("member poll");
             pollAndCheck(name, members.get(name), max);
         }
 
@@ -544,14 +535,14 @@ class StreamProperties
             {
                 return;
             }
-            Statistics.label("action").collect("member commit");
+            CoverageChecks.ran("member commit");
             members.get(name).commitSync();
             model.commit(WORKERS_GROUP, name);
         }
 
         void advanceClock(final long millis)
         {
-            Statistics.label("action").collect("advance clock");
+            CoverageChecks.ran("advance clock");
             clock.advance(millis);
         }
 
@@ -565,7 +556,7 @@ class StreamProperties
             {
                 return;
             }
-            Statistics.label("action").collect("sessions expire");
+            CoverageChecks.ran("sessions expire");
             clock.advance(SESSION_TIMEOUT_MILLIS + 1);
             settleGroup();
         }
@@ -573,7 +564,7 @@ class StreamProperties
         /** Closes every consumer (members leave the group) and the engine, opens it again and rejoins as many. */
         void restart()
         {
-            Statistics.label("action").collect("restart");
+            CoverageChecks.ran("restart");
             restarts++;
             final int memberCount = members.size();
             closeConsumers();
@@ -587,7 +578,7 @@ class StreamProperties
          */
         void crash()
         {
-            Statistics.label("action").collect("crash");
+            CoverageChecks.ran("crash");
             restarts++;
             final int memberCount = members.size();
             final Path image = Engines.crashImage(dir);
