@@ -214,7 +214,12 @@ public final class QueueModel
         if (outcome == Outcome.DONE)
         {
             final Message message = held(receipt);
-            if (isOverLimit(message))
+            if (message.hasExpired(now))
+            {
+                message.holder = null;
+                die(message, "expired");
+            }
+            else if (isOverLimit(message))
             {
                 die(message, "delivery_limit");
             }

@@ -339,15 +339,19 @@ public final class SubscriptionPartitionState
         delayHeld(offset, record, delayMillis);
     }
 
-    /** An unlinked acquired record waits {@code delayMillis} to become available, or dies past the limit. */
+    /**
+     * An unlinked acquired record waits {@code delayMillis} to become available, or dies: expired when its time to
+     * live has passed (as any held message coming back does), else past the limit.
+     */
     private void delayHeld(final long offset, final int record, final long delayMillis)
     {
         final int deliveries = window.deliveryCount(offset);
         endHold(record);
-        if (isOverLimit(deliveries))
+        final boolean expired = expiry.hasExpired(offset);
+        if (expired || isOverLimit(deliveries))
         {
             records.free(record);
-            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
+            die(offset, expired ? DeadReason.EXPIRED : DeadReason.DELIVERY_LIMIT, deliveries);
             return;
         }
         final long until = clock.time() + delayMillis;
