@@ -218,7 +218,7 @@ final class LogAppender
     {
         active.close(nextOffset, writePosition, firstTimestamp, maxTimestamp, activeHasDedup);
         activeHasDedup = false;
-        final Segment next = Segment.createActive(log.dir(), nextOffset, config, nowMillis);
+        final Segment next = Segment.createActive(log.dir(), nextOffset, config, nowMillis, log.idleMappings());
         log.addSegment(next);
         attach(next);
     }

@@ -29,14 +29,16 @@ final class LogRecovery
 {
     private final Path dir;
     private final LogConfig config;
+    private final IdleSegmentMappings idleMappings;
     private final RecoveryReport report;
     private final SegmentScanner scanner = new SegmentScanner();
     private SegmentScanner.Result activeScan;
 
-    LogRecovery(final Path dir, final String name, final LogConfig config)
+    LogRecovery(final Path dir, final String name, final LogConfig config, final IdleSegmentMappings idleMappings)
     {
         this.dir = dir;
         this.config = config;
+        this.idleMappings = idleMappings;
         this.report = new RecoveryReport(name);
     }
 
@@ -90,7 +92,7 @@ final class LogRecovery
             }
             trimClosed(base, scanned);
             syncIndexes(base, scanned, false);
-            segments.add(Segment.openClosed(dir, base, scanned));
+            segments.add(Segment.openClosed(dir, base, scanned, idleMappings));
             expectedBase = scanned.nextOffset;
             lastClosedScan = scanned;
         }
@@ -102,7 +104,7 @@ final class LogRecovery
         }
         if (segments.isEmpty())
         {
-            segments.add(Segment.createActive(dir, expectedBase, config, nowMillis));
+            segments.add(Segment.createActive(dir, expectedBase, config, nowMillis, idleMappings));
         }
         return segments;
     }
@@ -111,7 +113,7 @@ final class LogRecovery
     {
         cutTail(base, scanned);
         syncIndexes(base, scanned, true);
-        segments.add(Segment.openActive(dir, base, config, scanned));
+        segments.add(Segment.openActive(dir, base, config, scanned, idleMappings));
         activeScan = scanned;
     }
 

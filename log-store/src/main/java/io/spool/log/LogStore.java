@@ -29,6 +29,7 @@ public final class LogStore implements AutoCloseable
     private final Map<String, PartitionLog> logs = new ConcurrentHashMap<>();
     private final ScheduledExecutorService maintenance;
     private final DataDirectoryLock lock;
+    private final IdleSegmentMappings idleMappings;
     private int nextPipeline;
     private volatile boolean closed;
 
@@ -36,6 +37,7 @@ public final class LogStore implements AutoCloseable
     {
         this.dataDir = dataDir;
         this.config = config;
+        this.idleMappings = new IdleSegmentMappings(config.idleMappedSegments());
         this.lock = lock;
         this.pipelines = new IngestPipeline[config.pipelines()];
         for (int i = 0; i < pipelines.length; i++)
@@ -109,7 +111,7 @@ public final class LogStore implements AutoCloseable
         {
             return existing;
         }
-        final PartitionLog log = PartitionLog.open(name, resolve(name), logConfig, config.clock());
+        final PartitionLog log = PartitionLog.open(name, resolve(name), logConfig, config.clock(), idleMappings);
         final RecoveryReport report = log.recoveryReport();
         if (!report.isClean())
         {
@@ -249,6 +251,7 @@ public final class LogStore implements AutoCloseable
             log.close();
         }
         logs.clear();
+        idleMappings.evictAll();
         lock.close();
     }
 }

@@ -16,6 +16,7 @@ public final class LogStoreConfig
     private final boolean backgroundMaintenance;
     private final long idleFlushCheckMillis;
     private final PipelineThreading threading;
+    private final int idleMappedSegments;
 
     private LogStoreConfig(final Builder b)
     {
@@ -26,6 +27,7 @@ public final class LogStoreConfig
         this.backgroundMaintenance = b.backgroundMaintenance;
         this.idleFlushCheckMillis = b.idleFlushCheckMillis;
         this.threading = b.threading;
+        this.idleMappedSegments = b.idleMappedSegments;
     }
 
     public static Builder builder()
@@ -80,6 +82,16 @@ public final class LogStoreConfig
     }
 
     /**
+     * Closed segments the store keeps mapped after their last reader left (default 32), so that reading them again
+     * takes no page faults; the bound keeps the mapping count flat. Each costs three mappings and address space,
+     * not memory.
+     */
+    public int idleMappedSegments()
+    {
+        return idleMappedSegments;
+    }
+
+    /**
      * Collects settings and validates them in {@link #build()}. Not thread-safe.
      */
     public static final class Builder
@@ -91,6 +103,7 @@ public final class LogStoreConfig
         private boolean backgroundMaintenance = true;
         private long idleFlushCheckMillis = 10;
         private PipelineThreading threading = PipelineThreading.COMBINED;
+        private int idleMappedSegments = 32;
 
         private Builder()
         {
@@ -138,8 +151,18 @@ public final class LogStoreConfig
             return this;
         }
 
+        public Builder idleMappedSegments(final int idleMappedSegments)
+        {
+            this.idleMappedSegments = idleMappedSegments;
+            return this;
+        }
+
         public LogStoreConfig build()
         {
+            if (idleMappedSegments < 0)
+            {
+                throw new IllegalArgumentException("idleMappedSegments must not be negative, got " + idleMappedSegments);
+            }
             if (pipelines < 1)
             {
                 throw new IllegalArgumentException("pipelines must be at least 1, got " + pipelines);

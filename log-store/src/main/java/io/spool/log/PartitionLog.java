@@ -26,6 +26,7 @@ public final class PartitionLog
     private final Path dir;
     private final LogConfig config;
     private final EpochClock clock;
+    private final IdleSegmentMappings idleMappings;
     private final RecoveryReport recoveryReport;
     private final Object structureLock = new Object();
     private final Object endMonitor = new Object();
@@ -42,12 +43,14 @@ public final class PartitionLog
     private volatile CommitListener[] commitListeners = NO_LISTENERS;
 
     private PartitionLog(final String name, final Path dir, final LogConfig config, final EpochClock clock,
-        final LogRecovery recovery)
+        final IdleSegmentMappings idleMappings)
     {
         this.name = name;
         this.dir = dir;
         this.config = config;
         this.clock = clock;
+        this.idleMappings = idleMappings;
+        final LogRecovery recovery = new LogRecovery(dir, name, config, idleMappings);
         final List<Segment> recovered = recovery.recover(clock.time());
         this.recoveryReport = recovery.report();
         this.segments = recovered.toArray(NO_SEGMENTS);
@@ -82,7 +85,8 @@ public final class PartitionLog
     /**
      * Opens (recovering) or creates the log in {@code dir}. The caller attaches it to a pipeline before publishing.
      */
-    static PartitionLog open(final String name, final Path dir, final LogConfig config, final EpochClock clock)
+    static PartitionLog open(final String name, final Path dir, final LogConfig config, final EpochClock clock,
+        final IdleSegmentMappings idleMappings)
     {
         try
         {
@@ -92,7 +96,7 @@ public final class PartitionLog
         {
             throw new java.io.UncheckedIOException("cannot create log directory " + dir, ex);
         }
-        return new PartitionLog(name, dir, config, clock, new LogRecovery(dir, name, config));
+        return new PartitionLog(name, dir, config, clock, idleMappings);
     }
 
     public String name()
@@ -113,6 +117,11 @@ public final class PartitionLog
     EpochClock clock()
     {
         return clock;
+    }
+
+    IdleSegmentMappings idleMappings()
+    {
+        return idleMappings;
     }
 
     /** The earliest offset still held. */
@@ -409,7 +418,8 @@ public final class PartitionLog
     }
 
     /**
-     * Closes after the pipeline has drained this log: releases the writer's segment and wakes waiting readers.
+     * Closes after the pipeline has drained this log: releases the writer's segment, unmaps the idle ones and wakes
+     * waiting readers.
      */
     void close()
     {
@@ -420,6 +430,10 @@ public final class PartitionLog
         appendsClosed = true;
         closed = true;
         flusher.releaseSegment();
+        for (final Segment segment : segments)
+        {
+            segment.evictIdleMapping();
+        }
         synchronized (endMonitor)
         {
             endMonitor.notifyAll();

@@ -18,8 +18,9 @@ import static io.spool.log.SegmentDescriptor.*;
  * One segment of a partition log: its record file and the two sparse indexes beside it, and the life cycle of their
  * memory mappings.
  * <p>
- * Design note: a closed segment is mapped only while somebody holds a reference to it, so a log with thousands of
- * segments keeps no file descriptor open and maps only what is being read. The active segment is held by the
+ * Design note: a closed segment is mapped only while somebody holds a reference to it, or while it is among the
+ * store's few most recently read ones ({@link IdleSegmentMappings}), so a log with thousands of segments keeps no
+ * file descriptor open and maps only what is being read or was just read. The active segment is held by the
  * writer; after a roll that reference passes to the flush stage, which drops it once it has forced the segment.
  * Retention marks a segment deleted; its files go when the last reference is released, so a slow reader can finish
  * the segment it is in. Reference changes take this object's monitor: they happen once per segment a reader enters,
@@ -33,6 +34,7 @@ final class Segment
     private final Path logPath;
     private final Path offsetIndexPath;
     private final Path timeIndexPath;
+    private final IdleSegmentMappings idleMappings;
 
     private volatile boolean closed;
     private volatile long endOffset;
@@ -52,9 +54,10 @@ final class Segment
     private TimeIndex timeIndex;
     private int activeCapacity;
 
-    private Segment(final Path dir, final long baseOffset)
+    private Segment(final Path dir, final long baseOffset, final IdleSegmentMappings idleMappings)
     {
         this.baseOffset = baseOffset;
+        this.idleMappings = idleMappings;
         this.logPath = dir.resolve(fileName(baseOffset, LOG_SUFFIX));
         this.offsetIndexPath = dir.resolve(fileName(baseOffset, OFFSET_INDEX_SUFFIX));
         this.timeIndexPath = dir.resolve(fileName(baseOffset, TIME_INDEX_SUFFIX));
@@ -63,9 +66,10 @@ final class Segment
     /**
      * Creates a new, empty, pre-allocated active segment, mapped and held by the writer.
      */
-    static Segment createActive(final Path dir, final long baseOffset, final LogConfig config, final long nowMillis)
+    static Segment createActive(final Path dir, final long baseOffset, final LogConfig config, final long nowMillis,
+        final IdleSegmentMappings idleMappings)
     {
-        final Segment segment = new Segment(dir, baseOffset);
+        final Segment segment = new Segment(dir, baseOffset, idleMappings);
         try
         {
             try (FileChannel channel = FileChannel.open(segment.logPath,
@@ -95,10 +99,10 @@ final class Segment
     /**
      * A recovered segment that becomes the active one: extended back to the configured size, mapped and held.
      */
-    static Segment openActive(
-        final Path dir, final long baseOffset, final LogConfig config, final SegmentScanner.Result scanned)
+    static Segment openActive(final Path dir, final long baseOffset, final LogConfig config,
+        final SegmentScanner.Result scanned, final IdleSegmentMappings idleMappings)
     {
-        final Segment segment = new Segment(dir, baseOffset);
+        final Segment segment = new Segment(dir, baseOffset, idleMappings);
         segment.endOffset = scanned.nextOffset;
         segment.sizeBytes = scanned.validEnd;
         segment.maxTimestamp = scanned.maxTimestamp;
@@ -110,9 +114,10 @@ final class Segment
     /**
      * A recovered closed segment; not mapped until somebody acquires it.
      */
-    static Segment openClosed(final Path dir, final long baseOffset, final SegmentScanner.Result scanned)
+    static Segment openClosed(final Path dir, final long baseOffset, final SegmentScanner.Result scanned,
+        final IdleSegmentMappings idleMappings)
     {
-        final Segment segment = new Segment(dir, baseOffset);
+        final Segment segment = new Segment(dir, baseOffset, idleMappings);
         segment.closed = true;
         segment.endOffset = scanned.nextOffset;
         segment.sizeBytes = scanned.validEnd;
@@ -249,32 +254,66 @@ final class Segment
         return true;
     }
 
-    synchronized void release()
+    /**
+     * Drops a reference. A closed segment nobody reads any more stays mapped among the store's idle mappings; an
+     * active one (its log is closing) or a deleted one is unmapped at once.
+     */
+    void release()
     {
-        if (refs <= 0)
+        synchronized (this)
         {
-            throw new IllegalStateException("segment " + logPath.getFileName() + " released more often than acquired");
-        }
-        if (--refs == 0)
-        {
-            unmapAll();
-            if (deleted)
+            if (refs <= 0)
             {
-                deleteFiles();
+                throw new IllegalStateException(
+                    "segment " + logPath.getFileName() + " released more often than acquired");
+            }
+            if (--refs > 0)
+            {
+                return;
+            }
+            if (deleted || !closed)
+            {
+                unmapAll();
+                if (deleted)
+                {
+                    deleteFiles();
+                }
+                return;
             }
         }
+        idleMappings.released(this);
+    }
+
+    /** Called by {@link IdleSegmentMappings} when it stops keeping this segment mapped. */
+    synchronized void unmapIfIdle()
+    {
+        if (refs == 0)
+        {
+            unmapAll();
+        }
+    }
+
+    /** The log is closing: unmap this segment now unless a reader still holds it. */
+    void evictIdleMapping()
+    {
+        idleMappings.evict(this);
     }
 
     /**
      * Retention or log deletion: no new reference is granted; the files go when the last holder releases.
      */
-    synchronized void markDeleted()
+    void markDeleted()
     {
-        deleted = true;
-        if (refs == 0)
+        synchronized (this)
         {
-            deleteFiles();
+            deleted = true;
+            if (refs == 0)
+            {
+                unmapAll();
+                deleteFiles();
+            }
         }
+        idleMappings.evict(this);
     }
 
     private void deleteFiles()

@@ -64,6 +64,102 @@ class SegmentLifecycleTest
         }
     }
 
+    @Test
+    void readingHundredsOfClosedSegmentsKeepsOnlyTheIdleBoundMapped() throws Exception
+    {
+        final int idleBound = 4;
+        final LogConfig config = LogConfig.builder().segmentBytes(1024).maxRecordBytes(512).indexIntervalBytes(256)
+            .build();
+        try (LogStore store = LogStore.open(dir, LogStoreConfig.builder().backgroundMaintenance(false)
+            .idleMappedSegments(idleBound).build()))
+        {
+            final PartitionLog log = store.openLog("t/0", config);
+            final LogProducer producer = store.newProducer();
+            try (LogReader reader = log.newReader())
+            {
+                rollAndRead(log, producer, reader, 20);
+                final long mappingsBefore = mappings();
+
+                rollAndRead(log, producer, reader, 300);
+                reader.seek(log.startOffset());
+                while (reader.poll(record -> assertThat(record.valueLength()).isEqualTo(VALUE_BYTES), 64) > 0)
+                {
+                    continue;
+                }
+
+                assertThat(log.segmentCount()).isGreaterThan(300);
+                assertThat(mappings()).as("mappings: three per idle segment at most, however many were read")
+                    .isLessThanOrEqualTo(mappingsBefore + 3L * idleBound + MAPPING_SLACK);
+            }
+        }
+    }
+
+    @Test
+    void aClosedSegmentReadAgainReusesItsMappingWhileIdleAndIsRemappedOnceEvicted() throws Exception
+    {
+        final LogConfig config = LogConfig.builder().segmentBytes(1024).maxRecordBytes(512).indexIntervalBytes(256)
+            .build();
+        try (LogStore store = LogStore.open(dir, LogStoreConfig.builder().backgroundMaintenance(false)
+            .idleMappedSegments(1).build()))
+        {
+            final PartitionLog log = store.openLog("t/0", config);
+            try (LogReader reader = log.newReader())
+            {
+                rollAndRead(log, store.newProducer(), reader, 4);
+            }
+            final Segment first = log.segmentFor(0);
+            final Segment second = log.segmentFor(first.endOffset());
+            assertThat(first.isClosed()).isTrue();
+            assertThat(second.isClosed()).isTrue();
+
+            final long firstMapping = mappedAddress(first);
+            assertThat(mappedAddress(first)).as("read again while idle: the same mapping").isEqualTo(firstMapping);
+
+            mappedAddress(second);
+            assertThat(first.buffer()).as("the bound of one evicted the first segment's mapping").isNull();
+            assertThat(mappedAddress(first)).as("mapped again on the next read").isNotZero();
+        }
+    }
+
+    /** Acquires the segment, returns the address of its record mapping, and releases it. */
+    private static long mappedAddress(final Segment segment)
+    {
+        assertThat(segment.acquire()).isTrue();
+        try
+        {
+            return segment.buffer().addressOffset();
+        }
+        finally
+        {
+            segment.release();
+        }
+    }
+
+    /** Appends until the log has rolled {@code segments} more times, reading every record as it is committed. */
+    private static void rollAndRead(final PartitionLog log, final LogProducer producer, final LogReader reader,
+        final int segments) throws InterruptedException
+    {
+        final RecordBatch batch = new RecordBatch();
+        for (int i = 0; i < RECORDS_PER_ROUND; i++)
+        {
+            batch.add(null, null, new byte[VALUE_BYTES]);
+        }
+        final AtomicReference<SpoolException> failure = new AtomicReference<>();
+        final ConfirmListener recordFailures = recordingFailures(failure);
+        final int target = log.segmentCount() + segments;
+        while (log.segmentCount() < target)
+        {
+            final long end = log.endOffset() + RECORDS_PER_ROUND;
+            producer.publishBatch(log, batch, recordFailures, 0);
+            assertThat(log.awaitEndAbove(end - 1, WAIT_NANOS)).as("records committed, failure: %s", failure).isTrue();
+            assertThat(failure.get()).isNull();
+            while (reader.nextOffset() < end)
+            {
+                reader.poll(record -> assertThat(record.valueLength()).isEqualTo(VALUE_BYTES), RECORDS_PER_ROUND);
+            }
+        }
+    }
+
     /**
      * Appends until at least {@code segments} more segments have been deleted, reading every record as it is
      * committed, and deletes behind the reader: by offset on even rounds, by size retention on odd ones.
@@ -77,19 +173,7 @@ class SegmentLifecycleTest
             batch.add(null, null, new byte[VALUE_BYTES]);
         }
         final AtomicReference<SpoolException> failure = new AtomicReference<>();
-        final ConfirmListener recordFailures = new ConfirmListener()
-        {
-            @Override
-            public void onConfirmed(final long correlation, final long offset)
-            {
-            }
-
-            @Override
-            public void onFailed(final long correlation, final SpoolException error)
-            {
-                failure.compareAndSet(null, error);
-            }
-        };
+        final ConfirmListener recordFailures = recordingFailures(failure);
         int deleted = 0;
         for (int round = 0; deleted < segments; round++)
         {
@@ -104,6 +188,23 @@ class SegmentLifecycleTest
             }
             deleted += round % 2 == 0 ? log.deleteSegmentsBelow(reader.nextOffset()) : fx.store.runMaintenance();
         }
+    }
+
+    private static ConfirmListener recordingFailures(final AtomicReference<SpoolException> failure)
+    {
+        return new ConfirmListener()
+        {
+            @Override
+            public void onConfirmed(final long correlation, final long offset)
+            {
+            }
+
+            @Override
+            public void onFailed(final long correlation, final SpoolException error)
+            {
+                failure.compareAndSet(null, error);
+            }
+        };
     }
 
     private static long mappings() throws IOException
