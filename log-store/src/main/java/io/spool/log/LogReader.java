@@ -81,6 +81,7 @@ public final class LogReader implements AutoCloseable
         long bytes = 0;
         long segmentEnd = endOfCurrentSegment();
         UnsafeBuffer buffer = this.buffer;
+        final RecordView view = this.view.wrap(buffer, position);
         int at = position;
         long next = nextOffset;
         final long stop = Math.min(end, next + maxRecords);
@@ -94,15 +95,16 @@ public final class LogReader implements AutoCloseable
                     at = SegmentDescriptor.HEADER_LENGTH;
                     segmentEnd = endOfCurrentSegment();
                     buffer = this.buffer;
+                    view.wrap(buffer, at);
                 }
                 final int aligned = align(buffer.getInt(at + FRAME_LENGTH_OFFSET));
-                if (count > 0 && bytes + aligned > maxBytes)
+                bytes += aligned;
+                if (bytes > maxBytes && count > 0)
                 {
                     break;
                 }
-                handler.onRecord(view.wrap(buffer, at));
+                handler.onRecord(view.moveTo(at));
                 at += aligned;
-                bytes += aligned;
                 next++;
                 count++;
             }

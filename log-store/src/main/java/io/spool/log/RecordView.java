@@ -25,6 +25,13 @@ public final class RecordView
         return this;
     }
 
+    /** Points this view at another frame of the buffer it already wraps: a reader's per-record step. */
+    RecordView moveTo(final int frameOffset)
+    {
+        this.frameOffset = frameOffset;
+        return this;
+    }
+
     public DirectBuffer buffer()
     {
         return buffer;
