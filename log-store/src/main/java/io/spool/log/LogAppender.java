@@ -219,7 +219,8 @@ final class LogAppender
         active.close(nextOffset, writePosition, firstTimestamp, maxTimestamp, activeHasDedup);
         activeHasDedup = false;
         final Segment next = Segment.createActive(log.dir(), nextOffset, config, nowMillis, log.idleMappings());
-        log.addSegment(next);
+        // Attached before it is published, so whoever sees the new segment also sees its write position.
         attach(next);
+        log.addSegment(next);
     }
 }

@@ -30,6 +30,7 @@ public final class LogStore implements AutoCloseable
     private final ScheduledExecutorService maintenance;
     private final DataDirectoryLock lock;
     private final IdleSegmentMappings idleMappings;
+    private final SegmentPrefaulter prefaulter;
     private int nextPipeline;
     private volatile boolean closed;
 
@@ -38,6 +39,7 @@ public final class LogStore implements AutoCloseable
         this.dataDir = dataDir;
         this.config = config;
         this.idleMappings = new IdleSegmentMappings(config.idleMappedSegments());
+        this.prefaulter = config.prefaultBytes() > 0 ? new SegmentPrefaulter(config.prefaultBytes()) : null;
         this.lock = lock;
         this.pipelines = new IngestPipeline[config.pipelines()];
         for (int i = 0; i < pipelines.length; i++)
@@ -119,6 +121,10 @@ public final class LogStore implements AutoCloseable
         }
         pipelines[nextPipeline++ % pipelines.length].attach(log);
         logs.put(name, log);
+        if (prefaulter != null)
+        {
+            prefaulter.add(log);
+        }
         return log;
     }
 
@@ -150,8 +156,12 @@ public final class LogStore implements AutoCloseable
         DurableFiles.deleteTree(dir);
     }
 
-    private static void closeLog(final PartitionLog log)
+    private void closeLog(final PartitionLog log)
     {
+        if (prefaulter != null)
+        {
+            prefaulter.remove(log);
+        }
         log.markClosedForAppends();
         log.pipeline().awaitDrained();
         log.close();
@@ -241,6 +251,10 @@ public final class LogStore implements AutoCloseable
         if (maintenance != null)
         {
             maintenance.shutdownNow();
+        }
+        if (prefaulter != null)
+        {
+            prefaulter.close();
         }
         for (final IngestPipeline pipeline : pipelines)
         {

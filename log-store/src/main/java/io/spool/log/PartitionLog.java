@@ -327,6 +327,13 @@ public final class PartitionLog
     }
 
     /** Writer thread: a roll added a new active segment. */
+    /** The segment appends go to; read off the writer thread it may already have been rolled past. */
+    Segment activeSegment()
+    {
+        final Segment[] current = segments;
+        return current.length == 0 ? null : current[current.length - 1];
+    }
+
     void addSegment(final Segment segment)
     {
         synchronized (structureLock)

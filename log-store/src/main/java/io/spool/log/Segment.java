@@ -339,8 +339,8 @@ final class Segment
      * Writer thread: the segment takes no more records. Trims the files to what was written so a closed segment
      * occupies its real size; the mapping stays valid for holders, who never read past {@code sizeBytes}.
      */
-    void close(final long endOffset, final int sizeBytes, final long firstTimestamp, final long maxTimestamp,
-        final boolean hasDedupRecords)
+    synchronized void close(final long endOffset, final int sizeBytes, final long firstTimestamp,
+        final long maxTimestamp, final boolean hasDedupRecords)
     {
         this.hasDedupRecords = hasDedupRecords;
         trim(logPath, sizeBytes);
@@ -351,6 +351,45 @@ final class Segment
         this.firstTimestamp = firstTimestamp;
         this.maxTimestamp = maxTimestamp;
         this.closed = true;
+    }
+
+    /**
+     * Prefaulter thread, holding a reference: faults in the pages of [from, to) of the active record file, a chunk
+     * at a time under this segment's monitor, so that {@link #close} (which trims the file) never runs while a page
+     * past the trimmed end is touched. See {@link SegmentPrefaulter} for why a compare-and-set of 0 to 0 cannot
+     * change what the writer stored.
+     *
+     * @return the position touched up to: {@code to}, or less when the segment closed or ends first.
+     */
+    int prefault(final int from, final int to, final int chunkBytes)
+    {
+        int position = from & -SegmentPrefaulter.PAGE_BYTES;
+        while (position < to)
+        {
+            synchronized (this)
+            {
+                if (closed || buffer == null)
+                {
+                    return position;
+                }
+                final int chunkEnd = Math.min(Math.min(to, position + chunkBytes), activeCapacity);
+                if (position >= chunkEnd)
+                {
+                    return position;
+                }
+                for (; position < chunkEnd; position += SegmentPrefaulter.PAGE_BYTES)
+                {
+                    buffer.compareAndSetInt(position, 0, 0);
+                }
+            }
+        }
+        return position;
+    }
+
+    /** Whether the pages of [from, to) of the record file are in memory; for diagnostics, holding a reference. */
+    synchronized boolean isResident(final int from, final int to)
+    {
+        return logMap != null && logMap.slice(from, to - from).isLoaded();
     }
 
     private static void trim(final Path path, final long size)

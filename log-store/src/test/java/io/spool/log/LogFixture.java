@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A store on a test directory with a hand-driven clock and no background maintenance, plus small helpers to append
@@ -55,6 +56,24 @@ public final class LogFixture implements AutoCloseable
     {
         return store.newProducer().appendAndWait(log, key == null ? null : bytes(key), null,
             value == null ? null : bytes(value));
+    }
+
+    /** A confirm listener that keeps the first failure it is told of. */
+    public static ConfirmListener recordingFailures(final AtomicReference<SpoolException> failure)
+    {
+        return new ConfirmListener()
+        {
+            @Override
+            public void onConfirmed(final long correlation, final long offset)
+            {
+            }
+
+            @Override
+            public void onFailed(final long correlation, final SpoolException error)
+            {
+                failure.compareAndSet(null, error);
+            }
+        };
     }
 
     /** Every committed record from {@code from} as "offset:key:value" lines. */

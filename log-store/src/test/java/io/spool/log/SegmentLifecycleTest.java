@@ -139,13 +139,9 @@ class SegmentLifecycleTest
     private static void rollAndRead(final PartitionLog log, final LogProducer producer, final LogReader reader,
         final int segments) throws InterruptedException
     {
-        final RecordBatch batch = new RecordBatch();
-        for (int i = 0; i < RECORDS_PER_ROUND; i++)
-        {
-            batch.add(null, null, new byte[VALUE_BYTES]);
-        }
+        final RecordBatch batch = roundOfRecords();
         final AtomicReference<SpoolException> failure = new AtomicReference<>();
-        final ConfirmListener recordFailures = recordingFailures(failure);
+        final ConfirmListener recordFailures = LogFixture.recordingFailures(failure);
         final int target = log.segmentCount() + segments;
         while (log.segmentCount() < target)
         {
@@ -167,13 +163,9 @@ class SegmentLifecycleTest
     private static void rollReadAndDelete(final LogFixture fx, final PartitionLog log, final LogProducer producer,
         final LogReader reader, final int segments) throws InterruptedException
     {
-        final RecordBatch batch = new RecordBatch();
-        for (int i = 0; i < RECORDS_PER_ROUND; i++)
-        {
-            batch.add(null, null, new byte[VALUE_BYTES]);
-        }
+        final RecordBatch batch = roundOfRecords();
         final AtomicReference<SpoolException> failure = new AtomicReference<>();
-        final ConfirmListener recordFailures = recordingFailures(failure);
+        final ConfirmListener recordFailures = LogFixture.recordingFailures(failure);
         int deleted = 0;
         for (int round = 0; deleted < segments; round++)
         {
@@ -190,21 +182,14 @@ class SegmentLifecycleTest
         }
     }
 
-    private static ConfirmListener recordingFailures(final AtomicReference<SpoolException> failure)
+    private static RecordBatch roundOfRecords()
     {
-        return new ConfirmListener()
+        final RecordBatch batch = new RecordBatch();
+        for (int i = 0; i < RECORDS_PER_ROUND; i++)
         {
-            @Override
-            public void onConfirmed(final long correlation, final long offset)
-            {
-            }
-
-            @Override
-            public void onFailed(final long correlation, final SpoolException error)
-            {
-                failure.compareAndSet(null, error);
-            }
-        };
+            batch.add(null, null, new byte[VALUE_BYTES]);
+        }
+        return batch;
     }
 
     private static long mappings() throws IOException

@@ -1,0 +1,147 @@
+package io.spool.log;
+
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Faults in the pages of each active segment a little ahead of its writer, on a thread of its own, so the append
+ * thread writes into pages already mapped instead of taking a page fault every 4 KiB. A fresh page of a
+ * pre-allocated (sparse) segment costs the kernel a fault, a zero-fill and a block reservation: on one thread that
+ * is most of an append's time; here it overlaps with the appends.
+ * <p>
+ * A page is touched with an atomic compare-and-set of 0 to 0 on one of its words, which is a write to the mapping
+ * (so the write fault is taken here) that can never change a byte: if the writer already stored something there
+ * the exchange fails and writes nothing. Touches run under the segment's monitor while it is active, and the writer
+ * closes (and trims) a segment under the same monitor, so nothing is touched past the end of a trimmed file.
+ * <p>
+ * The lead doubles, up to the configured bound, for as long as a log keeps growing between visits, and falls back
+ * to its minimum when it stops: a log written at a high rate gets the whole bound ahead of it, an idle one keeps no
+ * more than its last lead of zero pages. Thread-safe: logs are added and removed from any thread.
+ */
+final class SegmentPrefaulter implements AutoCloseable
+{
+    static final int PAGE_BYTES = 4096;
+    private static final int MIN_LEAD_BYTES = 256 * 1024;
+    private static final int CHUNK_BYTES = 64 * 1024;
+    private static final long MIN_PARK_NANOS = 50_000;
+    private static final long MAX_PARK_NANOS = 5_000_000;
+    private static final Ahead[] NONE = new Ahead[0];
+
+    private final int maxLeadBytes;
+    private final Thread thread;
+    private volatile Ahead[] logs = NONE;
+    private volatile boolean running = true;
+
+    /** @param maxLeadBytes the most bytes faulted in ahead of a writer. */
+    SegmentPrefaulter(final int maxLeadBytes)
+    {
+        this.maxLeadBytes = Math.max(maxLeadBytes, MIN_LEAD_BYTES);
+        this.thread = new Thread(this::run, "spool-prefault");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    synchronized void add(final PartitionLog log)
+    {
+        final Ahead[] current = logs;
+        final Ahead[] next = Arrays.copyOf(current, current.length + 1);
+        next[current.length] = new Ahead(log);
+        logs = next;
+    }
+
+    synchronized void remove(final PartitionLog log)
+    {
+        logs = Arrays.stream(logs).filter(ahead -> ahead.log != log).toArray(Ahead[]::new);
+    }
+
+    private void run()
+    {
+        long parkNanos = MIN_PARK_NANOS;
+        while (running)
+        {
+            boolean grew = false;
+            for (final Ahead ahead : logs)
+            {
+                grew |= ahead.visit(maxLeadBytes);
+            }
+            if (grew)
+            {
+                parkNanos = MIN_PARK_NANOS;
+            }
+            else
+            {
+                LockSupport.parkNanos(parkNanos);
+                parkNanos = Math.min(parkNanos * 2, MAX_PARK_NANOS);
+            }
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        running = false;
+        LockSupport.unpark(thread);
+        try
+        {
+            thread.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What the prefaulter knows of one log; touched only by the prefaulter thread. */
+    private static final class Ahead
+    {
+        final PartitionLog log;
+        Segment segment;
+        int lastSeenPosition;
+        int touchedUpTo;
+        int leadBytes = MIN_LEAD_BYTES;
+
+        Ahead(final PartitionLog log)
+        {
+            this.log = log;
+        }
+
+        /** @return whether the log grew since the last visit. */
+        boolean visit(final int maxLeadBytes)
+        {
+            final Segment active = log.activeSegment();
+            if (active == null)
+            {
+                return false;
+            }
+            final int position = log.appender.writePosition();
+            if (active != segment)
+            {
+                segment = active;
+                touchedUpTo = position;
+                lastSeenPosition = -1;
+            }
+            final boolean grew = position != lastSeenPosition;
+            lastSeenPosition = position;
+            if (!grew)
+            {
+                leadBytes = MIN_LEAD_BYTES;
+                return false;
+            }
+            final int from = Math.max(touchedUpTo, position);
+            final long to = (long)position + leadBytes;
+            leadBytes = Math.min(leadBytes * 2, maxLeadBytes);
+            if (from < to && active.acquire())
+            {
+                try
+                {
+                    touchedUpTo = active.prefault(from, (int)Math.min(to, Integer.MAX_VALUE), CHUNK_BYTES);
+                }
+                finally
+                {
+                    active.release();
+                }
+            }
+            return true;
+        }
+    }
+}
