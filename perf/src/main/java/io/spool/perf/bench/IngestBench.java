@@ -31,7 +31,7 @@ public final class IngestBench
         final Throughput before = rawAppend(settings);
         final IngestRun.Outcome outcome;
         try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-ingest");
-            IngestRun run = new IngestRun(directory.path(), settings))
+            IngestRun run = IngestRun.onLogs(directory.path(), settings))
         {
             outcome = run.ingest(NAME, progressOut);
         }

@@ -6,6 +6,10 @@ import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
 import io.spool.perf.report.ProgressLine;
 import io.spool.perf.report.ThroughputSeries;
+import io.spool.stream.StreamEngine;
+import io.spool.stream.StreamEngineConfig;
+import io.spool.stream.Topic;
+import io.spool.stream.TopicConfig;
 import org.HdrHistogram.AtomicHistogram;
 
 import java.io.PrintWriter;
@@ -21,9 +25,13 @@ final class IngestRun implements AutoCloseable
 {
     static final String PIPELINE = "spool ingest pipeline";
 
+    static final String TOPIC = "bench";
+
     private final BenchSettings settings;
     private final LogStore store;
     private final PartitionLog[] logs;
+    /** Owns the store when the records go to a topic; null when they go to bare logs. */
+    private final StreamEngine engine;
 
     /**
      * What a run measured.
@@ -37,24 +45,63 @@ final class IngestRun implements AutoCloseable
     {
     }
 
-    IngestRun(final Path directory, final BenchSettings settings)
+    private IngestRun(final BenchSettings settings, final LogStore store, final PartitionLog[] logs,
+        final StreamEngine engine)
     {
         this.settings = settings;
-        this.store = LogStore.open(directory, LogStoreConfig.builder()
-            .pipelines(settings.pipelines())
-            .backgroundMaintenance(false)
-            .build());
-        final LogConfig logConfig = LogConfig.builder().durability(settings.durability()).build();
-        this.logs = new PartitionLog[settings.partitions()];
+        this.store = store;
+        this.logs = logs;
+        this.engine = engine;
+    }
+
+    /** The records go to one bare log per partition. */
+    static IngestRun onLogs(final Path directory, final BenchSettings settings)
+    {
+        final LogStore store = LogStore.open(directory, storeConfig(settings));
+        final PartitionLog[] logs = new PartitionLog[settings.partitions()];
         for (int i = 0; i < logs.length; i++)
         {
-            logs[i] = store.openLog("bench/" + i, logConfig);
+            logs[i] = store.openLog("bench/" + i, logConfig(settings));
         }
+        return new IngestRun(settings, store, logs, null);
+    }
+
+    /** The records go to the partitions of the topic {@link #TOPIC}, through the same pipeline. */
+    static IngestRun onTopic(final Path directory, final BenchSettings settings)
+    {
+        final StreamEngine engine = StreamEngine.open(directory, new StreamEngineConfig(storeConfig(settings), false));
+        final Topic topic = engine.createTopic(TOPIC, TopicConfig.of(settings.partitions()).withLog(logConfig(settings)));
+        final PartitionLog[] logs = new PartitionLog[settings.partitions()];
+        for (int i = 0; i < logs.length; i++)
+        {
+            logs[i] = topic.partition(i);
+        }
+        return new IngestRun(settings, engine.logStore(), logs, engine);
+    }
+
+    private static LogStoreConfig storeConfig(final BenchSettings settings)
+    {
+        return LogStoreConfig.builder().pipelines(settings.pipelines()).backgroundMaintenance(false).build();
+    }
+
+    private static LogConfig logConfig(final BenchSettings settings)
+    {
+        return LogConfig.builder().durability(settings.durability()).build();
     }
 
     PartitionLog[] logs()
     {
         return logs.clone();
+    }
+
+    /** @throws IllegalStateException when the records went to bare logs. */
+    StreamEngine engine()
+    {
+        if (engine == null)
+        {
+            throw new IllegalStateException("this run wrote bare logs, not a topic");
+        }
+        return engine;
     }
 
     /**
@@ -113,7 +160,14 @@ final class IngestRun implements AutoCloseable
     @Override
     public void close()
     {
-        store.close();
+        if (engine != null)
+        {
+            engine.close();
+        }
+        else
+        {
+            store.close();
+        }
     }
 
     private final class Producer implements Runnable

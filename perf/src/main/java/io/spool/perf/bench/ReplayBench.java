@@ -11,45 +11,64 @@ import org.HdrHistogram.AtomicHistogram;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * {@code spool bench replay}: records raw-appended for the raw scan, the same number published through the
- * pipeline (neither timed), then the raw scan and the sequential replay through {@link io.spool.log.LogReader},
- * timed in alternating passes by {@link PassTimer} over data in the page cache. Stateless.
+ * pipeline (neither timed), then the raw scan and the sequential replay, timed in alternating passes by
+ * {@link PassTimer} over data in the page cache. The replay reads bare logs through {@link io.spool.log.LogReader},
+ * or a topic through a {@link io.spool.stream.StreamConsumer}. Stateless.
  */
 public final class ReplayBench
 {
     public static final String NAME = "replay";
-    private static final String REPLAY = "spool LogReader replay";
+
+    /** What the replay reads through. */
+    public enum Via
+    {
+        LOG("spool LogReader replay"),
+        STREAM("spool StreamConsumer replay");
+
+        private final String description;
+
+        Via(final String description)
+        {
+            this.description = description;
+        }
+    }
 
     private ReplayBench()
     {
     }
 
     /** @param progressOut where a progress line goes while the records are written. */
-    public static BenchRun run(final BenchSettings settings, final PrintWriter progressOut)
+    public static BenchRun run(final BenchSettings settings, final Via via, final PrintWriter progressOut)
         throws InterruptedException
     {
         try (ScratchDirectory rawDirectory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-scan");
             RawBaselineRun raw = new RawBaselineRun(rawDirectory.path(), settings.baselineRecords(),
                 settings.value(), LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize());
             ScratchDirectory logDirectory = ScratchDirectory.create(settings.dataDirectory(), "bench-replay");
-            IngestRun run = new IngestRun(logDirectory.path(), settings))
+            IngestRun run = via == Via.LOG ? IngestRun.onLogs(logDirectory.path(), settings) :
+                IngestRun.onTopic(logDirectory.path(), settings))
         {
             raw.measureAppend();
             run.ingest(NAME + " (writing)", progressOut);
 
             final AtomicHistogram pollNanos = LatencyHistograms.newHistogram();
             try (RawMappedScanBaseline scan = raw.openScan();
-                ReplayLoop replay = new ReplayLoop(run.logs(), settings.batchSize()))
+                ReplayLoop logReplay = via == Via.LOG ? new ReplayLoop(run.logs(), settings.batchSize()) : null;
+                StreamReplayLoop streamReplay = via == Via.STREAM ?
+                    new StreamReplayLoop(run.engine(), IngestRun.TOPIC, settings.batchSize()) : null)
             {
+                final LongSupplier replay = via == Via.LOG ? () -> logReplay.replayAll(pollNanos) :
+                    () -> streamReplay.replayAll(pollNanos);
                 final PassTimer.Timing[] timings = PassTimer.timeAlternately(
                     new PassTimer.Reader(RawBaselineRun.RAW_SCAN, scan::scan, raw.records(), () -> { }),
-                    new PassTimer.Reader(REPLAY, () -> replay.replayAll(pollNanos), settings.records(),
-                        pollNanos::reset));
+                    new PassTimer.Reader(via.description, replay, settings.records(), pollNanos::reset));
                 final BenchResult result = new BenchResult(NAME, settings.partitions(), settings.producers(),
                     settings.durability().toString(),
-                    new Throughput(REPLAY + ", mean of " + timings[1].passes() + " passes",
+                    new Throughput(via.description + ", mean of " + timings[1].passes() + " passes",
                         settings.records(), settings.payloadBytes(), timings[1].meanPassNanos()),
                     new Throughput(RawBaselineRun.RAW_SCAN + ", mean of " + timings[0].passes() + " passes",
                         raw.records(), settings.payloadBytes(), timings[0].meanPassNanos()),

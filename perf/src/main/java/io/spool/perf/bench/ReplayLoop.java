@@ -63,7 +63,13 @@ public final class ReplayLoop implements RecordHandler, AutoCloseable
     @Override
     public void onRecord(final RecordView record)
     {
-        checksum += record.offset() + record.valueLength() +
+        checksum += touch(record);
+    }
+
+    /** What every replay reads of a record, as the raw scan does: its offset, value length and last value byte. */
+    static long touch(final RecordView record)
+    {
+        return record.offset() + record.valueLength() +
             record.buffer().getByte(record.valueOffset() + record.valueLength() - 1);
     }
 

@@ -2,9 +2,11 @@ package io.spool.perf.cli;
 
 import io.spool.perf.bench.ReplayBench;
 import io.spool.perf.report.BenchRun;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
@@ -16,7 +18,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Writes records through the pipeline, then reads them back from the start of every partition through "
-            + "LogReader, beside the raw scan of the same number of raw-appended records.",
+            + "LogReader (or a StreamConsumer, with --via stream), beside the raw scan of the same number of "
+            + "raw-appended records.",
         "Prints records/s, MB/s (value bytes), the ratio to the baseline and poll latency percentiles."})
 final class ReplayCommand implements Callable<Integer>
 {
@@ -26,12 +29,33 @@ final class ReplayCommand implements Callable<Integer>
     @Mixin
     BenchOptions options;
 
+    @Option(names = "--via", defaultValue = "log", paramLabel = "log|stream",
+        converter = ViaConverter.class,
+        description = "Replay bare logs through LogReader, or a topic through a StreamConsumer (default: "
+            + "${DEFAULT-VALUE}).")
+    ReplayBench.Via via;
+
     @Override
     public Integer call() throws InterruptedException, IOException
     {
-        final BenchRun run = ReplayBench.run(options.settings(), spec.commandLine().getErr());
+        final BenchRun run = ReplayBench.run(options.settings(), via, spec.commandLine().getErr());
         BenchOutput.print(run.result(), options.json, spec.commandLine().getOut());
         BenchOutput.writeReport(options.report, List.of(run), spec);
         return 0;
+    }
+
+    static final class ViaConverter implements CommandLine.ITypeConverter<ReplayBench.Via>
+    {
+        @Override
+        public ReplayBench.Via convert(final String value)
+        {
+            return switch (value)
+            {
+                case "log" -> ReplayBench.Via.LOG;
+                case "stream" -> ReplayBench.Via.STREAM;
+                default -> throw new CommandLine.TypeConversionException(
+                    "expected log or stream, got '" + value + "'");
+            };
+        }
     }
 }
