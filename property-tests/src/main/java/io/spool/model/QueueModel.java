@@ -1,33 +1,69 @@
 package io.spool.model;
 
+import io.spool.model.QueueMessage.State;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What one queue subscription should do with the messages of its topic, one message at a time, in plain lists:
- * each message's state, delivery count, holder, lock deadline and delay; the subscription's lock timeout and
- * delivery limit; and the dead letters it produced. Written for clarity, not speed, and without any of the
- * engine's code. Time is whatever the caller says it is. Not thread-safe.
+ * each message's state, delivery count, holder, lock deadline, delay, expiry, group and size; the subscription's
+ * settings; and the dead letters it produced. Written for clarity, not speed, and without any of the engine's code.
+ * Time is whatever the caller says it is. Not thread-safe.
  * <p>
- * The rules, from the design's state machine: an acquire hands out available messages of a partition lowest offset
+ * The rules, from the design's state machine: an acquire hands out ready messages of a partition lowest offset
  * first; a delivery is named by (partition, offset, delivery number) and only the latest delivery of a held message
  * may settle it; a message that comes back (nack, lock expiry, its consumer leaving, a restart) after more
- * deliveries than the limit goes dead instead of available.
+ * deliveries than the limit goes dead instead of available; a message past its time to live goes dead wherever it
+ * waits, and one in a consumer's hands when it comes back.
+ * <p>
+ * Ordered groups (SQS FIFO): a message waits while any message of its group published before it is neither acked
+ * nor dead, so at most one message of a group is in flight, a group's messages go out in the order they were
+ * published, and a message that comes back or goes dead hands its group on. A group belongs to the subscription,
+ * not to a partition: the model does not care where the engine stored a group's messages.
+ * <p>
+ * Overflow (RabbitMQ's max length): the bounds are on ready messages and on the bytes of messages never delivered.
+ * Under drop-head the oldest ready messages go dead (maxlen) until both bounds hold again; under the reject
+ * policies a publish is refused while either bound is reached, and reject-publish-dlx dead-letters what it refused.
  */
 public final class QueueModel
 {
     public static final int UNLIMITED = -1;
-
-    public enum State
-    {
-        AVAILABLE, ACQUIRED, DELAYED, ACKED, DEAD
-    }
+    /** A message, or a subscription, that sets no time to live. */
+    public static final long NO_TTL = -1;
+    /** Where a dead letter of a message that was never stored (a refused publish) says it was. */
+    public static final int NOT_STORED = -1;
 
     /** What the engine must answer to a settlement. */
     public enum Outcome
     {
         DONE, STALE, ALREADY_SETTLED, UNKNOWN_DELIVERY
+    }
+
+    /** Where ordered groups come from: nowhere (no groups), the group header, or the record key. */
+    public enum GroupSource
+    {
+        NONE, HEADER, KEY
+    }
+
+    /** A subscription's settings, as far as the model needs them. */
+    public record Settings(long lockTimeoutMillis, int deliveryLimit, long messageTtlMillis, GroupSource groups,
+                           Overflow overflow)
+    {
+        public static Settings plain(final long lockTimeoutMillis, final int deliveryLimit)
+        {
+            return new Settings(lockTimeoutMillis, deliveryLimit, NO_TTL, GroupSource.NONE, Overflow.NONE);
+        }
+    }
+
+    /**
+     * What a publish carries: its value, record key and group header (null when absent), its own time to live
+     * ({@link #NO_TTL} for none), and its size in bytes as the engine stored it, which only the byte bound uses.
+     */
+    public record Publication(String value, String key, String groupId, long ttlMillis, long bytes)
+    {
     }
 
     public record Receipt(int partition, long offset, int deliveryNumber)
@@ -47,107 +83,131 @@ public final class QueueModel
         }
     }
 
-    public record DeadLetter(int partition, long offset, String reason, int deliveries)
+    public record DeadLetter(int partition, long offset, String reason, int deliveries, String value)
     {
     }
 
-    /** One message of one partition, as this subscription sees it. */
-    public static final class Message
+    /** Chooses which of several ready messages, equally old by their publish time, drop-head drops. */
+    @FunctionalInterface
+    public interface TieBreak
     {
-        final int partition;
-        final long offset;
-        final String value;
-        final long publishedAt;
-        final long expiresAt;
-        State state = State.AVAILABLE;
-        int deliveries;
-        String holder;
-        long lockDeadline;
-        long delayedUntil;
-
-        Message(final int partition, final long offset, final String value, final long publishedAt,
-            final long expiresAt)
-        {
-            this.partition = partition;
-            this.offset = offset;
-            this.value = value;
-            this.publishedAt = publishedAt;
-            this.expiresAt = expiresAt;
-        }
-
-        boolean hasExpired(final long now)
-        {
-            return expiresAt <= now;
-        }
-
-        public long offset()
-        {
-            return offset;
-        }
-
-        @Override
-        public String toString()
-        {
-            return partition + "@" + offset + " " + state + " x" + deliveries +
-                (state == State.ACQUIRED ? " by " + holder + " until " + lockDeadline : "") +
-                (state == State.DELAYED ? " until " + delayedUntil : "");
-        }
+        QueueMessage choose(List<QueueMessage> equallyOld);
     }
 
-    private final long lockTimeoutMillis;
-    private final int deliveryLimit;
-    private final List<List<Message>> partitions = new ArrayList<>();
+    private final Settings settings;
+    private final List<List<QueueMessage>> partitions = new ArrayList<>();
     private final List<DeadLetter> deadLetters = new ArrayList<>();
+    private long published;
     private long deadSinceOpen;
     private long redeliveriesSinceOpen;
 
-    public QueueModel(final int partitionCount, final long lockTimeoutMillis, final int deliveryLimit)
+    public QueueModel(final int partitionCount, final Settings settings)
     {
-        this.lockTimeoutMillis = lockTimeoutMillis;
-        this.deliveryLimit = deliveryLimit;
+        this.settings = settings;
         for (int p = 0; p < partitionCount; p++)
         {
             partitions.add(new ArrayList<>());
         }
     }
 
-    /** @return the offset the message gets. */
-    public long publish(final int partition, final String value, final long now)
-    {
-        return publish(partition, value, now, Long.MAX_VALUE - now);
-    }
-
     /**
-     * Publishes a message that lives {@code ttlMillis}: past that it goes dead (expired) wherever it waits, and a
-     * consumer holding it keeps it until it comes back.
+     * Stores a message at the end of its partition. It lives the shorter of its own time to live and the
+     * subscription's; its group, if the subscription keeps ordered groups, is its group header or its key.
      *
      * @return the offset the message gets.
      */
-    public long publish(final int partition, final String value, final long now, final long ttlMillis)
+    public long publish(final int partition, final Publication publication, final long now)
     {
-        final List<Message> messages = partitions.get(partition);
-        messages.add(new Message(partition, messages.size(), value, now, now + ttlMillis));
+        final List<QueueMessage> messages = partitions.get(partition);
+        final String group = switch (settings.groups())
+        {
+            case NONE -> null;
+            case HEADER -> publication.groupId();
+            case KEY -> publication.key();
+        };
+        messages.add(new QueueMessage(partition, messages.size(), published++, publication.value(), group,
+            publication.bytes(), now, expiry(publication.ttlMillis(), now)));
         return messages.size() - 1;
     }
 
-    /** The available messages of a partition in the order an acquire must hand them out. */
-    public List<Message> availableInOrder(final int partition)
+    private long expiry(final long ttlMillis, final long now)
     {
-        return partitions.get(partition).stream().filter(m -> m.state == State.AVAILABLE)
+        long expiresAt = Long.MAX_VALUE;
+        if (ttlMillis != NO_TTL)
+        {
+            expiresAt = now + ttlMillis;
+        }
+        if (settings.messageTtlMillis() != NO_TTL)
+        {
+            expiresAt = Math.min(expiresAt, now + settings.messageTtlMillis());
+        }
+        return expiresAt;
+    }
+
+    /** Whether a reject policy refuses a publish now: a bound is reached. */
+    public boolean refusesPublish()
+    {
+        return settings.overflow().policy() != Overflow.Policy.DROP_HEAD &&
+            settings.overflow().isAtLimit(ready(), undeliveredBytes());
+    }
+
+    /** A publish was refused: nothing is stored, and under reject-publish-dlx it is dead-lettered (maxlen). */
+    public void refused(final Publication publication)
+    {
+        if (settings.overflow().policy() == Overflow.Policy.REJECT_PUBLISH_DLX)
+        {
+            deadLetters.add(new DeadLetter(NOT_STORED, NOT_STORED, "maxlen", 0, publication.value()));
+        }
+    }
+
+    /**
+     * Under drop-head, dead-letters (maxlen) the oldest ready message, by publish time, until both bounds hold or
+     * nothing is ready. In a partition the oldest is the lowest offset; between partitions two messages published in
+     * the same millisecond are equally old, and {@code tieBreak} says which of them goes.
+     */
+    public void enforceOverflow(final TieBreak tieBreak)
+    {
+        if (settings.overflow().policy() != Overflow.Policy.DROP_HEAD)
+        {
+            return;
+        }
+        while (settings.overflow().isOver(ready(), undeliveredBytes()))
+        {
+            final List<QueueMessage> oldestOfEachPartition = new ArrayList<>();
+            for (int partition = 0; partition < partitions.size(); partition++)
+            {
+                readyInOrder(partition).stream().findFirst().ifPresent(oldestOfEachPartition::add);
+            }
+            if (oldestOfEachPartition.isEmpty())
+            {
+                return;
+            }
+            final long oldest = oldestOfEachPartition.stream().mapToLong(m -> m.publishedAt).min().orElseThrow();
+            final List<QueueMessage> equallyOld = oldestOfEachPartition.stream().filter(m -> m.publishedAt == oldest)
+                .toList();
+            die(equallyOld.size() == 1 ? equallyOld.get(0) : tieBreak.choose(equallyOld), "maxlen");
+        }
+    }
+
+    /** The ready messages of a partition (available and not waiting for their group), lowest offset first. */
+    public List<QueueMessage> readyInOrder(final int partition)
+    {
+        return partitions.get(partition).stream().filter(this::isReady)
             .sorted(Comparator.comparingLong(m -> m.offset)).toList();
     }
 
     /**
-     * Hands an available message to {@code holder}, locked for the lock timeout from {@code now}.
+     * Hands a ready message to {@code holder}, locked for the lock timeout from {@code now}.
      *
-     * @throws IllegalStateException when the message is not available: the engine delivered what it must not.
+     * @throws IllegalStateException when the message is not ready: the engine delivered what it must not.
      */
     public Delivery acquire(final int partition, final long offset, final String holder, final long now)
     {
-        final Message message = message(partition, offset);
-        if (message.state != State.AVAILABLE)
+        final QueueMessage message = message(partition, offset);
+        if (!isReady(message))
         {
-            throw new IllegalStateException("delivered " + message + ", which is not available");
+            throw new IllegalStateException("delivered " + message + ", which is not ready" +
+                (message.state == State.AVAILABLE ? ": it waits behind " + groupAhead(message) : ""));
         }
         if (message.deliveries > 0)
         {
@@ -156,7 +216,7 @@ public final class QueueModel
         message.deliveries++;
         message.state = State.ACQUIRED;
         message.holder = holder;
-        message.lockDeadline = now + lockTimeoutMillis;
+        message.lockDeadline = now + settings.lockTimeoutMillis();
         return new Delivery(partition, offset, message.deliveries, message.value);
     }
 
@@ -168,12 +228,12 @@ public final class QueueModel
         {
             return Outcome.UNKNOWN_DELIVERY;
         }
-        final Message message = message(receipt.partition(), receipt.offset());
+        final QueueMessage message = message(receipt.partition(), receipt.offset());
         if (message.deliveries == 0)
         {
             return Outcome.UNKNOWN_DELIVERY;
         }
-        if (message.state == State.ACKED || message.state == State.DEAD)
+        if (message.isSettled())
         {
             return Outcome.ALREADY_SETTLED;
         }
@@ -194,6 +254,7 @@ public final class QueueModel
         if (outcome == Outcome.DONE)
         {
             held(receipt).state = State.ACKED;
+            held(receipt).holder = null;
         }
         return outcome;
     }
@@ -208,15 +269,16 @@ public final class QueueModel
         return outcome;
     }
 
+    /** A delayed message keeps its place in its group: the messages behind it wait for its delay too. */
     public Outcome nackWithDelay(final Receipt receipt, final long delayMillis, final long now)
     {
         final Outcome outcome = check(receipt);
         if (outcome == Outcome.DONE)
         {
-            final Message message = held(receipt);
+            final QueueMessage message = held(receipt);
+            message.holder = null;
             if (message.hasExpired(now))
             {
-                message.holder = null;
                 die(message, "expired");
             }
             else if (isOverLimit(message))
@@ -253,12 +315,12 @@ public final class QueueModel
     }
 
     /**
-     * Time is {@code now}: waiting messages past their time to live go dead, locks that ended come back, delays that
-     * ended make their message available.
+     * Time is {@code now}: waiting messages past their time to live go dead (also those waiting for their group),
+     * locks that ended come back, delays that ended make their message available.
      */
     public void timeIs(final long now)
     {
-        for (final Message message : allMessages())
+        for (final QueueMessage message : allMessages())
         {
             if ((message.state == State.AVAILABLE || message.state == State.DELAYED) && message.hasExpired(now))
             {
@@ -278,7 +340,7 @@ public final class QueueModel
     /** A consumer closed: everything it held comes back. */
     public void release(final String holder, final long now)
     {
-        for (final Message message : allMessages())
+        for (final QueueMessage message : allMessages())
         {
             if (message.state == State.ACQUIRED && message.holder.equals(holder))
             {
@@ -289,16 +351,20 @@ public final class QueueModel
 
     /**
      * The engine shut down cleanly and opened again: {@code closedConsumers} were closed while it shut down (what
-     * they held came back before it stopped), then nobody held anything when it opened, delays stand, and the
-     * counters that count since the subscription was opened start again (what came back while opening counts for the
-     * new run).
+     * they held came back, and drop-head ran, before it stopped), then nobody held anything when it opened, delays
+     * stand, and the counters that count since the subscription was opened start again (what came back while
+     * opening counts for the new run).
      */
-    public void restart(final List<String> closedConsumers, final long now)
+    public void restart(final List<String> closedConsumers, final long now, final TieBreak tieBreak)
     {
         closedConsumers.forEach(holder -> release(holder, now));
+        if (!closedConsumers.isEmpty())
+        {
+            enforceOverflow(tieBreak);
+        }
         deadSinceOpen = 0;
         redeliveriesSinceOpen = 0;
-        for (final Message message : allMessages())
+        for (final QueueMessage message : allMessages())
         {
             if (message.state == State.ACQUIRED)
             {
@@ -312,17 +378,47 @@ public final class QueueModel
         return allMessages().stream().filter(m -> m.state == state).count();
     }
 
-    /** How long the oldest available message has waited since it was published, or 0 when none is available. */
+    /** Messages an acquire could hand out now: available and not waiting for an earlier message of their group. */
+    public long ready()
+    {
+        return allMessages().stream().filter(this::isReady).count();
+    }
+
+    /** Messages in a consumer's hands whose time to live has passed: they expire when they come back. */
+    public long heldPastTimeToLive(final long now)
+    {
+        return allMessages().stream().filter(m -> m.state == State.ACQUIRED && m.hasExpired(now)).count();
+    }
+
+    /** Available messages that wait for an earlier message of their group to be acked or to go dead. */
+    public long waitingForGroup()
+    {
+        return count(State.AVAILABLE) - ready();
+    }
+
+    /** Bytes of the messages never delivered that still wait to be (the byte bound counts these). */
+    public long undeliveredBytes()
+    {
+        return allMessages().stream().filter(m -> m.deliveries == 0 && !m.isSettled()).mapToLong(m -> m.bytes).sum();
+    }
+
+    /** How long the oldest ready message has waited since it was published, or 0 when none is ready. */
+    public long oldestReadyAge(final long now)
+    {
+        return allMessages().stream().filter(this::isReady).mapToLong(m -> now - m.publishedAt).max().orElse(0);
+    }
+
+    /** As {@link #oldestReadyAge}, counting the messages that wait for their group as ready too. */
     public long oldestAvailableAge(final long now)
     {
-        return allMessages().stream().filter(m -> m.state == State.AVAILABLE)
-            .mapToLong(m -> now - m.publishedAt).max().orElse(0);
+        return allMessages().stream().filter(m -> m.state == State.AVAILABLE).mapToLong(m -> now - m.publishedAt)
+            .max().orElse(0);
     }
 
     /** The lowest offset of the partition that is neither acked nor dead, or its end offset if there is none. */
     public long lowestUnsettled(final int partition)
     {
-        return partitions.get(partition).stream().filter(m -> m.state != State.ACKED && m.state != State.DEAD)
+        return partitions.get(partition).stream().filter(m -> !m.isSettled())
             .mapToLong(m -> m.offset).min().orElse(partitions.get(partition).size());
     }
 
@@ -331,7 +427,7 @@ public final class QueueModel
         return (int)allMessages().stream().filter(m -> m.state == State.ACQUIRED && m.holder.equals(holder)).count();
     }
 
-    /** Deaths since the subscription was last opened. */
+    /** Deaths since the subscription was last opened (a refused publish never reached it, so it does not count). */
     public long deadSinceOpen()
     {
         return deadSinceOpen;
@@ -349,8 +445,25 @@ public final class QueueModel
         return List.copyOf(deadLetters);
     }
 
+    private boolean isReady(final QueueMessage message)
+    {
+        return message.state == State.AVAILABLE && groupAhead(message) == null;
+    }
+
+    /** The earliest-published message of the same group still neither acked nor dead, if it came before this one. */
+    private QueueMessage groupAhead(final QueueMessage message)
+    {
+        if (message.group == null)
+        {
+            return null;
+        }
+        return allMessages().stream()
+            .filter(m -> m.sequence < message.sequence && Objects.equals(m.group, message.group) && !m.isSettled())
+            .min(Comparator.comparingLong(m -> m.sequence)).orElse(null);
+    }
+
     /** A held message comes back: dead if its time to live passed or it used up its deliveries, else available. */
-    private void comeBack(final Message message, final long now)
+    private void comeBack(final QueueMessage message, final long now)
     {
         message.holder = null;
         if (message.hasExpired(now))
@@ -367,32 +480,32 @@ public final class QueueModel
         }
     }
 
-    private boolean isOverLimit(final Message message)
+    private boolean isOverLimit(final QueueMessage message)
     {
-        return deliveryLimit != UNLIMITED && message.deliveries > deliveryLimit;
+        return settings.deliveryLimit() != UNLIMITED && message.deliveries > settings.deliveryLimit();
     }
 
-    private void die(final Message message, final String reason)
+    private void die(final QueueMessage message, final String reason)
     {
         message.state = State.DEAD;
         message.holder = null;
         deadSinceOpen++;
-        deadLetters.add(new DeadLetter(message.partition, message.offset, reason, message.deliveries));
+        deadLetters.add(new DeadLetter(message.partition, message.offset, reason, message.deliveries, message.value));
     }
 
-    private Message held(final Receipt receipt)
+    private QueueMessage held(final Receipt receipt)
     {
         return message(receipt.partition(), receipt.offset());
     }
 
-    private Message message(final int partition, final long offset)
+    private QueueMessage message(final int partition, final long offset)
     {
         return partitions.get(partition).get((int)offset);
     }
 
-    private List<Message> allMessages()
+    private List<QueueMessage> allMessages()
     {
-        final List<Message> all = new ArrayList<>();
+        final List<QueueMessage> all = new ArrayList<>();
         partitions.forEach(all::addAll);
         return all;
     }
@@ -400,6 +513,6 @@ public final class QueueModel
     @Override
     public String toString()
     {
-        return "QueueModel{lock=" + lockTimeoutMillis + "ms, limit=" + deliveryLimit + ", " + partitions + '}';
+        return "QueueModel{" + settings + ", " + partitions + '}';
     }
 }

@@ -29,8 +29,14 @@ final class Engines
      */
     static TopicConfig topicOfTinySegments(final int partitions)
     {
+        return topicOfTinySegments(partitions, DEDUP_WINDOW_MILLIS);
+    }
+
+    /** As {@link #topicOfTinySegments(int)}, with a dedup window of its own, which sequences may outlast. */
+    static TopicConfig topicOfTinySegments(final int partitions, final long dedupWindowMillis)
+    {
         return TopicConfig.of(partitions).withLog(LogConfig.builder().segmentBytes(1024).maxRecordBytes(960)
-            .indexIntervalBytes(128).dedupWindowMillis(DEDUP_WINDOW_MILLIS).build());
+            .indexIntervalBytes(128).dedupWindowMillis(dedupWindowMillis).build());
     }
 
     static Path temporaryDirectory(final String prefix)
