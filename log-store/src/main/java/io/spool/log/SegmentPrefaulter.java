@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * The lead doubles, up to the configured bound, for as long as a log keeps growing between visits, and falls back
  * to its minimum when it stops: a log written at a high rate gets the whole bound ahead of it, an idle one keeps no
- * more than its last lead of zero pages. Thread-safe: logs are added and removed from any thread.
+ * more than its last lead of zero pages. The thread naps whenever every writer is still inside its lead, so it
+ * spends its time in the faults it takes, not in watching writers. Thread-safe: logs are added and removed from any thread.
  */
 final class SegmentPrefaulter implements AutoCloseable
 {
@@ -59,12 +60,12 @@ final class SegmentPrefaulter implements AutoCloseable
         long parkNanos = MIN_PARK_NANOS;
         while (running)
         {
-            boolean grew = false;
+            boolean touched = false;
             for (final Ahead ahead : logs)
             {
-                grew |= ahead.visit(maxLeadBytes);
+                touched |= ahead.visit(maxLeadBytes);
             }
-            if (grew)
+            if (touched)
             {
                 parkNanos = MIN_PARK_NANOS;
             }
@@ -105,7 +106,7 @@ final class SegmentPrefaulter implements AutoCloseable
             this.log = log;
         }
 
-        /** @return whether the log grew since the last visit. */
+        /** @return whether a page was touched: when none was, the writer has not used up its lead yet. */
         boolean visit(final int maxLeadBytes)
         {
             final Segment active = log.activeSegment();
@@ -130,16 +131,17 @@ final class SegmentPrefaulter implements AutoCloseable
             final int from = Math.max(touchedUpTo, position);
             final long to = (long)position + leadBytes;
             leadBytes = Math.min(leadBytes * 2, maxLeadBytes);
-            if (from < to && active.acquire())
+            if (to - from < PAGE_BYTES || !active.acquire())
             {
-                try
-                {
-                    touchedUpTo = active.prefault(from, (int)Math.min(to, Integer.MAX_VALUE), CHUNK_BYTES);
-                }
-                finally
-                {
-                    active.release();
-                }
+                return false;
+            }
+            try
+            {
+                touchedUpTo = active.prefault(from, (int)Math.min(to, Integer.MAX_VALUE), CHUNK_BYTES);
+            }
+            finally
+            {
+                active.release();
             }
             return true;
         }
