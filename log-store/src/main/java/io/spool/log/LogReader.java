@@ -20,6 +20,7 @@ public final class LogReader implements AutoCloseable
     private int position;
     private boolean positioned;
     private long nextOffset;
+    private int lastPollBytes;
 
     LogReader(final PartitionLog log)
     {
@@ -54,6 +55,15 @@ public final class LogReader implements AutoCloseable
         }
     }
 
+    /**
+     * The frame bytes (aligned, headers included) of the records the last {@link #poll} handed over, so a caller
+     * spreading a byte budget over several readers need not add them up record by record.
+     */
+    public int lastPollBytes()
+    {
+        return lastPollBytes;
+    }
+
     public int poll(final RecordHandler handler, final int maxRecords)
     {
         return poll(handler, maxRecords, Integer.MAX_VALUE);
@@ -68,6 +78,7 @@ public final class LogReader implements AutoCloseable
      */
     public int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
     {
+        lastPollBytes = 0;
         final long end = log.endOffset();
         if (nextOffset >= end)
         {
@@ -98,12 +109,12 @@ public final class LogReader implements AutoCloseable
                     view.wrap(buffer, at);
                 }
                 final int aligned = align(buffer.getInt(at + FRAME_LENGTH_OFFSET));
-                bytes += aligned;
-                if (bytes > maxBytes && count > 0)
+                if (count > 0 && bytes + aligned > maxBytes)
                 {
                     break;
                 }
                 handler.onRecord(view.moveTo(at));
+                bytes += aligned;
                 at += aligned;
                 next++;
                 count++;
@@ -113,6 +124,7 @@ public final class LogReader implements AutoCloseable
         {
             position = at;
             nextOffset = next;
+            lastPollBytes = (int)bytes;
         }
         return count;
     }

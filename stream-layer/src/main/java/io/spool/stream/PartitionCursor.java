@@ -19,6 +19,7 @@ final class PartitionCursor
     private long position = UNSET;
     private long lastCommitted = UNSET;
     private boolean readerAtPosition;
+    private int polledBytes;
 
     PartitionCursor(final TopicPartition partition, final PartitionLog log)
     {
@@ -62,6 +63,7 @@ final class PartitionCursor
      */
     int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
     {
+        polledBytes = 0;
         if (log.isClosed())
         {
             throw new UnknownTopicException("topic \"" + partition.topic() + "\" was deleted while " + partition +
@@ -92,8 +94,15 @@ final class PartitionCursor
             {
                 // also after a handler threw: the records it finished are behind the reader, the failed one is not
                 position = reader.nextOffset();
+                polledBytes = reader.lastPollBytes();
             }
         }
+    }
+
+    /** The frame bytes of the records the last {@link #poll} handed over. */
+    int polledBytes()
+    {
+        return polledBytes;
     }
 
     /** The position to commit, or {@link #UNSET} when it has not moved since the last commit. */

@@ -362,8 +362,8 @@ public final class StreamConsumer implements AutoCloseable
     {
         final PartitionCursor[] current = cursors.inOrder();
         int read = 0;
-        dispatch.bytes = 0;
-        for (int i = 0; i < current.length && read < maxRecords && dispatch.bytes < maxBytes; i++)
+        long bytes = 0;
+        for (int i = 0; i < current.length && read < maxRecords && bytes < maxBytes; i++)
         {
             final PartitionCursor cursor = current[(nextStart + i) % current.length];
             if (membership != null && cursor.log.isClosed())
@@ -374,7 +374,8 @@ public final class StreamConsumer implements AutoCloseable
             ensurePosition(cursor);
             dispatch.topic = cursor.partition.topic();
             dispatch.partition = cursor.partition.partition();
-            read += cursor.poll(dispatch, maxRecords - read, (int)(maxBytes - dispatch.bytes));
+            read += cursor.poll(dispatch, maxRecords - read, (int)(maxBytes - bytes));
+            bytes += cursor.polledBytes();
         }
         nextStart = current.length == 0 ? 0 : (nextStart + 1) % current.length;
         return read;
@@ -435,12 +436,10 @@ public final class StreamConsumer implements AutoCloseable
         StreamRecordHandler target;
         String topic;
         int partition;
-        long bytes;
 
         @Override
         public void onRecord(final RecordView record)
         {
-            bytes += record.frameLength();
             target.onRecord(topic, partition, record);
         }
     }

@@ -98,6 +98,21 @@ class StreamConsumerTest
     }
 
     @Test
+    void maxBytesIsOneBudgetSharedByThePartitionsOfAPoll()
+    {
+        final int frameBytes = 48; // a 40-byte header, a 2-byte key and a 2-byte value, aligned to 8
+        publish(0, 5);
+        publish(1, 5);
+        try (StreamConsumer consumer = consumer(ConsumerConfig.standalone(), P0, P1))
+        {
+            final List<ConsumerRecord> polled = consumer.poll(100, 7 * frameBytes, NO_WAIT);
+
+            assertThat(polled).as("five from one partition, then two from the other within the rest").hasSize(7);
+            assertThat(polled).extracting(ConsumerRecord::partition).containsOnly(0, 1);
+        }
+    }
+
+    @Test
     void pollReadsEveryAssignedPartition()
     {
         publish(0, 3);
