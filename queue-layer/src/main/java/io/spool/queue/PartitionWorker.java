@@ -1,8 +1,6 @@
 package io.spool.queue;
 
 import io.spool.log.HeadersCodec;
-import io.spool.log.LogReader;
-import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordView;
 import org.agrona.concurrent.EpochClock;
@@ -25,10 +23,7 @@ final class PartitionWorker implements DeadLetterHandler
     private final EpochClock clock;
     private final String deadLetterTopic;
     private final DeadLetterSink deadLetters;
-    private final LogReader reader;
-    /** The record the last {@link #find} met; kept in a field so the handler below captures nothing per call. */
-    private RecordView found;
-    private final io.spool.log.RecordHandler keepFound = record -> found = record;
+    private final RecordFinder finder;
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
     private RecordInspector inspector;
@@ -46,7 +41,7 @@ final class PartitionWorker implements DeadLetterHandler
         this.clock = clock;
         this.deadLetterTopic = deadLetterTopic;
         this.deadLetters = deadLetters;
-        this.reader = log.newReader();
+        this.finder = new RecordFinder(log);
     }
 
     /**
@@ -130,28 +125,13 @@ final class PartitionWorker implements DeadLetterHandler
      */
     boolean read(final long offset, final int deliveryNumber, final Delivery delivery)
     {
-        final RecordView record = find(offset);
+        final RecordView record = finder.find(offset);
         if (record == null)
         {
             return false;
         }
         delivery.fill(subscription, partition, deliveryNumber, state.firstDeliveryTime(offset), record);
         return true;
-    }
-
-    private RecordView find(final long offset)
-    {
-        found = null;
-        try
-        {
-            reader.seek(offset);
-            reader.poll(keepFound, 1);
-        }
-        catch (final OffsetOutOfRangeException ex)
-        {
-            return null;
-        }
-        return found;
     }
 
     /** Journals what this pass changed and publishes the ack floor. */
@@ -182,7 +162,7 @@ final class PartitionWorker implements DeadLetterHandler
         {
             return;
         }
-        final RecordView record = find(offset);
+        final RecordView record = finder.find(offset);
         if (record == null)
         {
             return;
@@ -195,7 +175,7 @@ final class PartitionWorker implements DeadLetterHandler
 
     void close()
     {
-        reader.close();
+        finder.close();
         if (inspector != null)
         {
             inspector.close();
