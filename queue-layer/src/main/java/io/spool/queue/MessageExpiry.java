@@ -7,9 +7,10 @@ import java.util.function.LongPredicate;
 /**
  * Finds when each message of a subscription partition expires and says when it is due: it reads messages ahead of
  * the read cursor (at most {@link #READ_AHEAD} past the ack floor, each once), queues those with a time to live by
- * expiry, and hands due ones to the state, which knows where the message waits. It also counts the bytes of the
- * messages read ahead that the cursor has not met, for the overflow limit. Not thread-safe: owned by the
- * subscription partition's thread.
+ * expiry, and hands due ones to the state, which knows where the message waits. A message it finds plain is marked
+ * so ({@link PlainMarks}), and the cursor delivers it without reading its record a second time. With an overflow
+ * limit it instead counts the bytes of the messages read ahead that the cursor has not met. Not thread-safe: owned
+ * by the subscription partition's thread.
  */
 final class MessageExpiry
 {
@@ -17,6 +18,7 @@ final class MessageExpiry
     static final long READ_AHEAD = 1 << 20;
 
     private final ExpiryQueue queue = new ExpiryQueue();
+    private final PlainMarks plain = new PlainMarks();
     private final MessageTraits traits = new MessageTraits();
     private final EpochClock clock;
     private MessageInspector inspector = MessageInspector.PLAIN;
@@ -28,9 +30,13 @@ final class MessageExpiry
     /** True once any message with an expiry was met: returns and due delays must then check expiry. */
     private boolean inUse;
     private long unreadBytes;
+    /** Only an overflow limit needs the bytes; without it plain messages are marked to be read once. */
+    private final boolean countsBytes;
 
-    MessageExpiry(final long startOffset, final boolean subscriptionTtl, final EpochClock clock)
+    MessageExpiry(final long startOffset, final boolean subscriptionTtl, final boolean countsBytes,
+        final EpochClock clock)
     {
+        this.countsBytes = countsBytes;
         this.scanned = startOffset;
         this.inUse = subscriptionTtl;
         this.clock = clock;
@@ -41,6 +47,15 @@ final class MessageExpiry
         this.inspector = inspector;
     }
 
+    /**
+     * Whether the read cursor may take a message the read-ahead marked plain as it is, without reading it: only
+     * when no byte count needs its size.
+     */
+    boolean isKnownPlain(final long offset)
+    {
+        return !countsBytes && offset < scanned && plain.isPlain(offset);
+    }
+
     /** The read cursor meets a message whose traits it just read. */
     void metAtCursor(final long offset, final MessageTraits met)
     {
@@ -49,7 +64,7 @@ final class MessageExpiry
             track(offset, met);
             scanned = offset + 1;
         }
-        else if (met.routed)
+        else if (met.routed && countsBytes)
         {
             unreadBytes -= met.size;
         }
@@ -73,9 +88,18 @@ final class MessageExpiry
             }
             inspector.inspect(offset, traits);
             track(offset, traits);
-            if (traits.routed && offset >= cursor)
+            if (!traits.routed || offset < cursor)
+            {
+                read++;
+                continue;
+            }
+            if (countsBytes)
             {
                 unreadBytes += traits.size;
+            }
+            else
+            {
+                plain.mark(offset, traits.isPlain(), cursor);
             }
             read++;
         }
@@ -192,7 +216,7 @@ final class MessageExpiry
 
     long footprintBytes()
     {
-        return queue.footprintBytes();
+        return queue.footprintBytes() + plain.footprintBytes();
     }
 
     private void track(final long offset, final MessageTraits met)

@@ -89,7 +89,8 @@ public final class SubscriptionPartitionState
         this.orderedGroups = settings.groupMode() == GroupMode.ORDERED;
         this.stickyGroups = settings.groupMode() == GroupMode.KEY_STICKY ? new KeyStickyGroups() : null;
         this.retryPolicy = settings.retryPolicy();
-        this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL, clock);
+        this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL,
+            settings.hasOverflowLimit(), clock);
         this.deadLetters = deadLetters;
         this.stateLog = stateLog;
         this.window = new OffsetWindow(startOffset);
@@ -216,8 +217,15 @@ public final class SubscriptionPartitionState
                 advanceFloorFrom(offset);
                 continue;
             }
-            inspector.inspect(offset, traits);
-            expiry.metAtCursor(offset, traits);
+            if (expiry.isKnownPlain(offset))
+            {
+                traits.clear();
+            }
+            else
+            {
+                inspector.inspect(offset, traits);
+                expiry.metAtCursor(offset, traits);
+            }
             if (!admitNew(offset, now) ||
                 stickyGroups != null && traits.group != MessageTraits.NO_GROUP &&
                 !stickyGroups.take(offset, traits.group, consumerId))
