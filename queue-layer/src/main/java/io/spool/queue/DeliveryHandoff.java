@@ -96,6 +96,12 @@ final class DeliveryHandoff
         PUBLISHED.setRelease(this, staged);
     }
 
+    /** Consumer side: published slots not taken yet. */
+    int available()
+    {
+        return (int)((long)PUBLISHED.getAcquire(this) - (long)TAKEN.getOpaque(this));
+    }
+
     /** Consumer thread: whether a published slot waits. */
     boolean isEmpty()
     {

@@ -38,6 +38,8 @@ public final class QueueConsumer implements AutoCloseable
     private final RecordFinder[] finders;
     private final Delivery delivery = new Delivery();
     private final DeliveryHandoff.SlotHandler deliver = this::deliver;
+    /** Below this many deliveries waiting, the consumer wakes a sleeping agent for more. */
+    private final int lowWater;
     private final Thread thread;
     private volatile boolean closed;
     /** True while the consumer thread parks, so the agent unparks it only then. */
@@ -51,6 +53,7 @@ public final class QueueConsumer implements AutoCloseable
         this.listener = listener;
         this.agent = agent;
         this.handoff = new DeliveryHandoff(options.prefetch());
+        this.lowWater = options.prefetch() / 2;
         final PartitionWorker[] partitions = agent.partitions();
         this.finders = new RecordFinder[partitions.length];
         for (int p = 0; p < partitions.length; p++)
@@ -175,7 +178,27 @@ public final class QueueConsumer implements AutoCloseable
         buffer.putLong(index + 8, offset);
         buffer.putLong(index + 16, argument);
         settlements.commit(index);
-        agent.wake();
+        if (settlement != Settlement.ACK)
+        {
+            agent.wake();
+        }
+        else
+        {
+            wakeAgentIfRunningLow();
+        }
+    }
+
+    /**
+     * An ack only frees credit, which the consumer needs once its waiting deliveries run low: waking a sleeping agent
+     * for each ack would make it run a pass (and a journal write) per message. Until then acks collect in the ring,
+     * and the agent, which sleeps at most a millisecond, applies them in one pass.
+     */
+    private void wakeAgentIfRunningLow()
+    {
+        if (handoff.available() <= lowWater)
+        {
+            agent.wake();
+        }
     }
 
     /** Agent thread: a settlement of this consumer was refused; the consumer thread reports it. */
@@ -250,8 +273,8 @@ public final class QueueConsumer implements AutoCloseable
         }
         if (options.autoAck())
         {
-            // Auto-acked deliveries free credit when taken, not on an ack: the agent may push more.
-            agent.wake();
+            // Auto-acked deliveries free credit when taken, not on an ack.
+            wakeAgentIfRunningLow();
         }
     }
 

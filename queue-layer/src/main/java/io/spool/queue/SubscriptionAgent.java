@@ -118,6 +118,8 @@ final class SubscriptionAgent implements Runnable
     {
         if (idle)
         {
+            // Senders that find the flag down after this one skip their unpark: one wakes the agent.
+            idle = false;
             LockSupport.unpark(thread);
         }
     }
@@ -179,18 +181,19 @@ final class SubscriptionAgent implements Runnable
     {
         clock.update();
         int work = 0;
-        AgentRequest request;
-        while ((request = requests.poll()) != null)
-        {
-            handle(request);
-            work++;
-        }
+        // Settlements first: a call made after a consumer's ack (metrics, a barrier) sees it applied.
         for (int i = 0; i < consumers.size(); i++)
         {
             settling = consumers.get(i);
             work += settling.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS);
         }
         settling = null;
+        AgentRequest request;
+        while ((request = requests.poll()) != null)
+        {
+            handle(request);
+            work++;
+        }
         for (final PartitionWorker partition : partitions)
         {
             work += partition.refresh();
