@@ -45,10 +45,24 @@ final class OverflowControl
                 unread = unreadBytes();
             }
         }
+        publish(ready, unread);
+        return dropped;
+    }
+
+    /** Works out whether the subscription is full without dropping anything: before its agent runs. */
+    void measure()
+    {
+        if (settings.hasOverflowLimit())
+        {
+            publish(readyLength(), unreadBytes());
+        }
+    }
+
+    private void publish(final long ready, final long unread)
+    {
         length = ready;
         bytes = unread;
         full = isAtLimit(ready, unread);
-        return dropped;
     }
 
     /** True when a reject policy is in force and the backlog is at its limit. */

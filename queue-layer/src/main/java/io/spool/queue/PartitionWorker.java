@@ -96,15 +96,23 @@ final class PartitionWorker implements DeadLetterHandler
      */
     int refresh()
     {
-        int work = 0;
+        return noteLogEnd() + state.expireDue();
+    }
+
+    /**
+     * Tells the state how far the log reaches.
+     *
+     * @return 1 if the log grew, else 0.
+     */
+    int noteLogEnd()
+    {
         final long end = log.endOffset();
         if (end > state.logEnd())
         {
             state.logEnd(end);
-            work++;
+            return 1;
         }
-        work += state.expireDue();
-        return work;
+        return 0;
     }
 
     /**

@@ -88,8 +88,17 @@ final class SubscriptionAgent implements Runnable
         }
     }
 
+    /**
+     * Starts the agent thread, once the overflow state is known: a publisher checking right after a restart must
+     * find a full subscription full.
+     */
     void start()
     {
+        for (final PartitionWorker partition : partitions)
+        {
+            partition.noteLogEnd();
+        }
+        overflow.measure();
         thread.start();
     }
 

@@ -128,6 +128,58 @@ class OverflowTest
     }
 
     @Test
+    void aPlainPublishIsRefusedByAFullSubscriptionAcrossARestart()
+    {
+        final Subscription work = subscribe(2, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
+        fx.publish("orders", "a", "b");
+        work.sync();
+        work.sync();
+        assertThatThrownBy(() -> fx.spool.newProducer().send(record("c"))).isInstanceOf(QueueFullException.class)
+            .hasMessageContaining("2 ready messages (max 2)")
+            .satisfies(e -> assertThat(((QueueFullException)e).subscription()).isEqualTo("work"));
+
+        fx.reopen();
+        // No pass of the reopened subscription has run yet: the limit holds from the start.
+        assertThatThrownBy(() -> fx.spool.newProducer().send("orders", null, "c".getBytes(StandardCharsets.UTF_8)))
+            .isInstanceOf(QueueFullException.class);
+        final Subscription reopened = fx.spool.subscription("work");
+        reopened.ack(reopened.receive(1, 0).get(0).receipt());
+        reopened.sync();
+        fx.spool.newProducer().send(record("c")).join();
+        assertThat(values(reopened.receive(10, 0))).containsExactly("b", "c");
+        assertThat(fx.readTopic("orders.dlq")).isEmpty();
+    }
+
+    @Test
+    void aPlainPublishOrBatchRefusedUnderRejectPublishDlxIsDeadLetteredAcrossARestart()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH_DLX);
+        fx.publish("orders", "kept");
+        work.sync();
+        work.sync();
+        assertThatThrownBy(() -> fx.spool.newProducer().sendBatch(List.of(record("refused 1"), record("refused 2"))))
+            .isInstanceOf(QueueFullException.class);
+
+        fx.reopen();
+        assertThatThrownBy(() -> fx.spool.newProducer().send(record("refused 3")))
+            .isInstanceOf(QueueFullException.class);
+        assertThat(deadValues(3)).containsExactly("refused 1", "refused 2", "refused 3");
+        assertThat(values(fx.spool.subscription("work").receive(10, 0))).containsExactly("kept");
+    }
+
+    @Test
+    void theStreamProducerPublishesPastTheLimit()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
+        fx.publish("orders", "a");
+        work.sync();
+        work.sync();
+        fx.spool.streams().newProducer().send(record("b")).join();
+        work.sync();
+        assertThat(values(work.receive(10, 0))).containsExactly("a", "b");
+    }
+
+    @Test
     void overflowLimitsAreChecked()
     {
         assertThatThrownBy(() -> SubscriptionSettings.builder().overflow(0, SubscriptionSettings.NO_LIMIT,

@@ -1,8 +1,8 @@
 package io.spool.queue;
 
 import io.spool.Spool;
+import io.spool.SpoolProducer;
 import io.spool.stream.ProducerRecord;
-import io.spool.stream.StreamProducer;
 import io.spool.stream.TopicConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,7 +95,7 @@ class PushHotPathAllocationTest
 
     private static void publish(final Spool spool, final int messages)
     {
-        final StreamProducer producer = spool.newProducer();
+        final SpoolProducer producer = spool.newProducer();
         final byte[] value = new byte[100];
         final List<ProducerRecord> batch = new ArrayList<>();
         for (int i = 0; i < PUBLISH_BATCH; i++)

@@ -1,6 +1,7 @@
 package io.spool.perf.jmh;
 
 import io.spool.Spool;
+import io.spool.SpoolProducer;
 import io.spool.log.LogConfig;
 import io.spool.perf.bench.ScratchDirectory;
 import io.spool.queue.Delivery;
@@ -11,7 +12,6 @@ import io.spool.queue.Receipt;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.ProducerRecord;
-import io.spool.stream.StreamProducer;
 import io.spool.stream.TopicConfig;
 import org.agrona.concurrent.CachedEpochClock;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -86,7 +86,7 @@ public class QueueFeaturesBenchmark
     @Setup(Level.Iteration)
     public void publishBacklog()
     {
-        final StreamProducer producer = spool.newProducer();
+        final SpoolProducer producer = spool.newProducer();
         final byte[] value = JmhSettings.value();
         final List<CompletableFuture<?>> confirms = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++)
