@@ -72,6 +72,10 @@ final class Deadlines
                 return false;
             }
             core.expiry.expiredAhead(offset);
+            if (core.readyBytes != null)
+            {
+                core.readyBytes.expiredAhead(offset);
+            }
             dead.die(offset, DeadReason.EXPIRED, 0);
             return true;
         }
@@ -81,7 +85,7 @@ final class Deadlines
         }
         if (window.isReady(offset))
         {
-            window.clearReady(offset);
+            core.clearReady(offset);
             dead.die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
             return true;
         }

@@ -83,7 +83,7 @@ final class Delays
         }
         else
         {
-            core.window.markReady(offset);
+            core.markReady(offset);
         }
     }
 

@@ -97,7 +97,7 @@ final class GroupGate
             }
             else
             {
-                core.window.markReady(next);
+                core.markReady(next);
             }
             return;
         }
@@ -108,7 +108,7 @@ final class GroupGate
     {
         if (sticky != null)
         {
-            sticky.consumerGone(consumerId, core.window::markReady);
+            sticky.consumerGone(consumerId, core::markReady);
         }
     }
 
@@ -133,7 +133,7 @@ final class GroupGate
             if (core.traits.group != MessageTraits.NO_GROUP && !groups.open(core.traits.group, offset) &&
                 window.isReady(offset))
             {
-                window.clearReady(offset);
+                core.clearReady(offset);
             }
         }
     }

@@ -8,9 +8,9 @@ import java.util.function.LongPredicate;
  * Finds when each message of a subscription partition expires and says when it is due: it reads messages ahead of
  * the read cursor (at most {@link #READ_AHEAD} past the ack floor, each once), queues those with a time to live by
  * expiry, and hands due ones to the state, which knows where the message waits. A message it finds plain is marked
- * so ({@link PlainMarks}), and the cursor delivers it without reading its record a second time. With an overflow
- * limit it instead counts the bytes of the messages read ahead that the cursor has not met. Not thread-safe: owned
- * by the subscription partition's thread.
+ * so ({@link PlainMarks}), and the cursor delivers it without reading its record a second time, unless the cursor
+ * reads every message anyway (for the bytes an overflow limit counts). Not thread-safe: owned by the subscription
+ * partition's thread.
  */
 final class MessageExpiry
 {
@@ -29,14 +29,13 @@ final class MessageExpiry
     private long expiredAheadCount;
     /** True once any message with an expiry was met: returns and due delays must then check expiry. */
     private boolean inUse;
-    private long unreadBytes;
-    /** Only an overflow limit needs the bytes; without it plain messages are marked to be read once. */
-    private final boolean countsBytes;
+    /** Whether plain messages are marked for the cursor to take without reading them. */
+    private final boolean marksPlain;
 
-    MessageExpiry(final long startOffset, final boolean subscriptionTtl, final boolean countsBytes,
+    MessageExpiry(final long startOffset, final boolean subscriptionTtl, final boolean marksPlain,
         final EpochClock clock)
     {
-        this.countsBytes = countsBytes;
+        this.marksPlain = marksPlain;
         this.scanned = startOffset;
         this.inUse = subscriptionTtl;
         this.clock = clock;
@@ -48,12 +47,11 @@ final class MessageExpiry
     }
 
     /**
-     * Whether the read cursor may take a message the read-ahead marked plain as it is, without reading it: only
-     * when no byte count needs its size.
+     * Whether the read cursor may take a message the read-ahead marked plain as it is, without reading it.
      */
     boolean isKnownPlain(final long offset)
     {
-        return !countsBytes && offset < scanned && plain.isPlain(offset);
+        return marksPlain && offset < scanned && plain.isPlain(offset);
     }
 
     /** The read cursor meets a message whose traits it just read. */
@@ -63,10 +61,6 @@ final class MessageExpiry
         {
             track(offset, met);
             scanned = offset + 1;
-        }
-        else if (met.routed && countsBytes)
-        {
-            unreadBytes -= met.size;
         }
     }
 
@@ -88,16 +82,7 @@ final class MessageExpiry
             }
             inspector.inspect(offset, traits);
             track(offset, traits);
-            if (!traits.routed || offset < cursor)
-            {
-                read++;
-                continue;
-            }
-            if (countsBytes)
-            {
-                unreadBytes += traits.size;
-            }
-            else
+            if (marksPlain && offset >= cursor)
             {
                 plain.mark(offset, traits.isPlain(), cursor);
             }
@@ -148,11 +133,9 @@ final class MessageExpiry
         return traits.expireAt <= clock.time();
     }
 
-    /** A message the cursor has not met expired: it no longer counts as unread, and the cursor will skip it. */
+    /** A message the cursor has not met expired: the cursor will skip it. */
     void expiredAhead(final long offset)
     {
-        inspector.inspect(offset, traits);
-        unreadBytes -= traits.size;
         aheadEnd = Math.max(aheadEnd, offset + 1);
         expiredAheadCount++;
     }
@@ -202,11 +185,6 @@ final class MessageExpiry
     long aheadEnd()
     {
         return aheadEnd;
-    }
-
-    long unreadBytes()
-    {
-        return unreadBytes;
     }
 
     int queueSize()

@@ -25,6 +25,8 @@ final class PartitionCore
     /** Scratch traits of the message being decided; reused so deciding allocates nothing. */
     final MessageTraits traits = new MessageTraits();
     private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
+    /** Counts the bytes of ready messages when an overflow limit needs them, else null. */
+    final ReadyBytes readyBytes;
     MessageInspector inspector = MessageInspector.PLAIN;
     StateLog stateLog;
     /** The next offset never delivered. */
@@ -41,7 +43,8 @@ final class PartitionCore
         this.window = new OffsetWindow(startOffset);
         this.timers = new DeadlineTimers(records, clock.time());
         this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL,
-            settings.hasOverflowLimit(), clock);
+            !settings.hasOverflowLimit(), clock);
+        this.readyBytes = settings.hasOverflowLimit() ? new ReadyBytes(this) : null;
         this.cursor = startOffset;
         this.logEnd = startOffset;
     }
@@ -84,7 +87,30 @@ final class PartitionCore
         }
     }
 
-    /** Reads the traits of a message the read cursor meets, unless the read-ahead already found it plain. */
+    /** A message waits to be delivered again. */
+    void markReady(final long offset)
+    {
+        window.markReady(offset);
+        if (readyBytes != null)
+        {
+            readyBytes.released(offset);
+        }
+    }
+
+    /** A message no longer waits to be delivered again: taken, dropped, expired or put behind its group. */
+    void clearReady(final long offset)
+    {
+        window.clearReady(offset);
+        if (readyBytes != null)
+        {
+            readyBytes.taken(offset);
+        }
+    }
+
+    /**
+     * Reads the traits of a message the read cursor meets, unless the read-ahead already found it plain (never when
+     * bytes are counted: the cursor then needs every message's size).
+     */
     void inspectAtCursor(final long offset)
     {
         if (expiry.isKnownPlain(offset))
@@ -95,6 +121,10 @@ final class PartitionCore
         {
             inspector.inspect(offset, traits);
             expiry.metAtCursor(offset, traits);
+            if (readyBytes != null)
+            {
+                readyBytes.metAtCursor(offset, traits);
+            }
         }
     }
 
@@ -102,6 +132,7 @@ final class PartitionCore
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
             firstDeliveries.footprintBytes() + expiry.footprintBytes() +
+            (readyBytes == null ? 0 : readyBytes.footprintBytes()) +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }
 }

@@ -28,6 +28,8 @@ final class PartitionWorker implements DeadLetterHandler
     private SubscriptionPartitionState state;
     private RecordInspector inspector;
     private RecordInspector readAheadInspector;
+    /** Reads each record's bytes as the log end passes it, when an overflow limit counts them; else null. */
+    private RecordInspector arrivalInspector;
     /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
     private volatile long publishedAckFloor;
 
@@ -55,7 +57,12 @@ final class PartitionWorker implements DeadLetterHandler
         this.inspector = new RecordInspector(log.newReader(), subscription, settings);
         state.inspector(inspector);
         state.readAheadInspector(readAheadInspector(settings));
-        state.rebuildGroups();
+        if (settings.hasOverflowLimit())
+        {
+            arrivalInspector = new RecordInspector(log.newReader(), subscription, settings);
+            state.arrivalInspector(arrivalInspector);
+        }
+        state.attached();
         this.publishedAckFloor = state.ackFloor();
     }
 
@@ -188,6 +195,10 @@ final class PartitionWorker implements DeadLetterHandler
         {
             inspector.close();
             readAheadInspector.close();
+        }
+        if (arrivalInspector != null)
+        {
+            arrivalInspector.close();
         }
         if (store != null)
         {

@@ -116,7 +116,7 @@ final class Releases
         }
         else
         {
-            core.window.markReady(offset);
+            core.markReady(offset);
         }
     }
 }

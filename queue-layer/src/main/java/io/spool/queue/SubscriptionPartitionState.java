@@ -126,6 +126,10 @@ public final class SubscriptionPartitionState
                 core.logEnd + " to " + endOffset);
         }
         core.logEnd = endOffset;
+        if (core.readyBytes != null)
+        {
+            core.readyBytes.logEndMoved();
+        }
     }
 
     /**
@@ -171,7 +175,7 @@ public final class SubscriptionPartitionState
         while (delivered < max && window.readyCount() > 0)
         {
             offset = window.lowestReady();
-            window.clearReady(offset);
+            core.clearReady(offset);
             if (!groups.takeReleased(offset, consumerId))
             {
                 continue;
@@ -377,17 +381,20 @@ public final class SubscriptionPartitionState
         if (window.readyCount() > 0)
         {
             final long offset = window.lowestReady();
-            window.clearReady(offset);
+            core.clearReady(offset);
             dead.die(offset, DeadReason.MAXLEN, window.deliveryCount(offset));
             return true;
         }
         return cursor.dropNext();
     }
 
-    /** Bytes of the messages not yet delivered, as far as they were read ahead. */
-    public long unreadBytes()
+    /**
+     * The frame bytes of the ready messages when the subscription has an overflow limit (see {@link ReadyBytes}),
+     * else 0.
+     */
+    public long readyBytes()
     {
-        return core.expiry.unreadBytes();
+        return core.readyBytes == null ? 0 : core.readyBytes.total();
     }
 
     /** Messages queued for expiry, acked ones included until their expiry passes. */
@@ -499,10 +506,26 @@ public final class SubscriptionPartitionState
         core.expiry.inspector(inspector);
     }
 
-    /** After a restore, puts every unsettled message behind the head of its group again. */
-    void rebuildGroups()
+    /**
+     * Once the log is attached after a restore: puts every unsettled message behind the head of its group again,
+     * then counts the bytes of what is ready.
+     */
+    void attached()
     {
         groups.rebuild();
+        if (core.readyBytes != null)
+        {
+            core.readyBytes.recountReleased();
+        }
+    }
+
+    /** Reads the records' bytes as the log end passes them, for the overflow limit's count. */
+    void arrivalInspector(final MessageInspector inspector)
+    {
+        if (core.readyBytes != null)
+        {
+            core.readyBytes.arrivals(inspector);
+        }
     }
 
     OffsetWindow window()
