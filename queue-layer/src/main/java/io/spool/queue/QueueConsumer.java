@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * A push consumer of one subscription: its own thread takes the deliveries the subscription's agent handed it (never
  * more unacked than the prefetch), reads each message from the log into one reused {@link Delivery} and hands it to
  * the listener. Settlements travel back to the agent through a lock-free ring, so acking allocates nothing and takes
- * no lock; the agent is woken only when it sleeps.
+ * no lock; an ack wakes a sleeping agent only once the consumer runs low on deliveries.
  * <p>
  * Closing the consumer returns every delivery it still holds to the subscription, marked redelivered.
  * <p>
