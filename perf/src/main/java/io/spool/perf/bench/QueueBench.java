@@ -47,7 +47,7 @@ public final class QueueBench
     public static final String NAME = "queue";
     private static final int PUBLISH_BATCH = 1000;
     /** Timed rounds of stream poll and queue drain after the warm-up round. */
-    static final int ROUNDS = 3;
+    public static final int ROUNDS = 3;
 
     private QueueBench()
     {
