@@ -90,10 +90,14 @@ final class DeliveryHandoff
         staged++;
     }
 
-    /** Agent thread: makes every staged slot visible to the consumer. */
+    /**
+     * Agent thread: makes every staged slot visible to the consumer. A volatile store, not just a release: the agent
+     * reads the consumer's idle flag next, and must not read it before the consumer can see the slots, or a consumer
+     * going to sleep would miss them.
+     */
     void publish()
     {
-        PUBLISHED.setRelease(this, staged);
+        PUBLISHED.setVolatile(this, staged);
     }
 
     /** Consumer side: published slots not taken yet. */
