@@ -190,19 +190,18 @@ final class SubscriptionAgent implements Runnable
     {
         clock.update();
         int work = 0;
-        // Settlements first: a call made after a consumer's ack (metrics, a barrier) sees it applied.
-        for (int i = 0; i < consumers.size(); i++)
-        {
-            settling = consumers.get(i);
-            work += settling.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS);
-        }
-        settling = null;
         AgentRequest request;
         while ((request = requests.poll()) != null)
         {
             handle(request);
             work++;
         }
+        for (int i = 0; i < consumers.size(); i++)
+        {
+            settling = consumers.get(i);
+            work += settling.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS);
+        }
+        settling = null;
         for (final PartitionWorker partition : partitions)
         {
             work += partition.refresh();
