@@ -12,7 +12,6 @@ import io.spool.stream.ConsumerConfig;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamEngineConfig;
-import io.spool.stream.StreamProducer;
 import io.spool.stream.Topic;
 import io.spool.stream.TopicConfig;
 import org.agrona.concurrent.EpochClock;
@@ -106,10 +105,13 @@ public final class Spool implements AutoCloseable
         return streams.createTopic(name, config);
     }
 
-    /** A producer for one publishing thread. */
-    public StreamProducer newProducer()
+    /**
+     * A producer for one publishing thread; it refuses records a full subscription rejects (see
+     * {@link SpoolProducer}).
+     */
+    public SpoolProducer newProducer()
     {
-        return streams.newProducer();
+        return new SpoolProducer(streams.newProducer(), router);
     }
 
     public StreamConsumer newConsumer(final ConsumerConfig config)

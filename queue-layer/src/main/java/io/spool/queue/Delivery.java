@@ -10,9 +10,9 @@ import java.util.Map;
 
 /**
  * One delivery of one message to a consumer: the message (key, headers, value, timestamp, offset) and how it was
- * delivered (delivery number, redelivered flag, receipt). A pushed delivery is a pooled object valid only inside
- * {@link DeliveryListener#onDelivery}: keep its {@link #receipt()} to settle it later. A delivery returned by
- * {@link Subscription#receive} belongs to the caller. Not thread-safe.
+ * delivered (delivery number, redelivered flag, receipt). A pushed delivery is one object its consumer reuses,
+ * valid only inside {@link DeliveryListener#onDelivery}: keep its {@link #receipt()} to settle it later. A delivery
+ * returned by {@link Subscription#receive} belongs to the caller. Not thread-safe.
  */
 public final class Delivery
 {

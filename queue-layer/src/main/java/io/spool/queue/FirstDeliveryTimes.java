@@ -76,6 +76,11 @@ final class FirstDeliveryTimes
         }
         int low = head;
         int high = tail - 1;
+        // New deliveries are looked up right after they join the last run.
+        if (high >= low && from[high] <= offset && offset < from[high] + length[high])
+        {
+            return time[high];
+        }
         while (low <= high)
         {
             final int mid = (low + high) >>> 1;

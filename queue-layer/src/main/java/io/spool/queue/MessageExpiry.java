@@ -7,9 +7,10 @@ import java.util.function.LongPredicate;
 /**
  * Finds when each message of a subscription partition expires and says when it is due: it reads messages ahead of
  * the read cursor (at most {@link #READ_AHEAD} past the ack floor, each once), queues those with a time to live by
- * expiry, and hands due ones to the state, which knows where the message waits. It also counts the bytes of the
- * messages read ahead that the cursor has not met, for the overflow limit. Not thread-safe: owned by the
- * subscription partition's thread.
+ * expiry, and hands due ones to the state, which knows where the message waits. A message it finds plain is marked
+ * so ({@link PlainMarks}), and the cursor delivers it without reading its record a second time, unless the cursor
+ * reads every message anyway (for the bytes an overflow limit counts). Not thread-safe: owned by the subscription
+ * partition's thread.
  */
 final class MessageExpiry
 {
@@ -17,6 +18,7 @@ final class MessageExpiry
     static final long READ_AHEAD = 1 << 20;
 
     private final ExpiryQueue queue = new ExpiryQueue();
+    private final PlainMarks plain = new PlainMarks();
     private final MessageTraits traits = new MessageTraits();
     private final EpochClock clock;
     private MessageInspector inspector = MessageInspector.PLAIN;
@@ -27,10 +29,13 @@ final class MessageExpiry
     private long expiredAheadCount;
     /** True once any message with an expiry was met: returns and due delays must then check expiry. */
     private boolean inUse;
-    private long unreadBytes;
+    /** Whether plain messages are marked for the cursor to take without reading them. */
+    private final boolean marksPlain;
 
-    MessageExpiry(final long startOffset, final boolean subscriptionTtl, final EpochClock clock)
+    MessageExpiry(final long startOffset, final boolean subscriptionTtl, final boolean marksPlain,
+        final EpochClock clock)
     {
+        this.marksPlain = marksPlain;
         this.scanned = startOffset;
         this.inUse = subscriptionTtl;
         this.clock = clock;
@@ -41,6 +46,14 @@ final class MessageExpiry
         this.inspector = inspector;
     }
 
+    /**
+     * Whether the read cursor may take a message the read-ahead marked plain as it is, without reading it.
+     */
+    boolean isKnownPlain(final long offset)
+    {
+        return marksPlain && offset < scanned && plain.isPlain(offset);
+    }
+
     /** The read cursor meets a message whose traits it just read. */
     void metAtCursor(final long offset, final MessageTraits met)
     {
@@ -48,10 +61,6 @@ final class MessageExpiry
         {
             track(offset, met);
             scanned = offset + 1;
-        }
-        else if (met.routed)
-        {
-            unreadBytes -= met.size;
         }
     }
 
@@ -73,9 +82,9 @@ final class MessageExpiry
             }
             inspector.inspect(offset, traits);
             track(offset, traits);
-            if (traits.routed && offset >= cursor)
+            if (marksPlain && offset >= cursor)
             {
-                unreadBytes += traits.size;
+                plain.mark(offset, traits.isPlain(), cursor);
             }
             read++;
         }
@@ -124,11 +133,9 @@ final class MessageExpiry
         return traits.expireAt <= clock.time();
     }
 
-    /** A message the cursor has not met expired: it no longer counts as unread, and the cursor will skip it. */
+    /** A message the cursor has not met expired: the cursor will skip it. */
     void expiredAhead(final long offset)
     {
-        inspector.inspect(offset, traits);
-        unreadBytes -= traits.size;
         aheadEnd = Math.max(aheadEnd, offset + 1);
         expiredAheadCount++;
     }
@@ -180,11 +187,6 @@ final class MessageExpiry
         return aheadEnd;
     }
 
-    long unreadBytes()
-    {
-        return unreadBytes;
-    }
-
     int queueSize()
     {
         return queue.size();
@@ -192,7 +194,7 @@ final class MessageExpiry
 
     long footprintBytes()
     {
-        return queue.footprintBytes();
+        return queue.footprintBytes() + plain.footprintBytes();
     }
 
     private void track(final long offset, final MessageTraits met)

@@ -17,6 +17,12 @@ final class MessageTraits
     /** Bytes of the record in the log; 0 when retention removed it. */
     int size;
 
+    /** Routed here, in no group, due at once and never expiring: nothing to do but deliver it. */
+    boolean isPlain()
+    {
+        return routed && group == NO_GROUP && deliverAt == 0 && expireAt == NEVER;
+    }
+
     MessageTraits clear()
     {
         routed = true;

@@ -156,23 +156,36 @@ final class OffsetWindow
     }
 
     /**
-     * Moves the floor up past contiguous settled offsets below {@code limit}, clearing their slots for reuse.
+     * Moves the floor up past contiguous settled offsets below {@code limit}, clearing their slots for reuse: a
+     * word of 64 offsets at a time, since in-order acks move the floor by whole runs.
      *
      * @return the new floor.
      */
     long advanceFloor(final long limit)
     {
-        while (floor < limit && bit(settled, floor))
+        while (floor < limit)
         {
             final int slot = (int)floor & mask;
-            if ((counts[slot] & 0xFF) == COUNT_SPILLED)
+            final int shift = slot & 63;
+            final int word = slot >>> 6;
+            final int run = (int)Math.min(Math.min(Long.numberOfTrailingZeros(~(settled[word] >>> shift)),
+                64 - shift), limit - floor);
+            if (run == 0)
             {
-                spilledCounts.remove(floor);
+                break;
             }
-            counts[slot] = 0;
-            clearBit(settled, floor);
-            clearBit(dead, floor);
-            floor++;
+            for (int i = 0; i < run; i++)
+            {
+                if ((counts[slot + i] & 0xFF) == COUNT_SPILLED)
+                {
+                    spilledCounts.remove(floor + i);
+                }
+                counts[slot + i] = 0;
+            }
+            final long bits = (run == 64 ? -1L : (1L << run) - 1) << shift;
+            settled[word] &= ~bits;
+            dead[word] &= ~bits;
+            floor += run;
         }
         return floor;
     }

@@ -7,7 +7,9 @@ package io.spool.queue;
  * agent thread; {@link #isFull()} and {@link #describe()} may be called from any thread.
  * <p>
  * Design note: publishers read a flag the agent refreshes each pass instead of asking the agent, so a publish
- * never waits on a subscription; the price is that a burst can pass the limit by what arrives within one pass.
+ * never waits on a subscription; the price is that a burst can pass the limit by what arrives within one pass. The
+ * counts themselves are exact: ready messages as {@link SubscriptionPartitionState#readyCount()} counts them, bytes
+ * as {@link ReadyBytes} does.
  */
 final class OverflowControl
 {
@@ -35,20 +37,34 @@ final class OverflowControl
         }
         int dropped = 0;
         long ready = readyLength();
-        long unread = unreadBytes();
+        long readyBytes = readyBytes();
         if (settings.overflowPolicy() == OverflowPolicy.DROP_HEAD)
         {
-            while (isOver(ready, unread) && dropOldest())
+            while (isOver(ready, readyBytes) && dropOldest())
             {
                 dropped++;
                 ready = readyLength();
-                unread = unreadBytes();
+                readyBytes = readyBytes();
             }
         }
-        length = ready;
-        bytes = unread;
-        full = isAtLimit(ready, unread);
+        publish(ready, readyBytes);
         return dropped;
+    }
+
+    /** Works out whether the subscription is full without dropping anything: before its agent runs. */
+    void measure()
+    {
+        if (settings.hasOverflowLimit())
+        {
+            publish(readyLength(), readyBytes());
+        }
+    }
+
+    private void publish(final long ready, final long readyBytes)
+    {
+        length = ready;
+        bytes = readyBytes;
+        full = isAtLimit(ready, readyBytes);
     }
 
     /** True when a reject policy is in force and the backlog is at its limit. */
@@ -60,7 +76,7 @@ final class OverflowControl
     String describe()
     {
         return length + " ready messages (max " + limitText(settings.maxLength()) + ") and " + bytes +
-            " undelivered bytes (max " + limitText(settings.maxBytes()) + ")";
+            " ready bytes (max " + limitText(settings.maxBytes()) + ")";
     }
 
     private static String limitText(final long limit)
@@ -68,16 +84,16 @@ final class OverflowControl
         return limit == SubscriptionSettings.NO_LIMIT ? "none" : Long.toString(limit);
     }
 
-    private boolean isOver(final long ready, final long unread)
+    private boolean isOver(final long ready, final long readyBytes)
     {
         return settings.maxLength() != SubscriptionSettings.NO_LIMIT && ready > settings.maxLength() ||
-            settings.maxBytes() != SubscriptionSettings.NO_LIMIT && unread > settings.maxBytes();
+            settings.maxBytes() != SubscriptionSettings.NO_LIMIT && readyBytes > settings.maxBytes();
     }
 
-    private boolean isAtLimit(final long ready, final long unread)
+    private boolean isAtLimit(final long ready, final long readyBytes)
     {
         return settings.maxLength() != SubscriptionSettings.NO_LIMIT && ready >= settings.maxLength() ||
-            settings.maxBytes() != SubscriptionSettings.NO_LIMIT && unread >= settings.maxBytes();
+            settings.maxBytes() != SubscriptionSettings.NO_LIMIT && readyBytes >= settings.maxBytes();
     }
 
     /** Drops the ready message published first, comparing the oldest of each partition. */
@@ -107,13 +123,13 @@ final class OverflowControl
         return ready;
     }
 
-    private long unreadBytes()
+    private long readyBytes()
     {
-        long unread = 0;
+        long bytes = 0;
         for (final PartitionWorker partition : partitions)
         {
-            unread += partition.state().unreadBytes();
+            bytes += partition.state().readyBytes();
         }
-        return unread;
+        return bytes;
     }
 }

@@ -1,8 +1,6 @@
 package io.spool.queue;
 
 import io.spool.log.HeadersCodec;
-import io.spool.log.LogReader;
-import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordView;
 import org.agrona.concurrent.EpochClock;
@@ -25,14 +23,13 @@ final class PartitionWorker implements DeadLetterHandler
     private final EpochClock clock;
     private final String deadLetterTopic;
     private final DeadLetterSink deadLetters;
-    private final LogReader reader;
-    /** The record the last {@link #find} met; kept in a field so the handler below captures nothing per call. */
-    private RecordView found;
-    private final io.spool.log.RecordHandler keepFound = record -> found = record;
+    private final RecordFinder finder;
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
     private RecordInspector inspector;
     private RecordInspector readAheadInspector;
+    /** Reads each record's bytes as the log end passes it, when an overflow limit counts them; else null. */
+    private RecordInspector arrivalInspector;
     /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
     private volatile long publishedAckFloor;
 
@@ -46,7 +43,7 @@ final class PartitionWorker implements DeadLetterHandler
         this.clock = clock;
         this.deadLetterTopic = deadLetterTopic;
         this.deadLetters = deadLetters;
-        this.reader = log.newReader();
+        this.finder = new RecordFinder(log);
     }
 
     /**
@@ -60,7 +57,12 @@ final class PartitionWorker implements DeadLetterHandler
         this.inspector = new RecordInspector(log.newReader(), subscription, settings);
         state.inspector(inspector);
         state.readAheadInspector(readAheadInspector(settings));
-        state.rebuildGroups();
+        if (settings.hasOverflowLimit())
+        {
+            arrivalInspector = new RecordInspector(log.newReader(), subscription, settings);
+            state.arrivalInspector(arrivalInspector);
+        }
+        state.attached();
         this.publishedAckFloor = state.ackFloor();
     }
 
@@ -101,15 +103,23 @@ final class PartitionWorker implements DeadLetterHandler
      */
     int refresh()
     {
-        int work = 0;
+        return noteLogEnd() + state.expireDue();
+    }
+
+    /**
+     * Tells the state how far the log reaches.
+     *
+     * @return 1 if the log grew, else 0.
+     */
+    int noteLogEnd()
+    {
         final long end = log.endOffset();
         if (end > state.logEnd())
         {
             state.logEnd(end);
-            work++;
+            return 1;
         }
-        work += state.expireDue();
-        return work;
+        return 0;
     }
 
     /**
@@ -130,28 +140,13 @@ final class PartitionWorker implements DeadLetterHandler
      */
     boolean read(final long offset, final int deliveryNumber, final Delivery delivery)
     {
-        final RecordView record = find(offset);
+        final RecordView record = finder.find(offset);
         if (record == null)
         {
             return false;
         }
         delivery.fill(subscription, partition, deliveryNumber, state.firstDeliveryTime(offset), record);
         return true;
-    }
-
-    private RecordView find(final long offset)
-    {
-        found = null;
-        try
-        {
-            reader.seek(offset);
-            reader.poll(keepFound, 1);
-        }
-        catch (final OffsetOutOfRangeException ex)
-        {
-            return null;
-        }
-        return found;
     }
 
     /** Journals what this pass changed and publishes the ack floor. */
@@ -182,7 +177,7 @@ final class PartitionWorker implements DeadLetterHandler
         {
             return;
         }
-        final RecordView record = find(offset);
+        final RecordView record = finder.find(offset);
         if (record == null)
         {
             return;
@@ -195,11 +190,15 @@ final class PartitionWorker implements DeadLetterHandler
 
     void close()
     {
-        reader.close();
+        finder.close();
         if (inspector != null)
         {
             inspector.close();
             readAheadInspector.close();
+        }
+        if (arrivalInspector != null)
+        {
+            arrivalInspector.close();
         }
         if (store != null)
         {

@@ -1,6 +1,7 @@
 package io.spool.queue;
 
-import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import io.spool.log.RecordView;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -11,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A push consumer of one subscription: its own thread takes deliveries the subscription's agent pushed into its
- * buffer (never more unacked than the prefetch) and hands them to the listener. Settlements travel back to the
- * agent through a lock-free ring, so acking allocates nothing and takes no lock.
+ * A push consumer of one subscription: its own thread takes the deliveries the subscription's agent handed it (never
+ * more unacked than the prefetch), reads each message from the log into one reused {@link Delivery} and hands it to
+ * the listener. Settlements travel back to the agent through a lock-free ring, so acking allocates nothing and takes
+ * no lock; an ack wakes a sleeping agent only once the consumer runs low on deliveries.
  * <p>
  * Closing the consumer returns every delivery it still holds to the subscription, marked redelivered.
  * <p>
@@ -28,17 +30,20 @@ public final class QueueConsumer implements AutoCloseable
     private final ConsumerOptions options;
     private final DeliveryListener listener;
     private final SubscriptionAgent agent;
-    final OneToOneConcurrentArrayQueue<Delivery> inbox;
-    final OneToOneConcurrentArrayQueue<Delivery> recycled;
+    final DeliveryHandoff handoff;
     final ManyToOneRingBuffer settlements;
     /** Things to tell the listener, run on the consumer thread between deliveries. */
     private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
-    private final ThreadLocal<UnsafeBuffer> scratch = ThreadLocal.withInitial(
-        () -> new UnsafeBuffer(new byte[SETTLEMENT_LENGTH]));
+    /** One reader per partition and the one delivery the listener sees; owned by the consumer thread. */
+    private final RecordFinder[] finders;
+    private final Delivery delivery = new Delivery();
+    private final DeliveryHandoff.SlotHandler deliver = this::deliver;
+    /** Below this many deliveries waiting, the consumer wakes a sleeping agent for more. */
+    private final int lowWater;
     private final Thread thread;
     private volatile boolean closed;
-    /** Deliveries acquired this pass, handed over once the pass is journaled; owned by the agent thread. */
-    private final java.util.ArrayList<Delivery> staged = new java.util.ArrayList<>();
+    /** True while the consumer thread parks, so the agent unparks it only then. */
+    private volatile boolean idle;
 
     QueueConsumer(final int id, final ConsumerOptions options, final DeliveryListener listener,
         final SubscriptionAgent agent)
@@ -47,8 +52,14 @@ public final class QueueConsumer implements AutoCloseable
         this.options = options;
         this.listener = listener;
         this.agent = agent;
-        this.inbox = new OneToOneConcurrentArrayQueue<>(Math.max(2, options.prefetch()));
-        this.recycled = new OneToOneConcurrentArrayQueue<>(Math.max(2, options.prefetch()));
+        this.handoff = new DeliveryHandoff(options.prefetch());
+        this.lowWater = options.prefetch() / 2;
+        final PartitionWorker[] partitions = agent.partitions();
+        this.finders = new RecordFinder[partitions.length];
+        for (int p = 0; p < partitions.length; p++)
+        {
+            finders[p] = new RecordFinder(partitions[p].log());
+        }
         this.settlements = new ManyToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(SETTLEMENT_RING_BYTES + RingBufferDescriptor.TRAILER_LENGTH)));
         this.thread = new Thread(this::run, "spool-consumer-" + agent.name() + "-" + id);
@@ -148,17 +159,46 @@ public final class QueueConsumer implements AutoCloseable
             throw new InvalidRequestException("consumer " + id + " of subscription " + agent.name() +
                 " is closed; its deliveries were released");
         }
-        final UnsafeBuffer message = scratch.get();
-        message.putInt(0, partition);
-        message.putInt(4, deliveryNumber);
-        message.putLong(8, offset);
-        message.putLong(16, argument);
-        while (!settlements.write(settlement.code(), message, 0, SETTLEMENT_LENGTH))
+        send(settlement, partition, offset, deliveryNumber, argument);
+    }
+
+    /** Writes a settlement straight into the ring: no copy, no allocation. */
+    private void send(final Settlement settlement, final int partition, final long offset, final int deliveryNumber,
+        final long argument)
+    {
+        int index;
+        while ((index = settlements.tryClaim(settlement.code(), SETTLEMENT_LENGTH)) < 0)
         {
-            agent.wake();
+            agent.wakeNow();
             LockSupport.parkNanos(10_000);
         }
-        agent.wake();
+        final AtomicBuffer buffer = settlements.buffer();
+        buffer.putInt(index, partition);
+        buffer.putInt(index + 4, deliveryNumber);
+        buffer.putLong(index + 8, offset);
+        buffer.putLong(index + 16, argument);
+        settlements.commit(index);
+        if (settlement != Settlement.ACK)
+        {
+            agent.wake();
+        }
+        else
+        {
+            wakeAgentIfRunningLow();
+        }
+    }
+
+    /**
+     * An ack only frees credit, which the consumer needs once its waiting deliveries run low: waking a sleeping agent
+     * for each ack would make it run a pass (and a journal write) per message. Until then acks collect in the ring,
+     * and the agent, which sleeps at most a millisecond, applies them in one pass.
+     */
+    private void wakeAgentIfRunningLow()
+    {
+        if (handoff.available() <= lowWater)
+        {
+            agent.wake();
+        }
     }
 
     /** Agent thread: a settlement of this consumer was refused; the consumer thread reports it. */
@@ -177,62 +217,79 @@ public final class QueueConsumer implements AutoCloseable
 
     private void run()
     {
-        while (!closed)
+        try
         {
-            final Runnable notice = notices.poll();
-            if (notice != null)
+            while (!closed)
             {
-                notice.run();
-                continue;
-            }
-            final Delivery delivery = inbox.poll();
-            if (delivery == null)
-            {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
-                continue;
-            }
-            try
-            {
-                listener.onDelivery(delivery, this);
-            }
-            catch (final RuntimeException ex)
-            {
-                if (!options.autoAck())
+                final Runnable notice = notices.poll();
+                if (notice != null)
                 {
-                    nack(delivery);
+                    notice.run();
+                }
+                else if (!handoff.take(deliver))
+                {
+                    idle = true;
+                    if (handoff.isEmpty() && notices.isEmpty() && !closed)
+                    {
+                        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+                    }
+                    idle = false;
                 }
             }
-            finally
+        }
+        finally
+        {
+            for (final RecordFinder finder : finders)
             {
-                recycled.offer(delivery);
+                finder.close();
             }
-            agent.wake();
         }
     }
 
-    void stage(final Delivery delivery)
+    /** Consumer thread: reads one handed-over message and gives it to the listener. */
+    private void deliver(final int partition, final long offset, final int deliveryNumber, final long firstDeliveryTime)
     {
-        staged.add(delivery);
+        final RecordView record = finders[partition].find(offset);
+        if (record == null)
+        {
+            // Retention removed the record since it was acquired: there is nothing to deliver, so it is done.
+            if (!options.autoAck())
+            {
+                send(Settlement.ACK, partition, offset, deliveryNumber, 0);
+            }
+            return;
+        }
+        delivery.fill(agent.name(), partition, deliveryNumber, firstDeliveryTime, record);
+        try
+        {
+            listener.onDelivery(delivery, this);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!options.autoAck() && !closed)
+            {
+                nack(delivery);
+            }
+        }
+        if (options.autoAck())
+        {
+            // Auto-acked deliveries free credit when taken, not on an ack.
+            wakeAgentIfRunningLow();
+        }
     }
 
-    int stagedCount()
-    {
-        return staged.size();
-    }
-
-    /** Agent thread, after the journal commit: the staged deliveries go to the consumer's buffer. */
+    /** Agent thread, after the journal commit: the staged deliveries become the consumer's to take. */
     void handOverStaged()
     {
-        if (staged.isEmpty())
+        if (!handoff.hasStaged())
         {
             return;
         }
-        for (int i = 0; i < staged.size(); i++)
+        handoff.publish();
+        if (idle)
         {
-            inbox.offer(staged.get(i));
+            LockSupport.unpark(thread);
         }
-        staged.clear();
-        LockSupport.unpark(thread);
     }
 
     /**

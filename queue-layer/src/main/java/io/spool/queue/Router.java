@@ -183,7 +183,14 @@ public final class Router
         }
     }
 
-    private void refuseIfFull(final ProducerRecord record)
+    /**
+     * Refuses a record when a subscription of its topic is full under a reject policy; under
+     * {@link OverflowPolicy#REJECT_PUBLISH_DLX} the record first goes to that subscription's dead-letter topic
+     * (reason {@code maxlen}). Publishers check this before they store the record.
+     *
+     * @throws QueueFullException naming the full subscription and its backlog.
+     */
+    public void refuseIfFull(final ProducerRecord record)
     {
         final Subscription full = subscriptions.fullSubscriptionOf(record.topic());
         if (full == null)

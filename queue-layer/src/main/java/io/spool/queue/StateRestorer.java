@@ -26,7 +26,7 @@ final class StateRestorer implements StateLog
         {
             window.ensureCovers(offset);
             window.deliveryCount(offset, deliveryNumber);
-            state.restoreCursor(offset + 1);
+            state.restore().cursor(offset + 1);
         }
     }
 
@@ -37,7 +37,7 @@ final class StateRestorer implements StateLog
         {
             window.ensureCovers(offset);
             window.settle(offset, isDead);
-            state.restoreCursor(offset + 1);
+            state.restore().cursor(offset + 1);
         }
     }
 
@@ -60,11 +60,11 @@ final class StateRestorer implements StateLog
             final long until = delays.get(offset);
             if (until != delays.missingValue())
             {
-                state.holdDelayed(offset, until);
+                state.restore().delayed(offset, until);
             }
             else
             {
-                state.giveBackRestored(offset);
+                state.restore().held(offset);
             }
         }
         state.firstDeliveries().trimBelow(window.advanceFloor(cursor));
@@ -104,7 +104,7 @@ final class StateRestorer implements StateLog
         {
             window.ensureCovers(offset);
             window.settle(offset, true);
-            state.restoreExpiredAhead(offset);
+            state.restore().expiredAhead(offset);
         }
     }
 

@@ -318,7 +318,7 @@ final class StateSnapshot
         }
         final SubscriptionPartitionState state = new SubscriptionPartitionState(partition, settings, clock, floor,
             deadLetters, StateLog.NONE);
-        state.restoreCursor(cursor);
+        state.restore().cursor(cursor);
         int position = decodeWordRuns(buffer, HEADER_LENGTH, state, floor, cursor, settledEnd, false);
         position = decodeWordRuns(buffer, position, state, floor, cursor, settledEnd, true);
         position = decodeCountRuns(buffer, position, state, floor, cursor);

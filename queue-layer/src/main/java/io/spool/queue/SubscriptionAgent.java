@@ -2,7 +2,6 @@ package io.spool.queue;
 
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
-import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.MessageHandler;
 
@@ -33,7 +32,7 @@ final class SubscriptionAgent implements Runnable
     private static final int PUSH_PER_PASS = 8192;
 
     private final String name;
-    private final EpochClock clock;
+    private final PassClock clock;
     private final PartitionWorker[] partitions;
     private final boolean singleActiveConsumer;
     private final OverflowControl overflow;
@@ -53,12 +52,14 @@ final class SubscriptionAgent implements Runnable
     };
     private final Thread thread;
     private volatile boolean running = true;
+    /** True while the agent thread parks, so senders unpark it only then. */
+    private volatile boolean idle;
     private int nextPartition;
     private int nextConsumer;
     private QueueConsumer settling;
     private final MessageHandler settlementHandler = this::onSettlement;
 
-    SubscriptionAgent(final String name, final EpochClock clock, final PartitionWorker[] partitions,
+    SubscriptionAgent(final String name, final PassClock clock, final PartitionWorker[] partitions,
         final SubscriptionSettings settings)
     {
         this.singleActiveConsumer = settings.singleActiveConsumer();
@@ -87,8 +88,17 @@ final class SubscriptionAgent implements Runnable
         }
     }
 
+    /**
+     * Starts the agent thread, once the overflow state is known: a publisher checking right after a restart must
+     * find a full subscription full.
+     */
     void start()
     {
+        for (final PartitionWorker partition : partitions)
+        {
+            partition.noteLogEnd();
+        }
+        overflow.measure();
         thread.start();
     }
 
@@ -112,7 +122,19 @@ final class SubscriptionAgent implements Runnable
         return overflow;
     }
 
+    /** Makes sure the agent looks at its inputs soon: unparks it if it sleeps, else it will see them anyway. */
     void wake()
+    {
+        if (idle)
+        {
+            // Senders that find the flag down after this one skip their unpark: one wakes the agent.
+            idle = false;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Unparks the agent whether it sleeps or not, for a sender that is itself about to wait for it. */
+    void wakeNow()
     {
         LockSupport.unpark(thread);
     }
@@ -126,7 +148,7 @@ final class SubscriptionAgent implements Runnable
         }
         while (!requests.offer(request))
         {
-            wake();
+            wakeNow();
             LockSupport.parkNanos(10_000);
         }
         wake();
@@ -143,7 +165,13 @@ final class SubscriptionAgent implements Runnable
             {
                 if (doWork() == 0)
                 {
-                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                    idle = true;
+                    // Checked after the flag is up: a sender that wrote before seeing it is found here.
+                    if (requests.isEmpty() && !hasSettlements() && running)
+                    {
+                        LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                    }
+                    idle = false;
                 }
             }
         }
@@ -160,6 +188,7 @@ final class SubscriptionAgent implements Runnable
      */
     int doWork()
     {
+        clock.update();
         int work = 0;
         AgentRequest request;
         while ((request = requests.poll()) != null)
@@ -193,6 +222,18 @@ final class SubscriptionAgent implements Runnable
         }
         releaseAnswers();
         return work;
+    }
+
+    private boolean hasSettlements()
+    {
+        for (int i = 0; i < consumers.size(); i++)
+        {
+            if (consumers.get(i).settlements.size() > 0)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void handle(final AgentRequest request)
@@ -361,13 +402,20 @@ final class SubscriptionAgent implements Runnable
         return pushed;
     }
 
+    /**
+     * How many more deliveries a consumer may take: up to its prefetch of unacked ones (for auto-ack, of ones it has
+     * not taken yet), and never more than its hand-off ring has room for (a delivery whose lock expired before the
+     * consumer took it leaves the prefetch but not the ring).
+     */
     private int credit(final QueueConsumer consumer)
     {
-        return consumer.options().prefetch() - (consumer.options().autoAck() ?
-            consumer.inbox.size() + consumer.stagedCount() : inFlightOf(consumer.id()));
+        final DeliveryHandoff handoff = consumer.handoff;
+        final int prefetch = consumer.options().prefetch();
+        return consumer.options().autoAck() ? prefetch - handoff.pending() :
+            Math.min(prefetch - inFlightOf(consumer.id()), handoff.remaining());
     }
 
-    /** Hands up to {@code max} messages to one consumer's staging; returns how many were acquired. */
+    /** Stages up to {@code max} messages for one consumer; returns how many were acquired. */
     private int pushTo(final QueueConsumer consumer, final int max)
     {
         if (max <= 0)
@@ -375,18 +423,17 @@ final class SubscriptionAgent implements Runnable
             return 0;
         }
         final int n = acquire(max, consumer.id());
+        final boolean autoAck = consumer.options().autoAck();
         for (int d = 0; d < n; d++)
         {
-            final Delivery delivery = pooledDelivery(consumer);
-            if (!fill(d, delivery))
+            final SubscriptionPartitionState state = partitions[acquiredPartitions.getInt(d)].state();
+            final long offset = acquiredOffsets.getLong(d);
+            final int deliveryNumber = acquiredDeliveries.getInt(d);
+            consumer.handoff.stage(state.partition(), offset, deliveryNumber, state.firstDeliveryTime(offset));
+            if (autoAck)
             {
-                continue;
+                state.ack(offset, deliveryNumber);
             }
-            if (consumer.options().autoAck())
-            {
-                partitions[delivery.partition()].state().ack(delivery.offset(), delivery.deliveryNumber());
-            }
-            consumer.stage(delivery);
         }
         return n;
     }
@@ -399,12 +446,6 @@ final class SubscriptionAgent implements Runnable
             held += partition.state().inFlightOf(consumerId);
         }
         return held;
-    }
-
-    private static Delivery pooledDelivery(final QueueConsumer consumer)
-    {
-        final Delivery recycled = consumer.recycled.poll();
-        return recycled != null ? recycled : new Delivery();
     }
 
     /**
@@ -431,7 +472,7 @@ final class SubscriptionAgent implements Runnable
         return total;
     }
 
-    /** Copies acquired message {@code i} into {@code delivery}; a message retention already removed is acked. */
+    /** Copies acquired message {@code i} into {@code delivery} for a receive; a message retention removed is acked. */
     private boolean fill(final int i, final Delivery delivery)
     {
         final PartitionWorker partition = partitions[acquiredPartitions.getInt(i)];

@@ -1,9 +1,6 @@
 package io.spool.queue;
 
-import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.EpochClock;
-
-import java.util.function.LongPredicate;
 
 /**
  * The state of every message of one partition for one subscription, from the ack floor upward: which are available,
@@ -19,13 +16,13 @@ import java.util.function.LongPredicate;
  * allocate (their message). Changes of durable state go to a {@link StateLog}; the owner makes them durable with
  * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
  * <p>
- * Design note: the work is split among per-offset bits and counts ({@link OffsetWindow}), held-message records
- * ({@link InFlightTable}), lock and delay deadlines ({@link DeadlineTimers}), first delivery times
- * ({@link FirstDeliveryTimes}), message traits read from the log ({@link MessageInspector}), ordered and key-sticky
- * groups ({@link MessageGroups}, {@link KeyStickyGroups}), expiry ({@link MessageExpiry}), receipt validation
- * ({@link ReceiptCheck}), and persistence ({@link StateJournal}, {@link StateSnapshot} and {@link StateRestorer}).
- * This class only runs the state machine over them: what a message met by the read cursor becomes (routed
- * elsewhere, expired, waiting for its group, delayed, delivered) and where a settled one hands over next.
+ * Design note: the data (per-offset bits and counts, held records, deadlines, first delivery times, expiry) sits in
+ * {@link PartitionCore}, and the state machine is split by job: this class acquires and settles deliveries;
+ * {@link ReadCursor} decides what a message met for the first time becomes, {@link Releases} brings held messages
+ * back, {@link Delays} keeps delayed ones, {@link DeadLettering} ends dead ones, {@link GroupGate} orders groups,
+ * {@link Deadlines} acts when locks, delays and times to live end, {@link MessageStates} answers questions, and
+ * {@link StateRestore} applies what the files say. Persistence is {@link StateJournal}, {@link StateSnapshot} and
+ * {@link StateRestorer}.
  */
 public final class SubscriptionPartitionState
 {
@@ -39,34 +36,18 @@ public final class SubscriptionPartitionState
     /** Delayed messages a partition holds before the read cursor stops: 20 MB of records. */
     static final int MAX_DELAYED = 1 << 20;
 
-    private final int partition;
-    private final EpochClock clock;
-    private final long lockTimeoutMillis;
-    private final int deliveryLimit;
-    private final DeadLetterHandler deadLetters;
+    private final PartitionCore core;
     private final OffsetWindow window;
-    private final InFlightTable records = new InFlightTable();
-    private final FirstDeliveryTimes firstDeliveries = new FirstDeliveryTimes();
-    private final DeadlineTimers timers;
-    private final ReceiptCheck receiptCheck;
-    private final DeadlineTimers.ExpiryHandler onDeadline = this::onDeadline;
-    private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
-    private final MessageTraits traits = new MessageTraits();
-    private final MessageGroups groups = new MessageGroups();
-    private final boolean orderedGroups;
-    private final KeyStickyGroups stickyGroups;
+    private final long lockTimeoutMillis;
     private final RetryPolicy retryPolicy;
-    private final MessageExpiry expiry;
-    private final LongPredicate expireOne = this::expireOne;
-    private MessageInspector inspector = MessageInspector.PLAIN;
-    private LockExpiryHandler lockExpiryHandler = LockExpiryHandler.NONE;
-    private StateLog stateLog;
-    private long cursor;
-    private final org.agrona.collections.LongArrayList overLimitOnRestore = new org.agrona.collections.LongArrayList();
-    private long logEnd;
-    private int inFlightCount;
-    private int delayedCount;
-    private long deadCount;
+    private final DeadLettering dead;
+    private final Delays delays;
+    private final GroupGate groups;
+    private final Releases releases;
+    private final Deadlines deadlines;
+    private final MessageStates states;
+    private final ReadCursor cursor;
+    private final StateRestore restore;
     private long redeliveryCount;
 
     SubscriptionPartitionState(
@@ -82,21 +63,19 @@ public final class SubscriptionPartitionState
             throw new InvalidRequestException("partition and start offset must be >= 0, were " + partition + " and " +
                 startOffset);
         }
-        this.partition = partition;
-        this.clock = clock;
+        this.core = new PartitionCore(partition, settings, clock, startOffset, stateLog);
+        this.window = core.window;
         this.lockTimeoutMillis = settings.lockTimeoutMillis();
-        this.deliveryLimit = settings.deliveryLimit();
-        this.orderedGroups = settings.groupMode() == GroupMode.ORDERED;
-        this.stickyGroups = settings.groupMode() == GroupMode.KEY_STICKY ? new KeyStickyGroups() : null;
         this.retryPolicy = settings.retryPolicy();
-        this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL, clock);
-        this.deadLetters = deadLetters;
-        this.stateLog = stateLog;
-        this.window = new OffsetWindow(startOffset);
-        this.timers = new DeadlineTimers(records, clock.time());
-        this.receiptCheck = new ReceiptCheck(partition, window, records);
-        this.cursor = startOffset;
-        this.logEnd = startOffset;
+        this.dead = new DeadLettering(core, settings, deadLetters);
+        this.delays = new Delays(core, dead);
+        this.groups = new GroupGate(core, settings, dead, delays);
+        dead.groups(groups);
+        this.releases = new Releases(core, dead, groups);
+        this.deadlines = new Deadlines(core, dead, delays, releases);
+        this.states = new MessageStates(core);
+        this.cursor = new ReadCursor(core, dead, delays, groups);
+        this.restore = new StateRestore(core, delays, dead, releases);
     }
 
     /**
@@ -114,7 +93,7 @@ public final class SubscriptionPartitionState
 
     public int partition()
     {
-        return partition;
+        return core.partition;
     }
 
     /** Every offset below the ack floor is acked or dead. */
@@ -126,12 +105,12 @@ public final class SubscriptionPartitionState
     /** The next offset never delivered. */
     public long readCursor()
     {
-        return cursor;
+        return core.cursor;
     }
 
     public long logEnd()
     {
-        return logEnd;
+        return core.logEnd;
     }
 
     /**
@@ -141,12 +120,16 @@ public final class SubscriptionPartitionState
      */
     public void logEnd(final long endOffset)
     {
-        if (endOffset < logEnd)
+        if (endOffset < core.logEnd)
         {
-            throw new InvalidRequestException("log end of partition " + partition + " cannot move back from " +
-                logEnd + " to " + endOffset);
+            throw new InvalidRequestException("log end of partition " + core.partition + " cannot move back from " +
+                core.logEnd + " to " + endOffset);
         }
-        logEnd = endOffset;
+        core.logEnd = endOffset;
+        if (core.readyBytes != null)
+        {
+            core.readyBytes.logEndMoved();
+        }
     }
 
     /**
@@ -176,27 +159,24 @@ public final class SubscriptionPartitionState
                 consumerId + " and lock " + lockMillis + " ms");
         }
         expireDue();
-        final long now = clock.time();
+        final long now = core.clock.time();
         final long deadline = now + lockMillis;
         int delivered = 0;
-        if (stickyGroups != null)
+        long offset;
+        while (delivered < max && (offset = groups.nextQueued(consumerId)) != KeyStickyGroups.NONE)
         {
-            long offset;
-            while (delivered < max && (offset = stickyGroups.nextQueued(consumerId)) != KeyStickyGroups.NONE)
+            if (offset < window.floor() || window.isSettled(offset))
             {
-                if (offset < window.floor() || window.isSettled(offset))
-                {
-                    continue;
-                }
-                deliverMet(offset, consumerId, deadline, now, handler);
-                delivered++;
+                continue;
             }
+            deliverMet(offset, consumerId, deadline, now, handler);
+            delivered++;
         }
         while (delivered < max && window.readyCount() > 0)
         {
-            final long offset = window.lowestReady();
-            window.clearReady(offset);
-            if (stickyGroups != null && !takeSticky(offset, consumerId))
+            offset = window.lowestReady();
+            core.clearReady(offset);
+            if (!groups.takeReleased(offset, consumerId))
             {
                 continue;
             }
@@ -205,30 +185,18 @@ public final class SubscriptionPartitionState
         }
         final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
         int passed = 0;
-        while (delivered < max && cursor < logEnd && cursor < windowEnd && passed < MAX_PASSED_PER_ACQUIRE &&
-            groupWaitingCount() < MessageGroups.MAX_WAITING && delayedCount < MAX_DELAYED)
+        while (delivered < max && passed < MAX_PASSED_PER_ACQUIRE && cursor.canAdvance(windowEnd))
         {
-            passed++;
-            final long offset = cursor++;
-            window.ensureCovers(offset);
-            if (expiry.passExpiredAhead(offset, window))
+            offset = cursor.next(now, consumerId);
+            if (offset == ReadCursor.PASSED)
             {
-                advanceFloorFrom(offset);
+                passed++;
                 continue;
             }
-            inspector.inspect(offset, traits);
-            expiry.metAtCursor(offset, traits);
-            if (!admitNew(offset, now) ||
-                stickyGroups != null && traits.group != MessageTraits.NO_GROUP &&
-                !stickyGroups.take(offset, traits.group, consumerId))
-            {
-                continue;
-            }
-            passed--;
             window.deliveryCount(offset, 1);
-            hold(offset, consumerId, deadline);
-            firstDeliveries.delivered(offset, now);
-            stateLog.firstDelivery(offset, now);
+            core.hold(offset, consumerId, deadline);
+            core.firstDeliveries.delivered(offset, now);
+            core.stateLog.firstDelivery(offset, now);
             handler.onDelivery(offset, 1);
             delivered++;
         }
@@ -241,34 +209,18 @@ public final class SubscriptionPartitionState
     {
         final int deliveryNumber = window.deliveryCount(offset) + 1;
         window.deliveryCount(offset, deliveryNumber);
-        hold(offset, consumerId, deadline);
+        core.hold(offset, consumerId, deadline);
         if (deliveryNumber == 1)
         {
-            firstDeliveries.delivered(offset, now);
-            stateLog.firstDelivery(offset, now);
+            core.firstDeliveries.delivered(offset, now);
+            core.stateLog.firstDelivery(offset, now);
         }
         else
         {
             redeliveryCount++;
-            stateLog.redelivery(offset, deliveryNumber);
+            core.stateLog.redelivery(offset, deliveryNumber);
         }
         handler.onDelivery(offset, deliveryNumber);
-    }
-
-    /** Whether a released message may go to {@code consumerId}; if not, it waits for its group's owner. */
-    private boolean takeSticky(final long offset, final int consumerId)
-    {
-        final int group;
-        if (stickyGroups.knows(offset))
-        {
-            group = stickyGroups.groupOf(offset);
-        }
-        else
-        {
-            inspector.inspect(offset, traits);
-            group = traits.group;
-        }
-        return group == MessageTraits.NO_GROUP || stickyGroups.take(offset, group, consumerId);
     }
 
     /**
@@ -280,45 +232,35 @@ public final class SubscriptionPartitionState
      */
     public void ack(final long offset, final int deliveryNumber)
     {
-        final int record = heldRecord(offset, deliveryNumber, "ack");
-        timers.unlink(record);
-        endHold(record);
-        records.free(record);
+        final int record = releases.heldRecord(offset, deliveryNumber, "ack");
+        core.timers.unlink(record);
+        core.endHold(record);
+        core.records.free(record);
         window.settle(offset, false);
-        firstDeliveries.settled(offset);
-        stateLog.acked(offset);
-        advanceFloorFrom(offset);
-        if (stickyGroups != null)
-        {
-            stickyGroups.settled(offset);
-        }
-        openNextOfGroup(offset);
+        core.firstDeliveries.settled(offset);
+        core.stateLog.acked(offset);
+        core.advanceFloorFrom(offset);
+        groups.settled(offset);
     }
 
     /**
-     * Releases a delivery back to available, marked redelivered; or dead if it reached the delivery limit.
+     * Releases a delivery back to available, marked redelivered; or dead if it reached the delivery limit. Under a
+     * retry ladder, it waits the ladder's next delay instead, or goes dead past the last rung.
      *
      * @throws QueueException as {@link #ack(long, int)} does.
      */
     public void nack(final long offset, final int deliveryNumber)
     {
-        final int record = heldRecord(offset, deliveryNumber, "nack");
-        timers.unlink(record);
-        if (!retryPolicy.isLadder())
+        final int record = releases.heldRecord(offset, deliveryNumber, "nack");
+        core.timers.unlink(record);
+        if (retryPolicy.isLadder())
         {
-            returnHeld(offset, record);
-            return;
+            delays.retry(offset, record, retryPolicy);
         }
-        final int deliveries = window.deliveryCount(offset);
-        final long delay = retryPolicy.delayAfter(deliveries);
-        if (delay < 0)
+        else
         {
-            endHold(record);
-            records.free(record);
-            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
-            return;
+            releases.returnHeld(offset, record);
         }
-        delayHeld(offset, record, delay);
     }
 
     /**
@@ -334,31 +276,9 @@ public final class SubscriptionPartitionState
             throw new InvalidRequestException("nack delay must be between 1 ms and " + MAX_DELAY_MILLIS +
                 " ms, was " + delayMillis + " ms");
         }
-        final int record = heldRecord(offset, deliveryNumber, "nack with delay");
-        timers.unlink(record);
-        delayHeld(offset, record, delayMillis);
-    }
-
-    /**
-     * An unlinked acquired record waits {@code delayMillis} to become available, or dies: expired when its time to
-     * live has passed (as any held message coming back does), else past the limit.
-     */
-    private void delayHeld(final long offset, final int record, final long delayMillis)
-    {
-        final int deliveries = window.deliveryCount(offset);
-        endHold(record);
-        final boolean expired = expiry.hasExpired(offset);
-        if (expired || isOverLimit(deliveries))
-        {
-            records.free(record);
-            die(offset, expired ? DeadReason.EXPIRED : DeadReason.DELIVERY_LIMIT, deliveries);
-            return;
-        }
-        final long until = clock.time() + delayMillis;
-        records.consumer(record, InFlightTable.DELAYED);
-        timers.schedule(record, until);
-        delayedCount++;
-        stateLog.delayed(offset, until);
+        final int record = releases.heldRecord(offset, deliveryNumber, "nack with delay");
+        core.timers.unlink(record);
+        delays.delayHeld(offset, record, delayMillis);
     }
 
     /**
@@ -368,11 +288,11 @@ public final class SubscriptionPartitionState
      */
     public void reject(final long offset, final int deliveryNumber)
     {
-        final int record = heldRecord(offset, deliveryNumber, "reject");
-        timers.unlink(record);
-        endHold(record);
-        records.free(record);
-        die(offset, DeadReason.REJECTED, window.deliveryCount(offset));
+        final int record = releases.heldRecord(offset, deliveryNumber, "reject");
+        core.timers.unlink(record);
+        core.endHold(record);
+        core.records.free(record);
+        dead.die(offset, DeadReason.REJECTED, window.deliveryCount(offset));
     }
 
     /**
@@ -389,32 +309,32 @@ public final class SubscriptionPartitionState
             throw new InvalidRequestException("lock extension must be between 1 ms and " +
                 SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was " + lockMillis + " ms");
         }
-        final int record = heldRecord(offset, deliveryNumber, "extend");
-        final long deadline = clock.time() + lockMillis;
-        timers.unlink(record);
-        timers.schedule(record, deadline);
+        final int record = releases.heldRecord(offset, deliveryNumber, "extend");
+        final long deadline = core.clock.time() + lockMillis;
+        core.timers.unlink(record);
+        core.timers.schedule(record, deadline);
         return deadline;
     }
 
     /** {@link #ack(long, int)} by receipt; also refuses a receipt of another partition. */
     public void ack(final Receipt receipt)
     {
-        ack(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "ack"));
+        ack(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "ack"));
     }
 
     public void nack(final Receipt receipt)
     {
-        nack(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "nack"));
+        nack(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "nack"));
     }
 
     public void reject(final Receipt receipt)
     {
-        reject(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "reject"));
+        reject(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "reject"));
     }
 
     public long extend(final Receipt receipt, final long lockMillis)
     {
-        return extend(receipt.offset(), receiptCheck.deliveryNumberFor(receipt, "extend"), lockMillis);
+        return extend(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "extend"), lockMillis);
     }
 
     /**
@@ -425,25 +345,7 @@ public final class SubscriptionPartitionState
      */
     public int releaseConsumer(final int consumerId)
     {
-        int released = 0;
-        for (int slot = 0, slots = records.tableSlots(); slot < slots; slot++)
-        {
-            for (int i = 0, size = InFlightTable.pageSize(); i < size && records.hasPage(slot); i++)
-            {
-                final int record = records.recordInSlot(slot, i);
-                if (record != InFlightTable.NIL && records.consumer(record) == consumerId)
-                {
-                    timers.unlink(record);
-                    returnHeld(records.offset(record, window.floor()), record);
-                    released++;
-                }
-            }
-        }
-        if (stickyGroups != null)
-        {
-            stickyGroups.consumerGone(consumerId, window::markReady);
-        }
-        return released;
+        return releases.releaseConsumer(consumerId);
     }
 
     /**
@@ -453,8 +355,7 @@ public final class SubscriptionPartitionState
      */
     public int expireDue()
     {
-        final long now = clock.time();
-        return timers.expireDue(now, onDeadline) + expiry.expireDue(now, expireOne);
+        return deadlines.expireDue();
     }
 
     /**
@@ -466,7 +367,7 @@ public final class SubscriptionPartitionState
      */
     public int readAheadForExpiry(final int budget)
     {
-        return expiry.readAhead(budget, window, cursor, logEnd);
+        return core.expiry.readAhead(budget, window, core.cursor, core.logEnd);
     }
 
     /**
@@ -480,43 +381,26 @@ public final class SubscriptionPartitionState
         if (window.readyCount() > 0)
         {
             final long offset = window.lowestReady();
-            window.clearReady(offset);
-            die(offset, DeadReason.MAXLEN, window.deliveryCount(offset));
+            core.clearReady(offset);
+            dead.die(offset, DeadReason.MAXLEN, window.deliveryCount(offset));
             return true;
         }
-        final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
-        while (cursor < logEnd && cursor < windowEnd)
-        {
-            final long offset = cursor++;
-            window.ensureCovers(offset);
-            if (expiry.passExpiredAhead(offset, window))
-            {
-                advanceFloorFrom(offset);
-                continue;
-            }
-            inspector.inspect(offset, traits);
-            expiry.metAtCursor(offset, traits);
-            if (!traits.routed)
-            {
-                admitNew(offset, clock.time());
-                continue;
-            }
-            die(offset, DeadReason.MAXLEN, 0);
-            return true;
-        }
-        return false;
+        return cursor.dropNext();
     }
 
-    /** Bytes of the messages not yet delivered, as far as they were read ahead. */
-    public long unreadBytes()
+    /**
+     * The frame bytes of the ready messages when the subscription has an overflow limit (see {@link ReadyBytes}),
+     * else 0.
+     */
+    public long readyBytes()
     {
-        return expiry.unreadBytes();
+        return core.readyBytes == null ? 0 : core.readyBytes.total();
     }
 
     /** Messages queued for expiry, acked ones included until their expiry passes. */
     public int expiryQueueSize()
     {
-        return expiry.queueSize();
+        return core.expiry.queueSize();
     }
 
     /**
@@ -524,154 +408,71 @@ public final class SubscriptionPartitionState
      */
     public MessageState state(final long offset)
     {
-        if (offset < 0)
-        {
-            throw new InvalidRequestException("offsets are >= 0, was " + offset);
-        }
-        if (offset < window.floor())
-        {
-            return MessageState.ACKED;
-        }
-        if (offset >= logEnd && offset >= cursor)
-        {
-            throw new InvalidRequestException("offset " + offset + " of partition " + partition +
-                " is at or past the log end " + logEnd);
-        }
-        if (offset >= cursor)
-        {
-            return expiry.isExpiredAhead(offset, window) ? MessageState.DEAD : MessageState.AVAILABLE;
-        }
-        if (window.isReady(offset))
-        {
-            return MessageState.AVAILABLE;
-        }
-        if (window.isSettled(offset))
-        {
-            return window.isDead(offset) ? MessageState.DEAD : MessageState.ACKED;
-        }
-        final int record = records.recordAt(offset);
-        if (record == InFlightTable.NIL)
-        {
-            return MessageState.AVAILABLE;
-        }
-        return records.consumer(record) == InFlightTable.DELAYED ? MessageState.DELAYED : MessageState.ACQUIRED;
+        return states.state(offset);
     }
 
     /** How often the message was delivered; 0 if never, and 0 below the ack floor, where counts are dropped. */
     public int deliveryCount(final long offset)
     {
-        return offset < window.floor() || offset >= cursor ? 0 : window.deliveryCount(offset);
+        return states.deliveryCount(offset);
     }
 
     /** When the message was first delivered (epoch ms; the same on every redelivery), or -1 if never. */
     public long firstDeliveryTime(final long offset)
     {
-        return offset < window.floor() ? FirstDeliveryTimes.UNKNOWN : firstDeliveries.timeOf(offset);
+        return states.firstDeliveryTime(offset);
     }
 
     /** The lock deadline of an acquired message or the due time of a delayed one, else -1. */
     public long deadline(final long offset)
     {
-        final int record = offset < window.floor() || offset >= cursor ? InFlightTable.NIL :
-            records.recordAt(offset);
-        return record == InFlightTable.NIL ? -1 : records.deadline(record);
+        return states.deadline(offset);
     }
 
     /** The consumer holding an acquired message, else -1. */
     public int holder(final long offset)
     {
-        final int record = offset < window.floor() || offset >= cursor ? InFlightTable.NIL :
-            records.recordAt(offset);
-        return record == InFlightTable.NIL ? -1 : Math.max(-1, records.consumer(record));
+        return states.holder(offset);
     }
 
     /** Messages that an acquire could hand out now: released ones plus those not yet delivered. */
     public long readyCount()
     {
-        return window.readyCount() + (logEnd - cursor) - expiry.expiredAheadCount();
+        return states.readyCount();
+    }
+
+    /** The lowest offset an acquire would hand out now, or -1 if none is ready; the owner turns it into an age. */
+    public long oldestReadyOffset()
+    {
+        return states.oldestReadyOffset();
     }
 
     public int inFlightCount()
     {
-        return inFlightCount;
+        return core.inFlightCount;
     }
 
     /** Deliveries a consumer holds now; push delivery gives it {@code prefetch - inFlightOf(consumer)} more. */
     public int inFlightOf(final int consumerId)
     {
-        return inFlightByConsumer.get(consumerId);
+        return core.inFlightOf(consumerId);
     }
 
     /** Messages waiting behind the head of their group, or for the consumer that owns their key. */
     public int groupWaitingCount()
     {
-        return groups.waitingCount() + (stickyGroups == null ? 0 : stickyGroups.queuedCount());
-    }
-
-    /** Marks a message that expired ahead of the read cursor while restoring; the cursor stays. */
-    void restoreExpiredAhead(final long offset)
-    {
-        expiry.restoreExpiredAhead(offset);
-    }
-
-    long expiredAheadEnd()
-    {
-        return expiry.aheadEnd();
-    }
-
-    /** Reads the group, delivery time and expiry of the messages this state meets. */
-    void inspector(final MessageInspector inspector)
-    {
-        this.inspector = inspector;
-        expiry.inspector(inspector);
-    }
-
-    /** Reads the traits of messages ahead of delivery, with a reader apart from the one the cursor uses. */
-    void readAheadInspector(final MessageInspector inspector)
-    {
-        expiry.inspector(inspector);
-    }
-
-    /**
-     * After a restore, puts every unsettled message behind the head of its group again, reading the groups from
-     * the log: what was released becomes available only if it heads its group.
-     */
-    void rebuildGroups()
-    {
-        if (!orderedGroups)
-        {
-            return;
-        }
-        for (long offset = window.floor(); offset < cursor; offset++)
-        {
-            if (window.isSettled(offset))
-            {
-                continue;
-            }
-            inspector.inspect(offset, traits);
-            if (traits.group != MessageTraits.NO_GROUP && !groups.open(traits.group, offset) &&
-                window.isReady(offset))
-            {
-                window.clearReady(offset);
-            }
-        }
-    }
-
-    /** Who to tell when a delivery's lock expires, so its consumer can learn its receipt went stale. */
-    public void lockExpiryHandler(final LockExpiryHandler handler)
-    {
-        lockExpiryHandler = handler == null ? LockExpiryHandler.NONE : handler;
+        return groups.waitingCount();
     }
 
     public int delayedCount()
     {
-        return delayedCount;
+        return delays.count();
     }
 
     /** Messages that went dead since this state was opened. */
     public long deadCount()
     {
-        return deadCount;
+        return dead.deadCount();
     }
 
     /** Deliveries after the first, since this state was opened. */
@@ -680,28 +481,51 @@ public final class SubscriptionPartitionState
         return redeliveryCount;
     }
 
-    /** The lowest offset an acquire would hand out now, or -1 if none is ready; the owner turns it into an age. */
-    public long oldestReadyOffset()
-    {
-        if (window.readyCount() > 0)
-        {
-            return window.lowestReady();
-        }
-        long unread = cursor;
-        while (unread < logEnd && expiry.isExpiredAhead(unread, window))
-        {
-            unread++;
-        }
-        return unread < logEnd ? unread : -1;
-    }
-
     /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */
     public long footprintBytes()
     {
-        return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
-            firstDeliveries.footprintBytes() + groups.footprintBytes() + expiry.footprintBytes() +
-            (stickyGroups == null ? 0 : stickyGroups.footprintBytes()) +
-            (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
+        return core.footprintBytes() + groups.footprintBytes();
+    }
+
+    /** Who to tell when a delivery's lock expires, so its consumer can learn its receipt went stale. */
+    public void lockExpiryHandler(final LockExpiryHandler handler)
+    {
+        releases.lockExpiryHandler(handler);
+    }
+
+    /** Reads the group, delivery time and expiry of the messages this state meets. */
+    void inspector(final MessageInspector inspector)
+    {
+        core.inspector = inspector;
+        core.expiry.inspector(inspector);
+    }
+
+    /** Reads the traits of messages ahead of delivery, with a reader apart from the one the cursor uses. */
+    void readAheadInspector(final MessageInspector inspector)
+    {
+        core.expiry.inspector(inspector);
+    }
+
+    /**
+     * Once the log is attached after a restore: puts every unsettled message behind the head of its group again,
+     * then counts the bytes of what is ready.
+     */
+    void attached()
+    {
+        groups.rebuild();
+        if (core.readyBytes != null)
+        {
+            core.readyBytes.recountReleased();
+        }
+    }
+
+    /** Reads the records' bytes as the log end passes them, for the overflow limit's count. */
+    void arrivalInspector(final MessageInspector inspector)
+    {
+        if (core.readyBytes != null)
+        {
+            core.readyBytes.arrivals(inspector);
+        }
     }
 
     OffsetWindow window()
@@ -711,320 +535,33 @@ public final class SubscriptionPartitionState
 
     InFlightTable records()
     {
-        return records;
+        return core.records;
     }
 
     FirstDeliveryTimes firstDeliveries()
     {
-        return firstDeliveries;
+        return core.firstDeliveries;
     }
 
     long timerCount()
     {
-        return timers.timerCount();
+        return core.timers.timerCount();
     }
 
     void stateLog(final StateLog stateLog)
     {
-        this.stateLog = stateLog;
+        core.stateLog = stateLog;
     }
 
-    /** Moves the read cursor up to {@code readCursor} while restoring; every offset below it was delivered. */
-    void restoreCursor(final long readCursor)
+    /** Past the read cursor, offsets below it may have expired ahead of it; the snapshot keeps their bits. */
+    long expiredAheadEnd()
     {
-        if (readCursor > window.floor())
-        {
-            window.ensureCovers(readCursor - 1);
-        }
-        cursor = Math.max(cursor, readCursor);
+        return core.expiry.aheadEnd();
     }
 
-    /** A delayed message restored from the files: held by nobody, due at {@code until}. */
-    void holdDelayed(final long offset, final long until)
+    /** What the state files say is applied through this while the state is restored. */
+    StateRestore restore()
     {
-        timers.schedule(records.allocate(offset, InFlightTable.DELAYED), until);
-        delayedCount++;
-    }
-
-    /** A message nobody holds any more becomes available again, or dead if it reached the delivery limit. */
-    void giveBack(final long offset)
-    {
-        giveBack(offset, expiry.hasExpired(offset));
-    }
-
-    /**
-     * A delivered message coming back from the files after a restart. One past its delivery limit waits for
-     * {@link #settleRestored()}: whether it dies as expired or as over its limit needs its record read, and the
-     * log is not attached yet while the files are replayed.
-     */
-    void giveBackRestored(final long offset)
-    {
-        if (isOverLimit(window.deliveryCount(offset)))
-        {
-            overLimitOnRestore.addLong(offset);
-            return;
-        }
-        giveBack(offset, false);
-    }
-
-    /**
-     * The end of a restore: counts what expired ahead of the cursor, and the restored messages past their limit
-     * die, expired first.
-     */
-    void settleRestored()
-    {
-        expiry.recountExpiredAhead(cursor, window);
-        for (int i = 0; i < overLimitOnRestore.size(); i++)
-        {
-            final long offset = overLimitOnRestore.getLong(i);
-            giveBack(offset, expiry.hasExpiredOnRestore(offset));
-        }
-        overLimitOnRestore.clear();
-    }
-
-    private void giveBack(final long offset, final boolean expired)
-    {
-        final int deliveries = window.deliveryCount(offset);
-        if (expired)
-        {
-            die(offset, DeadReason.EXPIRED, deliveries);
-        }
-        else if (isOverLimit(deliveries))
-        {
-            die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
-        }
-        else
-        {
-            window.markReady(offset);
-        }
-    }
-
-    /** The record of the delivery that holds the message now, or a specific exception saying why there is none. */
-    private int heldRecord(final long offset, final int deliveryNumber, final String action)
-    {
-        final int record = receiptCheck.heldRecord(offset, deliveryNumber, cursor, action);
-        final long deadline = records.deadline(record);
-        if (deadline <= clock.time())
-        {
-            // The timer has not fired yet, but the lock is over: expire it now so the answer never depends on
-            // when the owner last polled the timers.
-            final int consumerId = records.consumer(record);
-            timers.unlink(record);
-            returnHeld(offset, record);
-            lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
-            throw receiptCheck.lockExpired(action, offset, deliveryNumber, deadline,
-                offset < window.floor() || window.isSettled(offset));
-        }
-        return record;
-    }
-
-    private void hold(final long offset, final int consumerId, final long deadline)
-    {
-        timers.schedule(records.allocate(offset, consumerId), deadline);
-        inFlightCount++;
-        inFlightByConsumer.put(consumerId, inFlightByConsumer.get(consumerId) + 1);
-    }
-
-    /** An unlinked acquired record comes back: available again, or dead past the delivery limit. */
-    private void returnHeld(final long offset, final int record)
-    {
-        endHold(record);
-        records.free(record);
-        giveBack(offset);
-    }
-
-    /** An acquired record stops counting as in flight, for the subscription and for its consumer. */
-    private void endHold(final int record)
-    {
-        final int consumerId = records.consumer(record);
-        final int held = inFlightByConsumer.get(consumerId) - 1;
-        if (held == 0)
-        {
-            inFlightByConsumer.remove(consumerId);
-        }
-        else
-        {
-            inFlightByConsumer.put(consumerId, held);
-        }
-        inFlightCount--;
-    }
-
-    private void onDeadline(final int record)
-    {
-        final long offset = records.offset(record, window.floor());
-        if (records.consumer(record) == InFlightTable.DELAYED)
-        {
-            records.free(record);
-            delayedCount--;
-            if (expiry.hasExpired(offset))
-            {
-                die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
-            }
-            else
-            {
-                window.markReady(offset);
-            }
-        }
-        else
-        {
-            final int consumerId = records.consumer(record);
-            final int deliveryNumber = window.deliveryCount(offset);
-            returnHeld(offset, record);
-            lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
-        }
-    }
-
-    /**
-     * Expires a message whose time to live ended, wherever it waits but in a consumer's hands: a held message
-     * expires when it comes back; one waiting for its group or its key's owner goes dead where it waits and is
-     * passed over when its turn comes.
-     *
-     * @return whether it expired now.
-     */
-    private boolean expireOne(final long offset)
-    {
-        if (offset < window.floor())
-        {
-            return false;
-        }
-        if (offset >= cursor)
-        {
-            window.ensureCovers(offset);
-            if (window.isSettled(offset))
-            {
-                return false;
-            }
-            expiry.expiredAhead(offset);
-            die(offset, DeadReason.EXPIRED, 0);
-            return true;
-        }
-        if (window.isSettled(offset))
-        {
-            return false;
-        }
-        if (window.isReady(offset))
-        {
-            window.clearReady(offset);
-            die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
-            return true;
-        }
-        final int record = records.recordAt(offset);
-        if (record == InFlightTable.NIL)
-        {
-            die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
-            return true;
-        }
-        if (records.consumer(record) != InFlightTable.DELAYED)
-        {
-            return false;
-        }
-        timers.unlink(record);
-        records.free(record);
-        delayedCount--;
-        die(offset, DeadReason.EXPIRED, window.deliveryCount(offset));
-        return true;
-    }
-
-    private boolean isOverLimit(final int deliveries)
-    {
-        return deliveryLimit != SubscriptionSettings.UNLIMITED_DELIVERIES && deliveries > deliveryLimit;
-    }
-
-    private void die(final long offset, final DeadReason reason, final int deliveries)
-    {
-        markDead(offset, reason, deliveries);
-        if (stickyGroups != null)
-        {
-            stickyGroups.settled(offset);
-        }
-        openNextOfGroup(offset);
-    }
-
-    private void markDead(final long offset, final DeadReason reason, final int deliveries)
-    {
-        window.settle(offset, true);
-        firstDeliveries.settled(offset);
-        deadCount++;
-        stateLog.dead(offset, reason);
-        deadLetters.onDead(offset, reason, deliveries);
-        advanceFloorFrom(offset);
-    }
-
-    /**
-     * Decides what a message met for the first time by the read cursor becomes; {@link #traits} hold its traits.
-     *
-     * @return true if it is to be delivered now; false if it was routed elsewhere, expired, waits behind its group,
-     * or waits for its delivery time.
-     */
-    private boolean admitNew(final long offset, final long now)
-    {
-        if (!traits.routed)
-        {
-            // Routed by an exchange to other subscriptions of the topic: done here without a delivery.
-            window.settle(offset, false);
-            stateLog.acked(offset);
-            advanceFloorFrom(offset);
-            return false;
-        }
-        if (traits.expireAt <= now)
-        {
-            die(offset, DeadReason.EXPIRED, 0);
-            return false;
-        }
-        if (orderedGroups && traits.group != MessageTraits.NO_GROUP && !groups.open(traits.group, offset))
-        {
-            return false;
-        }
-        if (traits.deliverAt > now)
-        {
-            holdDelayed(offset, traits.deliverAt);
-            stateLog.delayed(offset, traits.deliverAt);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * The message at {@code offset} was acked or went dead: if it headed a group, the next waiting message of the
-     * group becomes available (or delayed, or dead if it expired while it waited).
-     */
-    private void openNextOfGroup(final long offset)
-    {
-        long next = groups.settled(offset);
-        while (next != MessageGroups.NONE)
-        {
-            if (next < window.floor() || window.isSettled(next))
-            {
-                // It expired while it waited.
-                next = groups.settled(next);
-                continue;
-            }
-            inspector.inspect(next, traits);
-            final long now = clock.time();
-            if (traits.expireAt <= now)
-            {
-                markDead(next, DeadReason.EXPIRED, window.deliveryCount(next));
-                next = groups.settled(next);
-                continue;
-            }
-            if (traits.deliverAt > now)
-            {
-                holdDelayed(next, traits.deliverAt);
-                stateLog.delayed(next, traits.deliverAt);
-            }
-            else
-            {
-                window.markReady(next);
-            }
-            return;
-        }
-    }
-
-    private void advanceFloorFrom(final long settledOffset)
-    {
-        if (settledOffset == window.floor())
-        {
-            firstDeliveries.trimBelow(window.advanceFloor(cursor));
-        }
+        return restore;
     }
 }

@@ -134,17 +134,18 @@ public final class SubscriptionRegistry implements AutoCloseable
         final DeadLetterSink deadLetters = entry.settings.deadLetterTopic() == null ?
             DeadLetterSink.DROP : deadLetterPublisher(entry.name);
         final PartitionWorker[] workers = new PartitionWorker[topic.partitionCount()];
+        final PassClock passClock = new PassClock(clock);
         for (int p = 0; p < workers.length; p++)
         {
             final PartitionLog log = topic.partition(p);
-            workers[p] = new PartitionWorker(entry.name, entry.topic, p, log, clock,
+            workers[p] = new PartitionWorker(entry.name, entry.topic, p, log, passClock,
                 entry.settings.deadLetterTopic(), deadLetters);
             workers[p].attach(SubscriptionStateStore.open(directory.resolve(entry.name).resolve(Integer.toString(p)),
-                p, entry.settings, startOffset(log, entry.settings.startPosition()), clock, stateConfig, workers[p],
-                workers[p].readAheadInspector(entry.settings)),
+                p, entry.settings, startOffset(log, entry.settings.startPosition()), passClock, stateConfig,
+                workers[p], workers[p].readAheadInspector(entry.settings)),
                 entry.settings);
         }
-        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, clock, workers, entry.settings);
+        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, passClock, workers, entry.settings);
         for (final PartitionWorker worker : workers)
         {
             worker.log().addCommitListener((log, end) -> agent.wake());

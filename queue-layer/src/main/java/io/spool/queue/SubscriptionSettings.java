@@ -149,7 +149,10 @@ public final class SubscriptionSettings
         return maxLength;
     }
 
-    /** The most bytes of messages not yet delivered the subscription holds, or {@link #NO_LIMIT}. */
+    /**
+     * The most bytes of ready messages the subscription holds (their records' frame bytes, as {@link ReadyBytes}
+     * counts them), or {@link #NO_LIMIT}.
+     */
     public long maxBytes()
     {
         return maxBytes;
@@ -279,8 +282,9 @@ public final class SubscriptionSettings
         }
 
         /**
-         * Bounds the backlog: at most {@code maxLength} ready messages and {@code maxBytes} bytes of messages not
-         * yet delivered ({@link #NO_LIMIT} for either to leave it open), and what happens past that.
+         * Bounds the backlog: at most {@code maxLength} ready messages and {@code maxBytes} bytes of ready messages
+         * (each counted as its record's frame in the log: header, key, headers, value and padding to 8 bytes;
+         * {@link #NO_LIMIT} for either to leave it open), and what happens past that.
          */
         public Builder overflow(final long maxLength, final long maxBytes, final OverflowPolicy policy)
         {

@@ -126,7 +126,7 @@ public final class SubscriptionStateStore implements AutoCloseable
         {
             state.readAheadInspector(expiryInspector);
         }
-        state.settleRestored();
+        state.restore().finish();
         journal.commit();
         return new SubscriptionStateStore(directory, config, state, journal, generation, snapshotBytes,
             truncatedBytes);

@@ -52,6 +52,17 @@ class OverflowTest
             .map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
     }
 
+    /** The bytes the first record of a topic's partition 0 takes in the log. */
+    private int firstFrameLength(final String topic)
+    {
+        try (LogReader reader = fx.spool.streams().topics().topic(topic).partition(0).newReader())
+        {
+            final int[] frame = new int[1];
+            reader.poll(r -> frame[0] = r.frameLength(), 1);
+            return frame[0];
+        }
+    }
+
     private ProducerRecord record(final String value)
     {
         return new ProducerRecord("orders", 0, null, Map.of(), value.getBytes(StandardCharsets.UTF_8));
@@ -76,13 +87,7 @@ class OverflowTest
     void dropHeadKeepsTheUndeliveredBytesWithinMaxBytes()
     {
         fx.publish("orders", "0123456789");
-        final int size;
-        try (LogReader reader = fx.spool.streams().topics().topic("orders").partition(0).newReader())
-        {
-            final int[] frame = new int[1];
-            reader.poll(r -> frame[0] = r.frameLength(), 1);
-            size = frame[0];
-        }
+        final int size = firstFrameLength("orders");
         final Subscription work = subscribe(SubscriptionSettings.NO_LIMIT, 2L * size + size / 2,
             OverflowPolicy.DROP_HEAD);
         fx.publish("orders", "1123456789", "2123456789");
@@ -125,6 +130,96 @@ class OverflowTest
         assertThatThrownBy(() -> fx.spool.router().send(record("refused"))).isInstanceOf(QueueFullException.class);
         assertThat(deadValues(1)).containsExactly("refused");
         assertThat(values(work.receive(10, 0))).containsExactly("kept");
+    }
+
+    @Test
+    void aPlainPublishIsRefusedByAFullSubscriptionAcrossARestart()
+    {
+        final Subscription work = subscribe(2, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
+        fx.publish("orders", "a", "b");
+        work.sync();
+        work.sync();
+        assertThatThrownBy(() -> fx.spool.newProducer().send(record("c"))).isInstanceOf(QueueFullException.class)
+            .hasMessageContaining("2 ready messages (max 2)")
+            .satisfies(e -> assertThat(((QueueFullException)e).subscription()).isEqualTo("work"));
+
+        fx.reopen();
+        // No pass of the reopened subscription has run yet: the limit holds from the start.
+        assertThatThrownBy(() -> fx.spool.newProducer().send("orders", null, "c".getBytes(StandardCharsets.UTF_8)))
+            .isInstanceOf(QueueFullException.class);
+        final Subscription reopened = fx.spool.subscription("work");
+        reopened.ack(reopened.receive(1, 0).get(0).receipt());
+        reopened.sync();
+        fx.spool.newProducer().send(record("c")).join();
+        assertThat(values(reopened.receive(10, 0))).containsExactly("b", "c");
+        assertThat(fx.readTopic("orders.dlq")).isEmpty();
+    }
+
+    @Test
+    void aPlainPublishOrBatchRefusedUnderRejectPublishDlxIsDeadLetteredAcrossARestart()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH_DLX);
+        fx.publish("orders", "kept");
+        work.sync();
+        work.sync();
+        assertThatThrownBy(() -> fx.spool.newProducer().sendBatch(List.of(record("refused 1"), record("refused 2"))))
+            .isInstanceOf(QueueFullException.class);
+
+        fx.reopen();
+        assertThatThrownBy(() -> fx.spool.newProducer().send(record("refused 3")))
+            .isInstanceOf(QueueFullException.class);
+        assertThat(deadValues(3)).containsExactly("refused 1", "refused 2", "refused 3");
+        assertThat(values(fx.spool.subscription("work").receive(10, 0))).containsExactly("kept");
+    }
+
+    @Test
+    void theStreamProducerPublishesPastTheLimit()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
+        fx.publish("orders", "a");
+        work.sync();
+        work.sync();
+        fx.spool.streams().newProducer().send(record("b")).join();
+        work.sync();
+        assertThat(values(work.receive(10, 0))).containsExactly("a", "b");
+    }
+
+    @Test
+    void maxBytesCountsTheFrameBytesOfExactlyTheReadyMessagesAcrossARestart()
+    {
+        fx.topic("sizes", 1);
+        fx.publish("sizes", "a");
+        final int frame = firstFrameLength("sizes");
+        final Subscription work = subscribe(SubscriptionSettings.NO_LIMIT, 3L * frame, OverflowPolicy.REJECT_PUBLISH);
+        fx.publish("orders", "a", "b", "c");
+        work.sync();
+        assertFull("3 ready messages (max none) and " + 3 * frame + " ready bytes (max " + 3 * frame + ")");
+
+        // A message in a consumer's hands is not ready: its bytes stop counting, to the byte.
+        final Delivery a = work.receive(1, 0).get(0);
+        work.sync();
+        fx.spool.newProducer().send(record("d")).join();
+        work.sync();
+        assertFull("3 ready messages (max none) and " + 3 * frame + " ready bytes");
+
+        // Released, it is ready again and counts again; so it does after a restart, before any pass.
+        work.nack(a.receipt());
+        fx.reopen();
+        assertFull("4 ready messages (max none) and " + 4 * frame + " ready bytes");
+        final Subscription reopened = fx.spool.subscription("work");
+        for (final Delivery delivery : reopened.receive(2, 0))
+        {
+            reopened.ack(delivery.receipt());
+        }
+        reopened.sync();
+        fx.spool.newProducer().send(record("e")).join();
+        assertThat(values(reopened.receive(10, 0))).containsExactly("c", "d", "e");
+    }
+
+    private void assertFull(final String backlog)
+    {
+        assertThatThrownBy(() -> fx.spool.newProducer().send(record("refused")))
+            .isInstanceOf(QueueFullException.class).hasMessageContaining(backlog);
     }
 
     @Test

@@ -48,6 +48,25 @@ class SubscriptionPartitionStateTest
     }
 
     @Test
+    void theCursorTakesOnlyWhatTheReadAheadFoundPlainAndNeverAStaleMarkOfAnEarlierOffset()
+    {
+        final SubscriptionPartitionState state = newState(2048);
+        // The first 1,024 offsets are plain; the next 1,024, which reuse their marks' slots, went to another
+        // subscription through an exchange.
+        state.inspector((offset, traits) -> traits.clear().routed = offset < 1024);
+        assertThat(state.readAheadForExpiry(1024)).isEqualTo(1024);
+        assertThat(acquire(state, 1024, CONSUMER)).hasSize(1024);
+        for (long offset = 0; offset < 1024; offset++)
+        {
+            state.ack(offset, 1);
+        }
+        assertThat(state.readAheadForExpiry(1024)).isEqualTo(1024);
+
+        assertThat(acquire(state, 1024, CONSUMER)).isEmpty();
+        assertThat(state.ackFloor()).isEqualTo(2048);
+    }
+
+    @Test
     void acquiresNewOffsetsInOrderUpToTheLogEnd()
     {
         final SubscriptionPartitionState state = newState(5);

@@ -11,6 +11,7 @@ import io.spool.perf.report.Throughput;
 import io.spool.perf.report.ThroughputSeries;
 import io.spool.queue.ConsumerOptions;
 import io.spool.queue.QueueConsumer;
+import io.spool.queue.StartPosition;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.ConsumerConfig;
@@ -26,6 +27,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -34,14 +36,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code spool bench queue}: for each consumer count and prefetch asked for, a topic of records drained as a
  * queue (push consumers acking every delivery), beside the same records read as a stream (one consumer polling
- * from offset 0) in the same run. Both read records already published. A second, live phase publishes a fifth as
- * many records while the consumers ack them; each record carries its publish time, which gives publish-to-ack
- * latency. Not thread-safe: one run at a time.
+ * from offset 0) in the same run. Both read records already published: each round reads the topic as a stream and
+ * then drains it through a new subscription from the earliest offset, so the two alternate under the same load; a
+ * first round warms both up and is not counted, and the figures are the medians of the rounds after it. A last,
+ * live phase publishes a fifth as many records while the consumers ack them; each record carries its publish time,
+ * which gives publish-to-ack latency. Not thread-safe: one run at a time.
  */
 public final class QueueBench
 {
     public static final String NAME = "queue";
     private static final int PUBLISH_BATCH = 1000;
+    /** Timed rounds of stream poll and queue drain after the warm-up round. */
+    public static final int ROUNDS = 3;
 
     private QueueBench()
     {
@@ -64,26 +70,40 @@ public final class QueueBench
                 {
                     final String topic = "bench-" + consumers + "-" + prefetch;
                     spool.createTopic(topic, TopicConfig.of(partitions));
-                    final Subscription subscription = spool.createSubscription(topic, topic,
-                        SubscriptionSettings.builder().deliveryLimit(SubscriptionSettings.UNLIMITED_DELIVERIES).build());
                     progressOut.println("bench queue: publishing " + records + " records for " + consumers +
                         " consumer(s), prefetch " + prefetch);
                     progressOut.flush();
                     publish(spool, topic, records, payloadBytes);
-                    final Throughput stream = streamPoll(spool, topic, partitions, payloadBytes);
+                    final List<Throughput> streams = new ArrayList<>();
+                    final List<Drained> drains = new ArrayList<>();
+                    for (int round = 0; round <= ROUNDS; round++)
+                    {
+                        final Throughput stream = streamPoll(spool, topic, partitions, payloadBytes);
+                        final Subscription subscription = subscribe(spool, topic, topic + "-" + round);
+                        final Drained drained = consume(spool, subscription, records, 0, payloadBytes, consumers,
+                            prefetch, null, "receive + ack of the published records");
+                        spool.deleteSubscription(subscription.name());
+                        if (round > 0)
+                        {
+                            streams.add(stream);
+                            drains.add(drained);
+                        }
+                    }
+                    streams.sort(Comparator.comparingLong(Throughput::elapsedNanos));
+                    drains.sort(Comparator.comparingLong(Drained::elapsedNanos));
+                    final Drained backlog = drains.get(drains.size() / 2);
+                    final Subscription subscription = subscribe(spool, topic, topic);
                     final AtomicHistogram latency = LatencyHistograms.newHistogram();
-                    final Drained backlog = consume(spool, subscription, records, 0, payloadBytes, consumers,
-                        prefetch, latency, "receive + ack of the published records");
-                    latency.reset();
                     final Drained live = consume(spool, subscription, Math.max(1, records / 5),
                         Math.max(1, records / 5), payloadBytes, consumers, prefetch, latency,
                         "receive + ack while publishing (live phase)");
                     results.add(new BenchRun(new BenchResult(
                         NAME + " (" + consumers + " consumer(s), prefetch " + prefetch + ")",
                         partitions, 1, "none",
-                        new Throughput("spool queue receive + ack", records, payloadBytes,
-                            Math.max(1, backlog.elapsedNanos())),
-                        stream, "publish to ack", LatencySummary.ofNanos(latency), BenchResult.FSYNCS_NOT_COUNTED),
+                        new Throughput("spool queue receive + ack, median of " + ROUNDS + " rounds", records,
+                            payloadBytes, Math.max(1, backlog.elapsedNanos())),
+                        streams.get(streams.size() / 2), "publish to ack", LatencySummary.ofNanos(latency),
+                        BenchResult.FSYNCS_NOT_COUNTED),
                         List.of(backlog.throughput(), live.throughput()), LatencyDistribution.ofNanos(latency)));
                     spool.deleteSubscription(topic);
                     spool.streams().deleteTopic(topic);
@@ -91,6 +111,17 @@ public final class QueueBench
             }
         }
         return results;
+    }
+
+    /**
+     * A subscription that starts at the topic's first record; the live phase's starts at its end, after the
+     * records the rounds drained.
+     */
+    private static Subscription subscribe(final Spool spool, final String topic, final String name)
+    {
+        return spool.createSubscription(name, topic, SubscriptionSettings.builder()
+            .deliveryLimit(SubscriptionSettings.UNLIMITED_DELIVERIES)
+            .startPosition(name.equals(topic) ? StartPosition.latest() : StartPosition.earliest()).build());
     }
 
     /**
@@ -105,7 +136,9 @@ public final class QueueBench
      * Starts the consumers, publishes {@code livePublishes} more records (each value starting with its publish
      * time), and waits until {@code records} deliveries were acked.
      *
-     * @param what names the sampled throughput.
+     * @param latency publish-to-ack latency goes here; null when the records were published before, which leaves
+     *                the consumers nothing to do but ack.
+     * @param what    names the sampled throughput.
      */
     private static Drained consume(final Spool spool, final Subscription subscription, final long records,
         final long livePublishes, final int payloadBytes, final int consumerCount, final int prefetch,
@@ -119,9 +152,12 @@ public final class QueueBench
         {
             consumers.add(subscription.consume(ConsumerOptions.prefetch(prefetch), (delivery, consumer) ->
             {
-                final long published = delivery.buffer().getLong(delivery.valueOffset());
                 consumer.ack(delivery);
-                LatencyHistograms.record(latency, System.nanoTime() - published);
+                if (latency != null)
+                {
+                    LatencyHistograms.record(latency,
+                        System.nanoTime() - delivery.buffer().getLong(delivery.valueOffset()));
+                }
                 if (remaining.decrementAndGet() == 0)
                 {
                     acked.countDown();

@@ -1,10 +1,10 @@
 package io.spool.perf.cli;
 
 import io.spool.Spool;
+import io.spool.SpoolProducer;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.StreamProducer;
 import io.spool.stream.StreamRecordHandler;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicDescription;
@@ -67,7 +67,7 @@ final class EmbeddedEndpoint implements Endpoint
     @Override
     public Sender newSender()
     {
-        final StreamProducer producer = spool.newProducer();
+        final SpoolProducer producer = spool.newProducer();
         return new Sender()
         {
             @Override

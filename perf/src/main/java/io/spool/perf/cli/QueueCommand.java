@@ -1,6 +1,7 @@
 package io.spool.perf.cli;
 
 import io.spool.perf.bench.QueueBench;
+import io.spool.perf.bench.QueueFeaturesBench;
 import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,7 +20,9 @@ import java.util.concurrent.Callable;
         "Drains a topic as a queue (push consumers acking every delivery) for each consumer count and prefetch, "
             + "beside the same records read as a stream in the same run.",
         "Prints messages/s, the ratio to the stream poll rate and publish-to-ack latency percentiles; with --json "
-            + "one JSON object per line, one line per configuration."})
+            + "one JSON object per line, one line per configuration.",
+        "With --features, instead: receive + ack with ordered message groups and with every message delayed, each "
+            + "beside plain receive + ack in the same rounds."})
 final class QueueCommand implements Callable<Integer>
 {
     @Spec
@@ -50,6 +53,10 @@ final class QueueCommand implements Callable<Integer>
             + "${DEFAULT-VALUE}).")
     Path dataDir;
 
+    @Option(names = "--features", description = "Measure what message groups and delays cost on receive + ack, "
+        + "beside plain receive + ack, instead of the consumer and prefetch configurations.")
+    boolean features;
+
     @Option(names = "--json", description = "Print JSON objects instead of text.")
     boolean json;
 
@@ -65,8 +72,11 @@ final class QueueCommand implements Callable<Integer>
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--records and --partitions must be at least 1 and --payload-bytes at least 8 (the publish time)");
         }
-        final List<BenchRun> runs = QueueBench.run(dataDir, records, payloadBytes, partitions, consumers,
-            prefetch, spec.commandLine().getErr());
+        final List<BenchRun> runs = features ?
+            QueueFeaturesBench.run(dataDir, (int)Math.min(records, Integer.MAX_VALUE), payloadBytes,
+                QueueBench.ROUNDS, spec.commandLine().getErr()) :
+            QueueBench.run(dataDir, records, payloadBytes, partitions, consumers, prefetch,
+                spec.commandLine().getErr());
         for (final BenchRun run : runs)
         {
             BenchOutput.print(run.result(), json, spec.commandLine().getOut());

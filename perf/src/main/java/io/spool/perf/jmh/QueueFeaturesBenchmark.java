@@ -1,17 +1,15 @@
 package io.spool.perf.jmh;
 
 import io.spool.Spool;
+import io.spool.SpoolProducer;
 import io.spool.log.LogConfig;
+import io.spool.perf.bench.QueueFeaturesBench;
 import io.spool.perf.bench.ScratchDirectory;
-import io.spool.queue.Delivery;
 import io.spool.queue.GroupKeySource;
 import io.spool.queue.GroupMode;
-import io.spool.queue.QueueHeaders;
-import io.spool.queue.Receipt;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.ProducerRecord;
-import io.spool.stream.StreamProducer;
 import io.spool.stream.TopicConfig;
 import org.agrona.concurrent.CachedEpochClock;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,10 +27,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -43,7 +39,9 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * {@code groups}: 1,000 groups named by a header, at most one message of a group in flight. {@code delays}: every
  * message published with a one-second delay; the drain meets them all as delayed while the clock moves in 100 ms
- * steps, and they come due through the timer wheel. Not thread-safe: JMH runs one thread per trial.
+ * steps, and they come due through the timer wheel. The headers and the drain are {@link QueueFeaturesBench}'s,
+ * which {@code spool bench queue --features} runs with the modes alternating round by round. Not thread-safe: JMH
+ * runs one thread per trial.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -54,8 +52,6 @@ import java.util.concurrent.TimeUnit;
 public class QueueFeaturesBenchmark
 {
     private static final int MESSAGES = 100_000;
-    private static final int BATCH = 500;
-    private static final int GROUPS = 1_000;
 
     @Param({"plain", "groups", "delays"})
     public String mode;
@@ -86,19 +82,13 @@ public class QueueFeaturesBenchmark
     @Setup(Level.Iteration)
     public void publishBacklog()
     {
-        final StreamProducer producer = spool.newProducer();
+        final SpoolProducer producer = spool.newProducer();
         final byte[] value = JmhSettings.value();
         final List<CompletableFuture<?>> confirms = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++)
         {
-            final Map<String, byte[]> headers = switch (mode)
-            {
-                case "groups" -> Map.of(QueueHeaders.GROUP_ID,
-                    Integer.toString((round * MESSAGES + i) % GROUPS).getBytes(StandardCharsets.UTF_8));
-                case "delays" -> Map.of(QueueHeaders.DELAY, QueueHeaders.millis(1_000));
-                default -> Map.of();
-            };
-            confirms.add(producer.send(new ProducerRecord("bench", 0, null, headers, value)));
+            confirms.add(producer.send(new ProducerRecord("bench", 0, null,
+                QueueFeaturesBench.headers(mode, round * MESSAGES + i), value)));
         }
         CompletableFuture.allOf(confirms.toArray(new CompletableFuture[0])).join();
         round++;
@@ -106,32 +96,9 @@ public class QueueFeaturesBenchmark
 
     @Benchmark
     @OperationsPerInvocation(MESSAGES)
-    public int receiveAndAck()
+    public long receiveAndAck()
     {
-        int done = 0;
-        final List<Receipt> receipts = new ArrayList<>(BATCH);
-        while (done < MESSAGES)
-        {
-            final List<Delivery> deliveries = subscription.receive(BATCH, 0);
-            if (deliveries.isEmpty() && mode.equals("delays"))
-            {
-                // Small steps, so that every message is met while still delayed and comes due through the wheel.
-                clock.advance(100);
-                subscription.sync();
-                continue;
-            }
-            receipts.clear();
-            for (final Delivery delivery : deliveries)
-            {
-                receipts.add(delivery.receipt());
-            }
-            if (!receipts.isEmpty())
-            {
-                subscription.ack(receipts);
-            }
-            done += deliveries.size();
-        }
-        return done;
+        return QueueFeaturesBench.drain(subscription, MESSAGES, clock, mode.equals("delays"), null);
     }
 
     @TearDown(Level.Trial)

@@ -37,4 +37,24 @@ class QueueBenchTest
             assertThat(left).as("the scratch directory is removed").isEmpty();
         }
     }
+
+    @Test
+    void featuresSetGroupsAndDelaysBesidePlainReceiveAndAck() throws Exception
+    {
+        final List<BenchRun> results = QueueFeaturesBench.run(dir, 2_000, 100, 2,
+            new PrintWriter(new StringWriter()));
+        assertThat(results).hasSize(2);
+        assertThat(results.get(0).result().benchmark()).contains("ordered groups");
+        assertThat(results.get(1).result().benchmark()).contains("delayed");
+        for (final BenchResult result : results.stream().map(BenchRun::result).toList())
+        {
+            assertThat(result.measured().records()).isEqualTo(2_000);
+            assertThat(result.baseline().name()).startsWith("plain receive + ack");
+            assertThat(result.latencyPercentiles().samples()).isPositive();
+        }
+        try (var left = Files.list(dir))
+        {
+            assertThat(left).as("the scratch directory is removed").isEmpty();
+        }
+    }
 }

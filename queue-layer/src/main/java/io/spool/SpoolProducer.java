@@ -1,0 +1,81 @@
+package io.spool;
+
+import io.spool.queue.OverflowPolicy;
+import io.spool.queue.QueueFullException;
+import io.spool.queue.Router;
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.PublishResult;
+import io.spool.stream.StreamProducer;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Publishes to topics through the embedded engine as a {@link StreamProducer} does, with the subscriptions'
+ * overflow limits in force: a record for a topic one of whose subscriptions is full under
+ * {@link OverflowPolicy#REJECT_PUBLISH} or {@link OverflowPolicy#REJECT_PUBLISH_DLX} is refused with a
+ * {@link QueueFullException}, the producer's signal to back off, and nothing is stored (under the second policy the
+ * refused record goes to the subscription's dead-letter topic). {@code spool.streams().newProducer()} publishes
+ * without the check. Not thread-safe: one per publishing thread.
+ */
+public final class SpoolProducer
+{
+    private final StreamProducer producer;
+    private final Router router;
+
+    SpoolProducer(final StreamProducer producer, final Router router)
+    {
+        this.producer = producer;
+        this.router = router;
+    }
+
+    /**
+     * Publishes a copy of the arrays by key (or spread) and completes with where it landed.
+     *
+     * @throws QueueFullException when a subscription of the topic refuses it.
+     */
+    public CompletableFuture<PublishResult> send(final String topic, final byte[] key, final byte[] value)
+    {
+        return send(ProducerRecord.of(topic, key, value));
+    }
+
+    /**
+     * Publishes one record and completes with where it landed; see {@link StreamProducer#send(ProducerRecord)}.
+     *
+     * @throws QueueFullException when a subscription of the topic refuses it.
+     */
+    public CompletableFuture<PublishResult> send(final ProducerRecord record)
+    {
+        router.refuseIfFull(record);
+        return producer.send(record);
+    }
+
+    /**
+     * Publishes records (to any topics and partitions) and completes with every record's place, in the order given;
+     * see {@link StreamProducer#sendBatch(List)}. The batch is refused whole when a subscription of any of its
+     * topics is full: nothing is stored, and under {@link OverflowPolicy#REJECT_PUBLISH_DLX} each record for a full
+     * subscription is dead-lettered.
+     *
+     * @throws QueueFullException naming the first full subscription met.
+     */
+    public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
+    {
+        QueueFullException refused = null;
+        for (final ProducerRecord record : records)
+        {
+            try
+            {
+                router.refuseIfFull(record);
+            }
+            catch (final QueueFullException full)
+            {
+                refused = refused == null ? full : refused;
+            }
+        }
+        if (refused != null)
+        {
+            throw refused;
+        }
+        return producer.sendBatch(records);
+    }
+}

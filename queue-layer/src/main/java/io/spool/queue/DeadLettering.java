@@ -1,0 +1,58 @@
+package io.spool.queue;
+
+/**
+ * Ends messages as dead: marks them settled and dead, counts them, journals the reason, hands them to the
+ * dead-letter handler and lets the next message of their group go. It also says when a message has been delivered
+ * too often. Not thread-safe: owned by the subscription partition's thread.
+ */
+final class DeadLettering
+{
+    private final PartitionCore core;
+    private final int deliveryLimit;
+    private final DeadLetterHandler deadLetters;
+    private GroupGate groups;
+    private long deadCount;
+
+    DeadLettering(final PartitionCore core, final SubscriptionSettings settings, final DeadLetterHandler deadLetters)
+    {
+        this.core = core;
+        this.deliveryLimit = settings.deliveryLimit();
+        this.deadLetters = deadLetters;
+    }
+
+    /** The groups whose next message a death lets go; set once, as they also let messages die. */
+    void groups(final GroupGate groups)
+    {
+        this.groups = groups;
+    }
+
+    /** Past the delivery limit: delivered more often than the limit allows (the limit counts redeliveries). */
+    boolean isOverLimit(final int deliveries)
+    {
+        return deliveryLimit != SubscriptionSettings.UNLIMITED_DELIVERIES && deliveries > deliveryLimit;
+    }
+
+    /** The message is dead; the next of its group, if it headed one, may go. */
+    void die(final long offset, final DeadReason reason, final int deliveries)
+    {
+        markDead(offset, reason, deliveries);
+        groups.settled(offset);
+    }
+
+    /** The message is dead, without a look at its group: for a group's own waiting messages. */
+    void markDead(final long offset, final DeadReason reason, final int deliveries)
+    {
+        core.window.settle(offset, true);
+        core.firstDeliveries.settled(offset);
+        deadCount++;
+        core.stateLog.dead(offset, reason);
+        deadLetters.onDead(offset, reason, deliveries);
+        core.advanceFloorFrom(offset);
+    }
+
+    /** Messages that went dead since this state was opened. */
+    long deadCount()
+    {
+        return deadCount;
+    }
+}

@@ -1,0 +1,138 @@
+package io.spool.queue;
+
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.concurrent.EpochClock;
+
+/**
+ * The data that every part of one subscription partition's state works on (per-offset bits and counts, held
+ * records and their deadlines, first delivery times, expiry, the read cursor and the log end) and the moves they all
+ * make: holding a message for a consumer, ending a hold, and moving the ack floor. Not thread-safe: owned by the
+ * subscription partition's thread.
+ * <p>
+ * Design note: the parts ({@link SubscriptionPartitionState} for acquire and settle, {@link Releases},
+ * {@link Delays}, {@link DeadLettering}, {@link GroupGate}, {@link Deadlines}, {@link MessageStates}) reach the data
+ * through these fields rather than accessors: they are one state machine split by job, not independent objects.
+ */
+final class PartitionCore
+{
+    final int partition;
+    final EpochClock clock;
+    final OffsetWindow window;
+    final InFlightTable records = new InFlightTable();
+    final FirstDeliveryTimes firstDeliveries = new FirstDeliveryTimes();
+    final DeadlineTimers timers;
+    final MessageExpiry expiry;
+    /** Scratch traits of the message being decided; reused so deciding allocates nothing. */
+    final MessageTraits traits = new MessageTraits();
+    private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
+    /** Counts the bytes of ready messages when an overflow limit needs them, else null. */
+    final ReadyBytes readyBytes;
+    MessageInspector inspector = MessageInspector.PLAIN;
+    StateLog stateLog;
+    /** The next offset never delivered. */
+    long cursor;
+    long logEnd;
+    int inFlightCount;
+
+    PartitionCore(final int partition, final SubscriptionSettings settings, final EpochClock clock,
+        final long startOffset, final StateLog stateLog)
+    {
+        this.partition = partition;
+        this.clock = clock;
+        this.stateLog = stateLog;
+        this.window = new OffsetWindow(startOffset);
+        this.timers = new DeadlineTimers(records, clock.time());
+        this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL,
+            !settings.hasOverflowLimit(), clock);
+        this.readyBytes = settings.hasOverflowLimit() ? new ReadyBytes(this) : null;
+        this.cursor = startOffset;
+        this.logEnd = startOffset;
+    }
+
+    /** The message is acquired by {@code consumerId} until {@code deadline}. */
+    void hold(final long offset, final int consumerId, final long deadline)
+    {
+        timers.schedule(records.allocate(offset, consumerId), deadline);
+        inFlightCount++;
+        inFlightByConsumer.put(consumerId, inFlightByConsumer.get(consumerId) + 1);
+    }
+
+    /** An acquired record stops counting as in flight, for the subscription and for its consumer. */
+    void endHold(final int record)
+    {
+        final int consumerId = records.consumer(record);
+        final int held = inFlightByConsumer.get(consumerId) - 1;
+        if (held == 0)
+        {
+            inFlightByConsumer.remove(consumerId);
+        }
+        else
+        {
+            inFlightByConsumer.put(consumerId, held);
+        }
+        inFlightCount--;
+    }
+
+    int inFlightOf(final int consumerId)
+    {
+        return inFlightByConsumer.get(consumerId);
+    }
+
+    /** A message was settled: if it was the lowest unsettled one, the ack floor moves past every settled one. */
+    void advanceFloorFrom(final long settledOffset)
+    {
+        if (settledOffset == window.floor())
+        {
+            firstDeliveries.trimBelow(window.advanceFloor(cursor));
+        }
+    }
+
+    /** A message waits to be delivered again. */
+    void markReady(final long offset)
+    {
+        window.markReady(offset);
+        if (readyBytes != null)
+        {
+            readyBytes.released(offset);
+        }
+    }
+
+    /** A message no longer waits to be delivered again: taken, dropped, expired or put behind its group. */
+    void clearReady(final long offset)
+    {
+        window.clearReady(offset);
+        if (readyBytes != null)
+        {
+            readyBytes.taken(offset);
+        }
+    }
+
+    /**
+     * Reads the traits of a message the read cursor meets, unless the read-ahead already found it plain (never when
+     * bytes are counted: the cursor then needs every message's size).
+     */
+    void inspectAtCursor(final long offset)
+    {
+        if (expiry.isKnownPlain(offset))
+        {
+            traits.clear();
+        }
+        else
+        {
+            inspector.inspect(offset, traits);
+            expiry.metAtCursor(offset, traits);
+            if (readyBytes != null)
+            {
+                readyBytes.metAtCursor(offset, traits);
+            }
+        }
+    }
+
+    long footprintBytes()
+    {
+        return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
+            firstDeliveries.footprintBytes() + expiry.footprintBytes() +
+            (readyBytes == null ? 0 : readyBytes.footprintBytes()) +
+            (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
+    }
+}

@@ -1,0 +1,72 @@
+package io.spool.queue;
+
+/**
+ * Which messages ahead of the read cursor the read-ahead found plain (routed here, in no group, due at once, never
+ * expiring), so that the cursor delivers them without reading their records a second time: one bit per offset in
+ * a ring that grows to span the offsets read ahead of the cursor, at most {@link MessageExpiry#READ_AHEAD}. Not
+ * thread-safe: owned by the subscription partition's thread.
+ * <p>
+ * Design note: the read-ahead writes the bit of every offset it reads at or past the cursor, plain or not, and
+ * reads each offset once, so a slot always holds the bit of the last offset written there; the ring spans every
+ * offset from the cursor to the last one read, so that offset is the one the cursor asks about.
+ */
+final class PlainMarks
+{
+    private static final int MIN_BITS = 1 << 10;
+
+    private long[] bits = new long[MIN_BITS >>> 6];
+    private int mask = MIN_BITS - 1;
+    private long highest = -1;
+
+    /** Records whether the message at {@code offset} is plain; {@code cursor} is the lowest offset still asked. */
+    void mark(final long offset, final boolean plain, final long cursor)
+    {
+        if (offset - cursor + 1 > mask + 1)
+        {
+            grow(offset - cursor + 1, cursor);
+        }
+        final int slot = (int)offset & mask;
+        if (plain)
+        {
+            bits[slot >>> 6] |= 1L << slot;
+        }
+        else
+        {
+            bits[slot >>> 6] &= ~(1L << slot);
+        }
+        highest = Math.max(highest, offset);
+    }
+
+    /** Only for an offset at or past the cursor that was marked. */
+    boolean isPlain(final long offset)
+    {
+        return (bits[((int)offset & mask) >>> 6] & (1L << offset)) != 0;
+    }
+
+    long footprintBytes()
+    {
+        return (long)bits.length * Long.BYTES;
+    }
+
+    private void grow(final long span, final long cursor)
+    {
+        final long[] old = bits;
+        final int oldMask = mask;
+        int capacity = mask + 1;
+        while (capacity < span)
+        {
+            capacity <<= 1;
+        }
+        bits = new long[capacity >>> 6];
+        mask = capacity - 1;
+        for (long offset = cursor; offset <= highest; offset++)
+        {
+            final int oldSlot = (int)offset & oldMask;
+            if ((old[oldSlot >>> 6] & (1L << oldSlot)) != 0)
+            {
+                final int slot = (int)offset & mask;
+                bits[slot >>> 6] |= 1L << slot;
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.spool.queue;
+
+/**
+ * The read cursor of one subscription partition: it meets each message of the log once, in offset order, and
+ * decides what the message becomes: routed elsewhere (done here), expired, waiting behind its group, waiting for
+ * its delivery time, waiting for its key's owner, or delivered now. Not thread-safe: owned by the subscription
+ * partition's thread.
+ */
+final class ReadCursor
+{
+    /** {@link #next} met a message that is not to be delivered now. */
+    static final long PASSED = -1;
+
+    private final PartitionCore core;
+    private final DeadLettering dead;
+    private final Delays delays;
+    private final GroupGate groups;
+
+    ReadCursor(final PartitionCore core, final DeadLettering dead, final Delays delays, final GroupGate groups)
+    {
+        this.core = core;
+        this.dead = dead;
+        this.delays = delays;
+        this.groups = groups;
+    }
+
+    /**
+     * Whether the cursor may meet another message: the log has one below {@code windowEnd}, and neither the groups
+     * nor the delays hold as many messages as a partition keeps waiting.
+     */
+    boolean canAdvance(final long windowEnd)
+    {
+        return core.cursor < core.logEnd && core.cursor < windowEnd &&
+            groups.waitingCount() < MessageGroups.MAX_WAITING &&
+            delays.count() < SubscriptionPartitionState.MAX_DELAYED;
+    }
+
+    /**
+     * Meets the next message.
+     *
+     * @return its offset if it is to be delivered now to {@code consumerId}, else {@link #PASSED}.
+     */
+    long next(final long now, final int consumerId)
+    {
+        final long offset = core.cursor++;
+        if (isExpiredAhead(offset))
+        {
+            return PASSED;
+        }
+        core.inspectAtCursor(offset);
+        return admit(offset, now) && groups.takeNew(offset, core.traits.group, consumerId) ? offset : PASSED;
+    }
+
+    /**
+     * Dead-letters the next message the cursor would meet (reason {@code maxlen}), passing over those that expired
+     * ahead or were routed elsewhere.
+     *
+     * @return false if the cursor reached the log end first.
+     */
+    boolean dropNext()
+    {
+        final long windowEnd = core.window.floor() + OffsetWindow.MAX_CAPACITY;
+        while (core.cursor < core.logEnd && core.cursor < windowEnd)
+        {
+            final long offset = core.cursor++;
+            if (isExpiredAhead(offset))
+            {
+                continue;
+            }
+            core.inspectAtCursor(offset);
+            if (!core.traits.routed)
+            {
+                admit(offset, core.clock.time());
+                continue;
+            }
+            dead.die(offset, DeadReason.MAXLEN, 0);
+            return true;
+        }
+        return false;
+    }
+
+    /** A message that expired before the cursor reached it is passed over; it was dead-lettered then. */
+    private boolean isExpiredAhead(final long offset)
+    {
+        core.window.ensureCovers(offset);
+        if (core.expiry.passExpiredAhead(offset, core.window))
+        {
+            core.advanceFloorFrom(offset);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Decides what a message met for the first time becomes; the core's traits hold its traits.
+     *
+     * @return true if it is to be delivered now; false if it was routed elsewhere, expired, waits behind its group,
+     * or waits for its delivery time.
+     */
+    private boolean admit(final long offset, final long now)
+    {
+        final MessageTraits traits = core.traits;
+        if (!traits.routed)
+        {
+            // Routed by an exchange to other subscriptions of the topic: done here without a delivery.
+            core.window.settle(offset, false);
+            core.stateLog.acked(offset);
+            core.advanceFloorFrom(offset);
+            return false;
+        }
+        if (traits.expireAt <= now)
+        {
+            dead.die(offset, DeadReason.EXPIRED, 0);
+            return false;
+        }
+        if (groups.holdsBack(offset, traits.group))
+        {
+            return false;
+        }
+        if (traits.deliverAt > now)
+        {
+            delays.holdUntilDue(offset, traits.deliverAt);
+            return false;
+        }
+        return true;
+    }
+}

@@ -1,0 +1,110 @@
+package io.spool.queue;
+
+import io.spool.Spool;
+import io.spool.SpoolProducer;
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.TopicConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The push path as a whole (the agent acquiring, handing over, settling and journaling, the consumer thread reading
+ * each message and acking it) allocates nothing per message: the agent's and the consumer's threads are measured
+ * with the JVM's per-thread allocation counter over the middle half of a backlog's drain.
+ */
+class PushHotPathAllocationTest
+{
+    private static final int MESSAGES = 400_000;
+    private static final int PUBLISH_BATCH = 1_000;
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void drainingABacklogThroughAPushConsumerAllocatesNothingPerMessage() throws Exception
+    {
+        try (Spool spool = Spool.builder(directory).backgroundMaintenance(false).open())
+        {
+            spool.createTopic("work", TopicConfig.of(1));
+            publish(spool, MESSAGES);
+            final Subscription subscription = spool.createSubscription("work", "work", SubscriptionSettings.DEFAULT);
+            final AtomicLong remaining = new AtomicLong(MESSAGES);
+            final CountDownLatch firstQuarter = new CountDownLatch(1);
+            final CountDownLatch thirdQuarter = new CountDownLatch(1);
+            final CountDownLatch done = new CountDownLatch(1);
+            final QueueConsumer consumer = subscription.consume(ConsumerOptions.prefetch(1_000), (delivery, self) ->
+            {
+                self.ack(delivery);
+                final long left = remaining.decrementAndGet();
+                if (left == MESSAGES * 3 / 4)
+                {
+                    firstQuarter.countDown();
+                }
+                else if (left == MESSAGES / 4)
+                {
+                    thirdQuarter.countDown();
+                }
+                else if (left == 0)
+                {
+                    done.countDown();
+                }
+            });
+            // Measured between the first and the third quarter, once the threads started and the state grew.
+            assertThat(firstQuarter.await(1, TimeUnit.MINUTES)).isTrue();
+            final long fromMessage = MESSAGES - remaining.get();
+            final long before = allocatedBytes();
+            assertThat(thirdQuarter.await(1, TimeUnit.MINUTES)).isTrue();
+            final long allocated = allocatedBytes() - before;
+            final long messages = MESSAGES - remaining.get() - fromMessage;
+            assertThat(done.await(1, TimeUnit.MINUTES)).isTrue();
+            consumer.close();
+
+            final double perMessage = (double)allocated / messages;
+            System.out.printf("push hot path: %d bytes allocated by the agent and consumer threads over %d messages " +
+                "(%.4f bytes per message)%n", allocated, messages, perMessage);
+            assertThat(perMessage).isLessThan(0.01);
+        }
+    }
+
+    /** What the subscription's agent thread and its consumer's thread allocated so far. */
+    private static long allocatedBytes()
+    {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        long allocated = 0;
+        for (final Thread thread : Thread.getAllStackTraces().keySet())
+        {
+            if (thread.getName().equals("spool-subscription-work") || thread.getName().startsWith("spool-consumer-"))
+            {
+                allocated += threads.getThreadAllocatedBytes(thread.getId());
+            }
+        }
+        return allocated;
+    }
+
+    private static void publish(final Spool spool, final int messages)
+    {
+        final SpoolProducer producer = spool.newProducer();
+        final byte[] value = new byte[100];
+        final List<ProducerRecord> batch = new ArrayList<>();
+        for (int i = 0; i < PUBLISH_BATCH; i++)
+        {
+            batch.add(new ProducerRecord("work", 0, null, Map.of(), value));
+        }
+        for (int published = 0; published < messages; published += PUBLISH_BATCH)
+        {
+            producer.sendBatch(batch).join();
+        }
+    }
+}
