@@ -55,9 +55,4 @@ final class IdleSegmentMappings
             segment.unmapIfIdle();
         }
     }
-
-    synchronized int size()
-    {
-        return idle.size();
-    }
 }
