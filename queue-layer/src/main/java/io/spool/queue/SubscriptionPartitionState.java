@@ -75,7 +75,7 @@ public final class SubscriptionPartitionState
         this.deadlines = new Deadlines(core, dead, delays, releases);
         this.states = new MessageStates(core);
         this.cursor = new ReadCursor(core, dead, delays, groups);
-        this.restore = new StateRestore(core, delays, dead, releases);
+        this.restore = new StateRestore(core, delays, releases);
     }
 
     /**
