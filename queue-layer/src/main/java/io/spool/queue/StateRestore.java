@@ -56,7 +56,10 @@ final class StateRestore
 
     /**
      * The end of a restore: counts what expired ahead of the cursor, and the messages held when the process stopped
-     * come back: expired if their time to live passed, else dead past their limit, else ready.
+     * come back: expired if their time to live passed, else dead past their limit, else ready. Then the messages
+     * still waiting below the cursor (ready again, delayed, behind their group) are read for their expiry: the
+     * read-ahead starts again from the ack floor, and the cursor, once it meets a message, takes every offset below
+     * it as read, so one it passed first would never expire.
      */
     void finish()
     {
@@ -67,5 +70,6 @@ final class StateRestore
             releases.giveBack(offset, core.expiry.hasExpiredOnRestore(offset));
         }
         held.clear();
+        core.expiry.readAhead(Integer.MAX_VALUE, core.window, core.cursor, core.cursor);
     }
 }
