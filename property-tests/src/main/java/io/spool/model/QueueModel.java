@@ -409,13 +409,6 @@ public final class QueueModel
         return allMessages().stream().filter(this::isReady).mapToLong(m -> now - m.publishedAt).max().orElse(0);
     }
 
-    /** As {@link #oldestReadyAge}, counting the messages that wait for their group as ready too. */
-    public long oldestAvailableAge(final long now)
-    {
-        return allMessages().stream().filter(m -> m.state == State.AVAILABLE).mapToLong(m -> now - m.publishedAt)
-            .max().orElse(0);
-    }
-
     /** The lowest offset of the partition that is neither acked nor dead, or its end offset if there is none. */
     public long lowestUnsettled(final int partition)
     {

@@ -97,8 +97,7 @@ class QueueProperties
         final Arbitrary<Long> dedupWindows = Arbitraries.of(DAY_MILLIS, 3_000L);
         return Combinators.combine(lockTimeouts, deliveryLimits, timesToLive, Arbitraries.of(GroupSource.class),
                 overflows, dedupWindows, Arbitraries.of(false, true), Arbitraries.of(false, true))
-            .as(QueueSystem.Settings::new)
-            .filter(s -> !KnownEngineBugs.excludesOverflowWithGroups(s.groups(), s.overflow()));
+            .as(QueueSystem.Settings::new);
     }
 
     /** Opens the engine of a sequence and keeps it, so that it is closed even if the sequence fails at once. */
