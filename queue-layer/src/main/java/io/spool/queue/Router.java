@@ -1,10 +1,10 @@
 package io.spool.queue;
 
+import io.spool.log.HeadersCodec;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
 import io.spool.queue.routing.Exchanges;
-import io.spool.log.HeadersCodec;
 import io.spool.stream.KeyPartitioner;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.PublishResult;

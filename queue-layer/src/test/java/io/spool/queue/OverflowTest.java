@@ -237,6 +237,24 @@ class OverflowTest
     }
 
     @Test
+    void aMessagePushedInThePassThatFoundTheSubscriptionFullFreesItsPlaceByTheEndOfThatPass()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
+        // The consumer holds what it is pushed: "a" stays in flight.
+        try (QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(1), (delivery, c) -> { }))
+        {
+            // The pass that meets "a" counts it ready, so full, before it pushes it; the flag publishers read must
+            // be the one the pass leaves, or "b" is refused until a later pass happens to run.
+            fx.spool.newProducer().send(record("a")).join();
+            work.sync();
+            fx.spool.newProducer().send(record("b")).join();
+            work.sync();
+            assertThat(work.metrics().inFlight()).isEqualTo(1);
+            assertFull("1 ready messages (max 1)");
+        }
+    }
+
+    @Test
     void aMessageThatExpiredUndeliveredCountsForNoBytesAfterACrash()
     {
         fx.topic("sizes", 1);
