@@ -15,8 +15,9 @@ import java.util.concurrent.CompletableFuture;
  * overflow limits in force: a record for a topic one of whose subscriptions is full under
  * {@link OverflowPolicy#REJECT_PUBLISH} or {@link OverflowPolicy#REJECT_PUBLISH_DLX} is refused with a
  * {@link QueueFullException}, the producer's signal to back off, and nothing is stored (under the second policy the
- * refused record goes to the subscription's dead-letter topic). {@code spool.streams().newProducer()} publishes
- * without the check. Not thread-safe: one per publishing thread.
+ * refused record goes to the subscription's dead-letter topic). A keyless record in a message group goes to the
+ * partition its group id names ({@link Router#placedByGroup}), so that a group lives in one partition.
+ * {@code spool.streams().newProducer()} publishes without either. Not thread-safe: one per publishing thread.
  */
 public final class SpoolProducer
 {
@@ -46,8 +47,9 @@ public final class SpoolProducer
      */
     public CompletableFuture<PublishResult> send(final ProducerRecord record)
     {
-        router.refuseIfFull(record);
-        return producer.send(record);
+        final ProducerRecord placed = router.placedByGroup(record);
+        router.refuseIfFull(placed);
+        return producer.send(placed);
     }
 
     /**
@@ -60,8 +62,9 @@ public final class SpoolProducer
      */
     public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
     {
+        final List<ProducerRecord> placed = records.stream().map(router::placedByGroup).toList();
         QueueFullException refused = null;
-        for (final ProducerRecord record : records)
+        for (final ProducerRecord record : placed)
         {
             try
             {
@@ -76,6 +79,6 @@ public final class SpoolProducer
         {
             throw refused;
         }
-        return producer.sendBatch(records);
+        return producer.sendBatch(placed);
     }
 }

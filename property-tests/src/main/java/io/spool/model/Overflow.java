@@ -2,7 +2,7 @@ package io.spool.model;
 
 /**
  * A queue subscription's overflow bounds, as {@link QueueModel} applies them (RabbitMQ's max length): at most
- * {@code maxLength} ready messages and {@code maxBytes} bytes of messages never delivered ({@link #NO_LIMIT} for
+ * {@code maxLength} ready messages and {@code maxBytes} bytes of ready messages ({@link #NO_LIMIT} for
  * either to leave it open), and what happens past them. Immutable.
  */
 public record Overflow(long maxLength, long maxBytes, Policy policy)

@@ -24,7 +24,8 @@ import java.util.Objects;
  * published, and a message that comes back or goes dead hands its group on. A group belongs to the subscription,
  * not to a partition: the model does not care where the engine stored a group's messages.
  * <p>
- * Overflow (RabbitMQ's max length): the bounds are on ready messages and on the bytes of messages never delivered.
+ * Overflow (RabbitMQ's max length): the bounds are on ready messages and on their bytes (a released message counts
+ * again, as it waits to be delivered again).
  * Under drop-head the oldest ready messages go dead (maxlen) until both bounds hold again; under the reject
  * policies a publish is refused while either bound is reached, and reject-publish-dlx dead-letters what it refused.
  */
@@ -148,7 +149,7 @@ public final class QueueModel
     public boolean refusesPublish()
     {
         return settings.overflow().policy() != Overflow.Policy.DROP_HEAD &&
-            settings.overflow().isAtLimit(ready(), undeliveredBytes());
+            settings.overflow().isAtLimit(ready(), readyBytes());
     }
 
     /** A publish was refused: nothing is stored, and under reject-publish-dlx it is dead-lettered (maxlen). */
@@ -171,7 +172,7 @@ public final class QueueModel
         {
             return;
         }
-        while (settings.overflow().isOver(ready(), undeliveredBytes()))
+        while (settings.overflow().isOver(ready(), readyBytes()))
         {
             final List<QueueMessage> oldestOfEachPartition = new ArrayList<>();
             for (int partition = 0; partition < partitions.size(); partition++)
@@ -396,23 +397,16 @@ public final class QueueModel
         return count(State.AVAILABLE) - ready();
     }
 
-    /** Bytes of the messages never delivered that still wait to be (the byte bound counts these). */
-    public long undeliveredBytes()
+    /** Bytes of the ready messages (the byte bound counts these). */
+    public long readyBytes()
     {
-        return allMessages().stream().filter(m -> m.deliveries == 0 && !m.isSettled()).mapToLong(m -> m.bytes).sum();
+        return allMessages().stream().filter(this::isReady).mapToLong(m -> m.bytes).sum();
     }
 
     /** How long the oldest ready message has waited since it was published, or 0 when none is ready. */
     public long oldestReadyAge(final long now)
     {
         return allMessages().stream().filter(this::isReady).mapToLong(m -> now - m.publishedAt).max().orElse(0);
-    }
-
-    /** As {@link #oldestReadyAge}, counting the messages that wait for their group as ready too. */
-    public long oldestAvailableAge(final long now)
-    {
-        return allMessages().stream().filter(m -> m.state == State.AVAILABLE).mapToLong(m -> now - m.publishedAt)
-            .max().orElse(0);
     }
 
     /** The lowest offset of the partition that is neither acked nor dead, or its end offset if there is none. */

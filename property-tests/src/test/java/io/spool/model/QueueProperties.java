@@ -41,7 +41,8 @@ class QueueProperties
     /** The actions, and the outcomes that show a feature at work, that every run must have seen at least once. */
     private static final List<String> ACTIONS = List.of("publish by key", "publish to partition",
         "publish with a dedup id", "publish a repeat inside the dedup window", "dedup id stored again after its window",
-        "publish with a time to live", "publish in a group", "repeat an earlier publish", "publish refused",
+        "publish with a time to live", "publish in a group", "repeat an earlier publish",
+        "publish refused to the router", "publish refused to the embedded producer",
         "overflow dropped the oldest", "drop-head chose between equally old messages", "receive",
         "receive while messages wait for their group", "ack", "nack", "nack with delay", "reject", "extend",
         "forged receipt", "ack in a batch", "advance clock", "open push consumer", "ack through push consumer",
@@ -61,6 +62,7 @@ class QueueProperties
         running = null;
         Statistics.label("groups").collect(settings.groups());
         Statistics.label("overflow policy").collect(settings.hasOverflow() ? settings.overflow().policy() : "none");
+        Statistics.label("publishes through").collect(settings.throughProducer() ? "embedded producer" : "router");
         try
         {
             chain.withInvariant("metrics and dead letters agree", QueueSystem::checkObservableState).run();
@@ -94,8 +96,8 @@ class QueueProperties
             Tuple.of(1, Arbitraries.just(Overflow.NONE)), Tuple.of(1, bounds));
         final Arbitrary<Long> dedupWindows = Arbitraries.of(DAY_MILLIS, 3_000L);
         return Combinators.combine(lockTimeouts, deliveryLimits, timesToLive, Arbitraries.of(GroupSource.class),
-                overflows, dedupWindows, Arbitraries.of(false, true)).as(QueueSystem.Settings::new)
-            .filter(s -> !KnownEngineBugs.excludesOverflowWithGroups(s.groups(), s.overflow()));
+                overflows, dedupWindows, Arbitraries.of(false, true), Arbitraries.of(false, true))
+            .as(QueueSystem.Settings::new);
     }
 
     /** Opens the engine of a sequence and keeps it, so that it is closed even if the sequence fails at once. */

@@ -52,10 +52,12 @@ final class QueueSystem
 
     /**
      * The settings of one sequence: the subscription's lock timeout, delivery limit, time to live, ordered groups and
-     * overflow bounds, and the topic's dedup window and whether it dedups by content.
+     * overflow bounds, the topic's dedup window and whether it dedups by content, and whether publishes go through
+     * the embedded producer ({@code spool.newProducer()}) or the router ({@code spool.router().send}): both enforce
+     * the reject policies and place a keyless grouped publish by its group, each on its own code.
      */
     record Settings(long lockTimeoutMillis, int deliveryLimit, long messageTtlMillis, GroupSource groups,
-                    Overflow overflow, long dedupWindowMillis, boolean dedupByContent)
+                    Overflow overflow, long dedupWindowMillis, boolean dedupByContent, boolean throughProducer)
     {
         QueueModel.Settings model()
         {
@@ -137,7 +139,6 @@ final class QueueSystem
     /** Every publish made so far, refused ones too, for repeats. */
     private final List<Outgoing> sent = new ArrayList<>();
     private final Set<String> storedDedupIds = new HashSet<>();
-    private final Set<String> refusedDedupIds = new HashSet<>();
     private Path dir;
     Spool spool;
     Subscription subscription;
@@ -205,12 +206,14 @@ final class QueueSystem
         settle();
     }
 
-    /** Publishes without a key in a group named by the group header, the way the README does. */
+    /**
+     * Publishes without a key in a group named by the group header, the way the README does: the engine places it
+     * by its group, and the model is told the partition as it is for a keyed publish.
+     */
     void publishInGroup(final String group)
     {
         CoverageChecks.ran("publish in a group");
-        publish(new Outgoing(KnownEngineBugs.partitionOfKeylessGroupedPublish(group), null, group, QueueModel.NO_TTL,
-            null, nextValue()));
+        publish(new Outgoing(ProducerRecord.ANY_PARTITION, null, group, QueueModel.NO_TTL, null, nextValue()));
         settle();
     }
 
@@ -227,7 +230,7 @@ final class QueueSystem
     }
 
     /**
-     * Publishes through the router, the one path that enforces the reject policies, and checks the engine's answer
+     * Publishes through the path the sequence drew (both enforce the reject policies) and checks the engine's answer
      * against the models: refused, a repeat that confirms where the first one went, or stored at the offset the
      * model gives it. Under an overflow bound each publish is settled on its own, as the bound is enforced once per
      * pass of the subscription (a burst within one pass may pass it, by design).
@@ -235,25 +238,19 @@ final class QueueSystem
     private void publish(final Outgoing outgoing)
     {
         final boolean refuse = model.refusesPublish();
-        if (KnownEngineBugs.skipsRefusedRepeatUnderDlx(settings, refuse, outgoing.dedupId(), refusedDedupIds))
-        {
-            return;
-        }
         sent.add(outgoing);
         final long now = clock.time();
         final String dedupId = dedup.idOf(outgoing.dedupId(), outgoing.key(), outgoing.value());
         final DedupModel.Stored first = dedup.repeatOf(dedupId, now);
         final PublishResult[] placed = new PublishResult[1];
-        final Throwable thrown = catchThrowable(() -> placed[0] = spool.router().send(outgoing.record()).join());
+        final Throwable thrown = catchThrowable(() -> placed[0] = (settings.throughProducer() ?
+            spool.newProducer().send(outgoing.record()) : spool.router().send(outgoing.record())).join());
         if (thrown instanceof QueueFullException)
         {
             assertThat(refuse).as("%s refused (%s); model %s", outgoing, thrown.getMessage(), model).isTrue();
-            CoverageChecks.ran("publish refused");
+            CoverageChecks.ran(settings.throughProducer() ? "publish refused to the embedded producer" :
+                "publish refused to the router");
             model.refused(outgoing.publication(0));
-            if (outgoing.dedupId() != null)
-            {
-                refusedDedupIds.add(outgoing.dedupId());
-            }
         }
         else
         {
@@ -345,10 +342,6 @@ final class QueueSystem
     /** Closes the engine (which closes the push consumer first) and opens it again. */
     void restart()
     {
-        if (KnownEngineBugs.skipsRestart(settings, model, clock.time()))
-        {
-            return;
-        }
         CoverageChecks.ran("restart");
         restarts++;
         deadLetters.close();
@@ -363,10 +356,6 @@ final class QueueSystem
      */
     void crash()
     {
-        if (KnownEngineBugs.skipsRestart(settings, model, clock.time()))
-        {
-            return;
-        }
         CoverageChecks.ran("crash");
         restarts++;
         final Path image = Engines.crashImage(dir);
@@ -395,18 +384,12 @@ final class QueueSystem
 
     /**
      * Lets the subscriptions' agents finish a pass, applies drop-head to the model (the engine does it in every
-     * pass, before it pushes), then takes what the push consumer was given.
-     * <p>
-     * With a byte bound the first subscription gets a second pass: it counts a message's bytes in the pass that
-     * first meets it, after that pass enforced the bounds, so the bound holds one pass later.
+     * pass, before it pushes, on the bytes and length of everything published before the pass), then takes what the
+     * push consumer was given.
      */
     void settle()
     {
         subscription.sync();
-        if (settings.overflow().hasByteBound())
-        {
-            subscription.sync();
-        }
         audit.sync();
         final int deadBefore = model.deadLetters().size();
         model.enforceOverflow(this::droppedByEngine);
@@ -436,19 +419,9 @@ final class QueueSystem
             .containsExactly(model.count(State.ACQUIRED), model.count(State.DELAYED), model.deadSinceOpen(),
                 model.redeliveriesSinceOpen(), consumers.pushConsumerCount());
         final long now = clock.time();
-        if (KnownEngineBugs.readyCountsMessagesWaitingForTheirGroup(settings))
-        {
-            assertThat(metrics.ready()).as("ready: engine %s, model %s", metrics, model)
-                .isBetween(model.ready(), model.ready() + model.waitingForGroup());
-            assertThat(metrics.oldestReadyAgeMillis()).as("oldest ready age: engine %s, model %s", metrics, model)
-                .isBetween(model.oldestReadyAge(now), model.oldestAvailableAge(now));
-        }
-        else
-        {
-            assertThat(new long[] {metrics.ready(), metrics.oldestReadyAgeMillis()})
-                .as("ready, oldest ready age: engine %s, model %s", metrics, model)
-                .containsExactly(model.ready(), model.oldestReadyAge(now));
-        }
+        assertThat(new long[] {metrics.ready(), metrics.oldestReadyAgeMillis()})
+            .as("ready, oldest ready age: engine %s, model %s", metrics, model)
+            .containsExactly(model.ready(), model.oldestReadyAge(now));
         final SubscriptionMetrics auditMetrics = audit.metrics();
         assertThat(new long[] {auditMetrics.ready(), auditMetrics.inFlight(), auditMetrics.delayed(),
             auditMetrics.dead(), auditMetrics.redeliveries(), auditMetrics.consumers(),

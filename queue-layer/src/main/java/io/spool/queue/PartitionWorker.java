@@ -97,13 +97,14 @@ final class PartitionWorker implements DeadLetterHandler
     }
 
     /**
-     * Tells the state how far the log reaches and ends due locks and delays.
+     * Tells the state how far the log reaches, ends due locks and delays, and (with ordered groups) meets the messages
+     * that arrived.
      *
      * @return the work done.
      */
     int refresh()
     {
-        return noteLogEnd() + state.expireDue();
+        return noteLogEnd() + state.expireDue() + state.meetArrivals();
     }
 
     /**

@@ -52,6 +52,34 @@ final class ReadCursor
     }
 
     /**
+     * Meets up to {@code budget} messages without delivering them: each becomes ready (a message an acquire hands out
+     * before any the cursor has not met, as it is older), or waits behind its group or for its delivery time, or is
+     * done here. With ordered groups this runs as the log end moves, so that a message behind a busy group is never
+     * counted as ready, nor its bytes, nor dropped as the oldest ready one, for want of having been read.
+     *
+     * @return the number of messages met.
+     */
+    int meetAhead(final int budget, final long windowEnd)
+    {
+        int met = 0;
+        while (met < budget && canAdvance(windowEnd))
+        {
+            final long offset = core.cursor++;
+            met++;
+            if (isExpiredAhead(offset))
+            {
+                continue;
+            }
+            core.inspectAtCursor(offset);
+            if (admit(offset, core.clock.time()))
+            {
+                core.markReady(offset);
+            }
+        }
+        return met;
+    }
+
+    /**
      * Dead-letters the next message the cursor would meet (reason {@code maxlen}), passing over those that expired
      * ahead or were routed elsewhere.
      *

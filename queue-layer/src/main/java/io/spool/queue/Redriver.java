@@ -4,8 +4,6 @@ import io.spool.log.HeadersCodec;
 import io.spool.log.LogReader;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordView;
-import io.spool.log.SpoolException;
-import io.spool.stream.PublishListener;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
 import io.spool.stream.Topic;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Moves dead-lettered messages back to the subscription they died in (SQS redrive): each record of a range of a
@@ -32,7 +29,7 @@ public final class Redriver
 
     private final StreamEngine streams;
     private final SubscriptionRegistry subscriptions;
-    private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
+    private final PendingConfirms pending = new PendingConfirms();
     private final List<CompletableFuture<Void>> stored = new ArrayList<>();
     private final StreamProducer producer;
     private long nextCorrelation;
@@ -41,22 +38,7 @@ public final class Redriver
     {
         this.streams = streams;
         this.subscriptions = subscriptions;
-        this.producer = streams.newProducer(new PublishListener()
-        {
-            @Override
-            public void onPublished(final long correlation, final String topic, final int partition,
-                final long offset)
-            {
-                pending.remove(correlation).complete(null);
-            }
-
-            @Override
-            public void onFailed(final long correlation, final String topic, final int partition,
-                final SpoolException error)
-            {
-                pending.remove(correlation).completeExceptionally(error);
-            }
-        });
+        this.producer = streams.newProducer(pending);
     }
 
     /** Redrives every record of the dead-letter topic. */
@@ -144,9 +126,7 @@ public final class Redriver
         headers.put(REDRIVEN_FROM, readFrom.getBytes(StandardCharsets.UTF_8));
         final UnsafeBuffer encoded = new UnsafeBuffer(HeadersCodec.encode(headers));
         final long correlation = nextCorrelation++;
-        final CompletableFuture<Void> confirm = new CompletableFuture<>();
-        pending.put(correlation, confirm);
-        stored.add(confirm);
+        stored.add(pending.expect(correlation));
         // The zero-copy path stores the dedup id as a plain header: a redrive must not be taken for a repeat.
         producer.publishToPartition(topic, sourcePartition % streams.topics().topic(topic).partitionCount(),
             record.buffer(), record.keyOffset(), record.keyLength(), encoded, 0, encoded.capacity(),

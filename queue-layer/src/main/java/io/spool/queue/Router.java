@@ -1,14 +1,18 @@
 package io.spool.queue;
 
+import io.spool.log.HeadersCodec;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
 import io.spool.queue.routing.Exchanges;
+import io.spool.stream.KeyPartitioner;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
+import io.spool.stream.TopicRegistry;
 import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,8 +37,17 @@ public final class Router
     private final ExchangeCatalog catalog;
     private final SubscriptionRegistry subscriptions;
     private final StreamProducer producer;
+    /**
+     * Dead letters of refused publishes go out with {@link StreamProducer#publish}, as a subscription's own do:
+     * {@code send} would take a dedup id they carry (or their content, on a topic that dedups by content) as a
+     * dedup id of the dead-letter topic and store only the first of two refusals.
+     */
+    private final StreamProducer deadLetterProducer;
+    private final PendingConfirms deadLettersInFlight = new PendingConfirms();
+    private final TopicRegistry topics;
     private final Map<String, LongAdder> unroutable = new ConcurrentHashMap<>();
     private final EpochClock clock;
+    private long deadLetterCorrelation;
 
     /**
      * @throws CorruptStateException if the catalog file is damaged.
@@ -46,6 +59,8 @@ public final class Router
         this.catalog = new ExchangeCatalog(catalogFile);
         this.subscriptions = subscriptions;
         this.producer = streams.newProducer();
+        this.deadLetterProducer = streams.newProducer(deadLettersInFlight);
+        this.topics = streams.topics();
         catalog.loadInto(exchanges);
     }
 
@@ -157,7 +172,8 @@ public final class Router
             {
                 routed.put(QueueHeaders.ROUTING_KEY, routingKey.getBytes(StandardCharsets.UTF_8));
             }
-            records.add(new ProducerRecord(topic.getKey(), ProducerRecord.ANY_PARTITION, key, routed, value));
+            records.add(placedByGroup(new ProducerRecord(topic.getKey(), ProducerRecord.ANY_PARTITION, key, routed,
+                value)));
         }
         final CompletableFuture<List<PublishResult>> stored;
         synchronized (producer)
@@ -176,11 +192,31 @@ public final class Router
      */
     public CompletableFuture<PublishResult> send(final ProducerRecord record)
     {
-        refuseIfFull(record);
+        final ProducerRecord placed = placedByGroup(record);
+        refuseIfFull(placed);
         synchronized (producer)
         {
-            return producer.send(record);
+            return producer.send(placed);
         }
+    }
+
+    /**
+     * The record, sent to the partition its {@link QueueHeaders#GROUP_ID} hashes to when it names a message group
+     * but neither a partition nor a key, as a key would place it: ordered groups are kept per partition, so a group
+     * spread round-robin would have a message in flight in each partition. A keyed record goes by its key, and a
+     * dedup id does not move a grouped record (a repeat carries the same group and meets the first).
+     *
+     * @throws io.spool.stream.UnknownTopicException if the record's topic does not exist.
+     */
+    public ProducerRecord placedByGroup(final ProducerRecord record)
+    {
+        final byte[] group = record.headers() == null ? null : record.headers().get(QueueHeaders.GROUP_ID);
+        if (group == null || record.key() != null || record.partition() != ProducerRecord.ANY_PARTITION)
+        {
+            return record;
+        }
+        return new ProducerRecord(record.topic(), KeyPartitioner.partitionForKey(group,
+            topics.topic(record.topic()).partitionCount()), record.timestamp(), null, record.headers(), record.value());
     }
 
     /**
@@ -203,15 +239,40 @@ public final class Router
             final Map<String, byte[]> headers = DeathHistory.record(
                 record.headers() == null ? Map.of() : record.headers(), record.topic(), full.name(), -1, -1,
                 DeadReason.MAXLEN, 0, clock.time());
-            synchronized (producer)
-            {
-                producer.send(new ProducerRecord(settings.deadLetterTopic(), ProducerRecord.ANY_PARTITION,
-                    record.key(), headers, record.value())).join();
-            }
+            deadLetter(settings.deadLetterTopic(), record.key(), headers, record.value()).join();
         }
         throw new QueueFullException(full.name(), "subscription " + full.name() + " of topic " + record.topic() +
             " is full: " + full.agent().overflow().describe() + "; publish refused (" + settings.overflowPolicy() +
             "), retry once consumers catch up");
+    }
+
+    /** Publishes a dead letter as it is, without dedup: it completes once the dead-letter topic has stored it. */
+    private CompletableFuture<Void> deadLetter(final String topic, final byte[] key, final Map<String, byte[]> headers,
+        final byte[] value)
+    {
+        final byte[] encoded = HeadersCodec.encode(headers);
+        synchronized (deadLetterProducer)
+        {
+            final long correlation = deadLetterCorrelation++;
+            final CompletableFuture<Void> stored = deadLettersInFlight.expect(correlation);
+            try
+            {
+                deadLetterProducer.publish(topic, buffer(key), 0, key == null ? -1 : key.length,
+                    new UnsafeBuffer(encoded), 0, encoded.length, buffer(value), 0, value == null ? -1 : value.length,
+                    correlation);
+            }
+            catch (final RuntimeException failed)
+            {
+                deadLettersInFlight.forget(correlation);
+                throw failed;
+            }
+            return stored;
+        }
+    }
+
+    private static UnsafeBuffer buffer(final byte[] bytes)
+    {
+        return new UnsafeBuffer(bytes == null ? new byte[0] : bytes);
     }
 
     /** Messages published through {@code exchange} that matched nothing, returned or dropped. */

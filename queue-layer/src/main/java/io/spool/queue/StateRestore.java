@@ -11,15 +11,13 @@ final class StateRestore
 {
     private final PartitionCore core;
     private final Delays delays;
-    private final DeadLettering dead;
     private final Releases releases;
-    private final LongArrayList overLimit = new LongArrayList();
+    private final LongArrayList held = new LongArrayList();
 
-    StateRestore(final PartitionCore core, final Delays delays, final DeadLettering dead, final Releases releases)
+    StateRestore(final PartitionCore core, final Delays delays, final Releases releases)
     {
         this.core = core;
         this.delays = delays;
-        this.dead = dead;
         this.releases = releases;
     }
 
@@ -40,18 +38,14 @@ final class StateRestore
     }
 
     /**
-     * A delivered message that was held when the process stopped comes back. One past its delivery limit waits for
-     * {@link #finish()}: whether it dies as expired or as over its limit needs its record read, and the log is not
-     * attached yet while the files are replayed.
+     * A delivered message that was held when the process stopped comes back in {@link #finish()}: whether it is
+     * ready, expired or over its delivery limit needs its record read (a held message past its time to live expires
+     * as it comes back, as it would have had the process not stopped), and the log is not attached yet while the
+     * files are replayed.
      */
     void held(final long offset)
     {
-        if (dead.isOverLimit(core.window.deliveryCount(offset)))
-        {
-            overLimit.addLong(offset);
-            return;
-        }
-        releases.giveBack(offset, false);
+        held.addLong(offset);
     }
 
     /** Marks a message that expired ahead of the read cursor; the cursor stays. */
@@ -61,17 +55,21 @@ final class StateRestore
     }
 
     /**
-     * The end of a restore: counts what expired ahead of the cursor, and the restored messages past their limit
-     * die, expired first.
+     * The end of a restore: counts what expired ahead of the cursor, and the messages held when the process stopped
+     * come back: expired if their time to live passed, else dead past their limit, else ready. Then the messages
+     * still waiting below the cursor (ready again, delayed, behind their group) are read for their expiry: the
+     * read-ahead starts again from the ack floor, and the cursor, once it meets a message, takes every offset below
+     * it as read, so one it passed first would never expire.
      */
     void finish()
     {
         core.expiry.recountExpiredAhead(core.cursor, core.window);
-        for (int i = 0; i < overLimit.size(); i++)
+        for (int i = 0; i < held.size(); i++)
         {
-            final long offset = overLimit.getLong(i);
+            final long offset = held.getLong(i);
             releases.giveBack(offset, core.expiry.hasExpiredOnRestore(offset));
         }
-        overLimit.clear();
+        held.clear();
+        core.expiry.readAhead(Integer.MAX_VALUE, core.window, core.cursor, core.cursor);
     }
 }

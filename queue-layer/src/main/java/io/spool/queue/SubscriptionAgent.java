@@ -215,6 +215,9 @@ final class SubscriptionAgent implements Runnable
         }
         if (work > 0)
         {
+            // Pushes and receives after enforce() took messages off the backlog: publishers are to see it as the
+            // pass leaves it, not full for a pass longer.
+            overflow.measure();
             for (final PartitionWorker partition : partitions)
             {
                 partition.commit();

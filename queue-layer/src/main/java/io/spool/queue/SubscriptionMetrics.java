@@ -25,7 +25,10 @@ public final class SubscriptionMetrics
         this.consumers = consumers;
     }
 
-    /** Messages waiting for a consumer. */
+    /**
+     * Messages a receive could be handed now; not those delayed, or waiting behind an earlier message of their
+     * ordered group (as SQS does not count a busy group's messages as visible).
+     */
     public long ready()
     {
         return ready;

@@ -48,6 +48,8 @@ public final class SubscriptionPartitionState
     private final MessageStates states;
     private final ReadCursor cursor;
     private final StateRestore restore;
+    /** Whether the read cursor meets messages as the log end passes them, not when an acquire reaches them. */
+    private final boolean meetsArrivals;
     private long redeliveryCount;
 
     SubscriptionPartitionState(
@@ -75,7 +77,8 @@ public final class SubscriptionPartitionState
         this.deadlines = new Deadlines(core, dead, delays, releases);
         this.states = new MessageStates(core);
         this.cursor = new ReadCursor(core, dead, delays, groups);
-        this.restore = new StateRestore(core, delays, dead, releases);
+        this.restore = new StateRestore(core, delays, releases);
+        this.meetsArrivals = settings.groupMode() == GroupMode.ORDERED;
     }
 
     /**
@@ -102,7 +105,7 @@ public final class SubscriptionPartitionState
         return window.floor();
     }
 
-    /** The next offset never delivered. */
+    /** The next offset the read cursor has not met: never delivered, and with ordered groups not yet read either. */
     public long readCursor()
     {
         return core.cursor;
@@ -130,6 +133,19 @@ public final class SubscriptionPartitionState
         {
             core.readyBytes.logEndMoved();
         }
+    }
+
+    /**
+     * With ordered groups, meets up to {@link #MAX_PASSED_PER_ACQUIRE} messages the log end passed, so that those
+     * waiting behind their group are known as such before anyone asks (see {@link #readyCount()}); without, the
+     * read cursor meets messages only as acquires reach them, and this does nothing.
+     *
+     * @return the number of messages met.
+     */
+    public int meetArrivals()
+    {
+        return meetsArrivals ? cursor.meetAhead(MAX_PASSED_PER_ACQUIRE, window.floor() + OffsetWindow.MAX_CAPACITY) :
+            0;
     }
 
     /**
@@ -435,7 +451,12 @@ public final class SubscriptionPartitionState
         return states.holder(offset);
     }
 
-    /** Messages that an acquire could hand out now: released ones plus those not yet delivered. */
+    /**
+     * Messages that an acquire could hand out now: released ones plus those not yet delivered, but not those waiting
+     * behind their group, delayed or dead. With ordered groups every message the log end passed has been met
+     * ({@link #meetArrivals()}) and is known to wait or not; only past the limits on waiting messages, where the
+     * cursor stops, are unmet messages counted as ready.
+     */
     public long readyCount()
     {
         return states.readyCount();

@@ -144,6 +144,43 @@ class MessageGroupsTest
     }
 
     @Test
+    void aMessageWaitingBehindItsGroupIsNotReadyWhetherOrNotAReceiveMetIt()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder());
+        publishGrouped("A0");
+        fx.clock.advance(1_000);
+        publishGrouped("A1", "B0");
+        work.sync();
+        assertThat(new long[] {work.metrics().ready(), work.metrics().oldestReadyAgeMillis()})
+            .containsExactly(2, 1_000);
+
+        final List<Delivery> heads = work.receive(10, 0);
+        assertThat(values(heads)).containsExactly("A0", "B0");
+        assertThat(work.receive(10, 0)).isEmpty();
+        assertThat(work.metrics().ready()).isZero();
+        work.ack(find(heads, "A0").receipt());
+        assertThat(new long[] {work.metrics().ready(), work.metrics().oldestReadyAgeMillis()})
+            .containsExactly(1, 0);
+    }
+
+    @Test
+    void overflowCountsAndDropsOnlyMessagesThatAreReady()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder().deadLetterTopic("orders.dlq")
+            .overflow(2, SubscriptionSettings.NO_LIMIT, OverflowPolicy.DROP_HEAD));
+        publishGrouped("A0", "A1", "A2", "B0");
+        work.sync();
+        assertThat(fx.readTopic("orders.dlq")).isEmpty();
+
+        // Three ready: the oldest, A0, goes, and frees A1, now the oldest ready, and so on down its group.
+        publishGrouped("C0");
+        work.sync();
+        assertThat(fx.awaitRecords("orders.dlq", 3)).extracting(r -> new String(r.value(), StandardCharsets.UTF_8))
+            .containsExactly("A0", "A1", "A2");
+        assertThat(values(work.receive(10, 0))).containsExactly("B0", "C0");
+    }
+
+    @Test
     void groupSettingsSurviveARestart()
     {
         ordered(SubscriptionSettings.builder().retryPolicy(RetryPolicy.ladder(1_000, 5_000)).messageTtlMillis(60_000));

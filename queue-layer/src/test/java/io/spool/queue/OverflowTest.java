@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.log.DedupKey;
 import io.spool.log.LogReader;
 import io.spool.stream.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -23,6 +24,8 @@ class OverflowTest
 {
     @TempDir
     Path dir;
+    @TempDir
+    Path crashed;
     QueueFixture fx;
 
     @BeforeEach
@@ -133,6 +136,23 @@ class OverflowTest
     }
 
     @Test
+    void eachRefusalOfARetriedPublishUnderRejectPublishDlxIsDeadLetteredWithItsDedupId()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH_DLX);
+        fx.spool.router().send(record("kept")).join();
+        work.sync();
+        final ProducerRecord retried = new ProducerRecord("orders", 0, null,
+            Map.of(DedupKey.HEADER, "order-7".getBytes(StandardCharsets.UTF_8)),
+            "refused".getBytes(StandardCharsets.UTF_8));
+
+        assertThatThrownBy(() -> fx.spool.router().send(retried)).isInstanceOf(QueueFullException.class);
+        assertThatThrownBy(() -> fx.spool.newProducer().send(retried)).isInstanceOf(QueueFullException.class);
+        assertThat(deadValues(2)).containsExactly("refused", "refused");
+        assertThat(fx.readTopic("orders.dlq")).extracting(r -> QueueFixture.header(r, DedupKey.HEADER))
+            .containsExactly("order-7", "order-7");
+    }
+
+    @Test
     void aPlainPublishIsRefusedByAFullSubscriptionAcrossARestart()
     {
         final Subscription work = subscribe(2, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
@@ -214,6 +234,65 @@ class OverflowTest
         reopened.sync();
         fx.spool.newProducer().send(record("e")).join();
         assertThat(values(reopened.receive(10, 0))).containsExactly("c", "d", "e");
+    }
+
+    @Test
+    void aMessagePushedInThePassThatFoundTheSubscriptionFullFreesItsPlaceByTheEndOfThatPass()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.REJECT_PUBLISH);
+        // The consumer holds what it is pushed: "a" stays in flight.
+        try (QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(1), (delivery, c) -> { }))
+        {
+            // The pass that meets "a" counts it ready, so full, before it pushes it; the flag publishers read must
+            // be the one the pass leaves, or "b" is refused until a later pass happens to run.
+            fx.spool.newProducer().send(record("a")).join();
+            work.sync();
+            fx.spool.newProducer().send(record("b")).join();
+            work.sync();
+            assertThat(work.metrics().inFlight()).isEqualTo(1);
+            assertFull("1 ready messages (max 1)");
+        }
+    }
+
+    @Test
+    void aMessageThatExpiredUndeliveredCountsForNoBytesAfterACrash()
+    {
+        fx.topic("sizes", 1);
+        fx.publish("sizes", "a");
+        final int frame = firstFrameLength("sizes");
+        final Subscription work = fx.spool.createSubscription("work", "orders", SubscriptionSettings.builder()
+            .deadLetterTopic("orders.dlq").overflow(SubscriptionSettings.NO_LIMIT, 2L * frame + frame / 2,
+                OverflowPolicy.REJECT_PUBLISH).build());
+        fx.publishWith("orders", "short", QueueHeaders.TTL, "1");
+        fx.advance(work, 1);
+        assertThat(fx.awaitRecords("orders.dlq", 1)).extracting(r -> QueueFixture.header(r, DeathHistory.REASON))
+            .containsExactly("expired");
+
+        fx = fx.crashInto(crashed);
+        final Subscription reopened = fx.spool.subscription("work");
+        for (final String value : List.of("a", "b", "c"))
+        {
+            fx.spool.newProducer().send(record(value)).join();
+            reopened.sync();
+        }
+        assertFull("3 ready messages (max none) and " + 3 * frame + " ready bytes");
+    }
+
+    @Test
+    void aHeldMessagePastItsTimeToLiveExpiresAsARestartReturnsItAndDropHeadLeavesTheRest()
+    {
+        final Subscription work = subscribe(1, SubscriptionSettings.NO_LIMIT, OverflowPolicy.DROP_HEAD);
+        fx.publishWith("orders", "held", QueueHeaders.TTL, "1");
+        assertThat(values(work.receive(1, 0))).containsExactly("held");
+        fx.publish("orders", "next");
+        fx.advance(work, 1);
+
+        fx.reopen();
+        final Subscription reopened = fx.spool.subscription("work");
+        reopened.sync();
+        assertThat(fx.awaitRecords("orders.dlq", 1)).extracting(r -> QueueFixture.header(r, DeathHistory.REASON))
+            .containsExactly("expired");
+        assertThat(values(reopened.receive(10, 0))).containsExactly("next");
     }
 
     private void assertFull(final String backlog)

@@ -10,13 +10,17 @@ import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
 import org.agrona.concurrent.CachedEpochClock;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * An engine on a test directory with a hand-driven clock and no background maintenance.
@@ -29,9 +33,43 @@ final class QueueFixture implements AutoCloseable
 
     QueueFixture(final Path dir)
     {
+        this(dir, 1_000_000);
+    }
+
+    private QueueFixture(final Path dir, final long now)
+    {
         this.dir = dir;
-        clock.update(1_000_000);
+        clock.update(now);
         reopen();
+    }
+
+    /**
+     * Opens what a process killed now would leave on disk: the running engine's files, copied into the empty
+     * directory {@code image} before anything is closed, at the same time. The running engine is closed after.
+     */
+    QueueFixture crashInto(final Path image)
+    {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path path : paths.sorted().toList())
+            {
+                final Path target = image.resolve(dir.relativize(path).toString());
+                if (Files.isDirectory(path))
+                {
+                    Files.createDirectories(target);
+                }
+                else
+                {
+                    Files.copy(path, target);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        close();
+        return new QueueFixture(image, clock.time());
     }
 
     QueueFixture reopen()

@@ -127,6 +127,23 @@ class TimeToLiveTest
     }
 
     @Test
+    void aHeldMessageARestartGivesBackStillExpiresOnTimeWhenTheCursorMeetsNewerOnesFirst()
+    {
+        fx.spool.createSubscription("work", "orders", SubscriptionSettings.builder()
+            .deadLetterTopic("orders.dlq").messageGroups(GroupMode.ORDERED, GroupKeySource.HEADER).build());
+        fx.publishWith("orders", "short", QueueHeaders.TTL, "1000");
+        assertThat(values(fx.spool.subscription("work").receive(1, 0))).containsExactly("short");
+        fx.publishWith("orders", "A0", QueueHeaders.GROUP_ID, "A");
+
+        fx.reopen();
+        final Subscription work = fx.spool.subscription("work");
+        work.sync();
+        fx.advance(work, 1_000);
+        assertThat(deadValues(1)).containsExactly("short");
+        assertThat(values(work.receive(10, 0))).containsExactly("A0");
+    }
+
+    @Test
     void aTtlOutOfRangeIsRefused()
     {
         assertThatThrownBy(() -> SubscriptionSettings.builder().messageTtlMillis(-5).build())
