@@ -8,10 +8,10 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.spool.stream.PublishListener;
 import io.spool.wire.ConnectionLostException;
 import io.spool.wire.FrameDecoderFactory;
+import io.spool.wire.Heartbeats;
 import io.spool.wire.HelloDescriptor;
 import io.spool.wire.Transport;
 
@@ -79,9 +79,8 @@ public final class SpoolClient implements AutoCloseable
             }
             final Channel channel = connected.channel();
             final ServerLimits limits = handshake(config, connection);
-            channel.pipeline().addBefore(HANDLER, "idle", new IdleStateHandler(
-                (long)limits.heartbeatIntervalMillis() * HelloDescriptor.IDLE_INTERVALS,
-                limits.heartbeatIntervalMillis(), 0, TimeUnit.MILLISECONDS));
+            channel.pipeline().addBefore(HANDLER, "idle",
+                Heartbeats.clientIdleHandler(limits.heartbeatIntervalMillis()));
             return new SpoolClient(config, group, connection, limits);
         }
         catch (final RuntimeException ex)

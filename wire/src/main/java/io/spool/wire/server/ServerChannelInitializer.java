@@ -5,13 +5,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.spool.wire.ErrorCode;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.FrameDecoderFactory;
-import io.spool.wire.HelloDescriptor;
+import io.spool.wire.Heartbeats;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.lang.System.Logger.Level.WARNING;
@@ -52,8 +50,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
         final ServerConfig config = server.config();
         channel.pipeline()
             .addLast(FrameDecoderFactory.newDecoder(config.maxFrameLength()))
-            .addLast(new IdleStateHandler(
-                (long)config.heartbeatIntervalMillis() * HelloDescriptor.IDLE_INTERVALS, 0, 0, TimeUnit.MILLISECONDS))
+            .addLast(Heartbeats.serverIdleHandler(config.heartbeatIntervalMillis()))
             .addLast(new ConnectionHandler(server));
     }
 

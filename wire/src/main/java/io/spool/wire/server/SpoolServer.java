@@ -37,6 +37,7 @@ public final class SpoolServer implements AutoCloseable
     private final ExecutorService adminExecutor;
     private final ExecutorService queueExecutor;
     private final ServerChannelInitializer initializer;
+    private final AtomicInteger pausedConnections = new AtomicInteger();
     private final Channel serverChannel;
 
     private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config)
@@ -51,7 +52,8 @@ public final class SpoolServer implements AutoCloseable
             new SynchronousQueue<>(), daemonThreads("spool-queue"));
         this.initializer = new ServerChannelInitializer(
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor),
-                new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor));
+                new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
+                pausedConnections));
         try
         {
             this.serverChannel = new ServerBootstrap()
@@ -129,6 +131,16 @@ public final class SpoolServer implements AutoCloseable
     public int connectionCount()
     {
         return initializer.connectionCount();
+    }
+
+    /**
+     * Connections the server does not read now: their answers go unread (a slow or stuck reader), or their records
+     * published and not yet confirmed reached the bound. Such a connection is read again when it catches up, or
+     * closed when it stays silent for three heartbeat intervals.
+     */
+    public int pausedConnectionCount()
+    {
+        return pausedConnections.get();
     }
 
     /** Blocks until the server is closed (by {@link #close()} from another thread); for a command that serves. */
