@@ -3,12 +3,12 @@ package io.spool.perf.cli;
 import io.spool.perf.bench.QueueBench;
 import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -45,17 +45,8 @@ final class QueueCommand implements Callable<Integer>
         description = "Prefetch values to run (default: ${DEFAULT-VALUE}).")
     int[] prefetch;
 
-    @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",
-        description = "Directory the run writes into, in a fresh subdirectory deleted afterwards (default: "
-            + "${DEFAULT-VALUE}).")
-    Path dataDir;
-
-    @Option(names = "--json", description = "Print JSON objects instead of text.")
-    boolean json;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-        description = "Also write a self-contained HTML page with charts for every configuration.")
-    Path report;
+    @Mixin
+    RunOutputOptions output;
 
     @Override
     public Integer call() throws InterruptedException, IOException
@@ -65,13 +56,13 @@ final class QueueCommand implements Callable<Integer>
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--records and --partitions must be at least 1 and --payload-bytes at least 8 (the publish time)");
         }
-        final List<BenchRun> runs = QueueBench.run(dataDir, records, payloadBytes, partitions, consumers,
+        final List<BenchRun> runs = QueueBench.run(output.dataDir, records, payloadBytes, partitions, consumers,
             prefetch, spec.commandLine().getErr());
         for (final BenchRun run : runs)
         {
-            BenchOutput.print(run.result(), json, spec.commandLine().getOut());
+            BenchOutput.print(run.result(), output.json, spec.commandLine().getOut());
         }
-        BenchOutput.writeReport(report, runs, spec);
+        BenchOutput.writeReport(output.report, runs, spec);
         return 0;
     }
 }
