@@ -1,5 +1,6 @@
 package io.spool.wire.client;
 
+import io.netty.buffer.ByteBuf;
 import io.spool.log.BackPressureException;
 import io.spool.log.DedupKey;
 import io.spool.log.HeadersCodec;
@@ -196,15 +197,18 @@ public final class RemoteProducer implements AutoCloseable
                 }
                 else
                 {
-                    batch.state.set(PendingBatch.OPEN);
+                    // an ordered store is enough: the linger timer's CAS that reads it then sees the record
+                    batch.state.lazySet(PendingBatch.OPEN);
                 }
                 return;
             }
             batch.state.set(PendingBatch.SEALED);
             dispatch(batch);
         }
-        batch = new PendingBatch(this, listener, connection.alloc().ioBuffer(
-            Math.min(maxFrameLength, Math.max(config.batchBytes(), recordBytes) + 256)), state.utf8, state.name, partition);
+        final ByteBuf frame = connection.alloc().ioBuffer(
+            Math.min(maxFrameLength, Math.max(config.batchBytes(), recordBytes) + 256));
+        batch = new PendingBatch(this, listener, frame, state.utf8, state.name, partition,
+            config.batchBytes() / recordBytes + 1);
         batch.append(timestamp, attributes, key, headers, value, correlation, future);
         sent++;
         if (config.lingerMillis() == 0 || batch.sizeInBytes() >= config.batchBytes())

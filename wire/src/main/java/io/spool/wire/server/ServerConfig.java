@@ -11,7 +11,7 @@ public final class ServerConfig
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 7420;
     public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
-    /** Above this, record indexes inside one publish would not fit the confirm correlation. */
+    /** A frame is held whole in memory while it is handled; this bounds what one connection can make it hold. */
     public static final int MAX_MAX_FRAME_LENGTH = 256 * 1024 * 1024;
 
     private final String host;
