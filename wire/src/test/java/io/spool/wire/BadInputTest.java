@@ -2,11 +2,15 @@ package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.spool.log.ConfirmListener;
+import io.spool.log.PartitionLog;
+import io.spool.log.SpoolException;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +19,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 
 import static io.spool.wire.RoundTripTest.bytes;
 import static io.spool.wire.RoundTripTest.ignoringListener;
@@ -244,6 +249,73 @@ class BadInputTest
         assertThat(producer.awaitConfirms()).isTrue();
         assertThat(WireFixture.await(() -> fixture.spool().streams().describeTopic("bounded").partitions().get(0)
             .endOffset() == 2_000, Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void aClientBeyondTheServersBoundOnUnconfirmedPublishesIsNotReadUntilConfirmsCatchUp() throws Exception
+    {
+        startServer(ServerConfig.builder().maxUnconfirmedPublishes(4));
+        fixture.spool().createTopic("stalled", WireFixture.topic(1));
+        final PartitionLog log = fixture.spool().streams().topics().topic("stalled").partition(0);
+        final CountDownLatch release = new CountDownLatch(1);
+        // a confirm listener that blocks holds up the pipeline's confirms, so the raw client's publishes stay
+        // unconfirmed for as long as the test wants
+        final UnsafeBuffer stall = new UnsafeBuffer(bytes("stall"));
+        fixture.spool().streams().logStore().newProducer().publish(log, -1, stall, 0, -1, stall, 0, 0, stall, 0,
+            stall.capacity(), new ConfirmListener()
+            {
+                @Override
+                public void onConfirmed(final long correlation, final long offset)
+                {
+                    awaitQuietly(release);
+                }
+
+                @Override
+                public void onFailed(final long correlation, final SpoolException error)
+                {
+                    awaitQuietly(release);
+                }
+            }, 0);
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                final ByteBuf publish = Unpooled.buffer();
+                final int count = PublishDescriptor.beginRequest(publish, 100 + i,
+                    "stalled".getBytes(StandardCharsets.UTF_8), 0);
+                PublishDescriptor.appendRecord(publish, -1, 0, null, null, bytes("r" + i));
+                PublishDescriptor.finishRequest(publish, count, 1);
+                assertThat(raw.send(publish)).isTrue();
+            }
+            assertThat(WireFixture.await(() -> fixture.server().pausedConnectionCount() == 1, Duration.ofSeconds(10)))
+                .as("four unconfirmed records stop the server reading the connection").isTrue();
+
+            release.countDown();
+            for (int i = 0; i < 10; i++)
+            {
+                final ByteBuffer answer = raw.readFrame();
+                assertThat(answer.get(FrameDescriptor.FLAGS_OFFSET)).isEqualTo((byte)FrameDescriptor.FLAG_RESPONSE);
+            }
+            assertThat(WireFixture.await(() -> fixture.server().pausedConnectionCount() == 0, Duration.ofSeconds(10)))
+                .isTrue();
+            assertThat(log.endOffset()).isEqualTo(11);
+        }
+        finally
+        {
+            release.countDown();
+        }
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
