@@ -18,6 +18,7 @@ import io.spool.wire.ProtocolException;
 
 import io.spool.log.BackPressureException;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.util.concurrent.RejectedExecutionException;
 import java.nio.charset.StandardCharsets;
@@ -284,6 +285,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         else if (error instanceof CorruptedFrameException)
         {
             closeWithError(ctx, 0, 0, ErrorCode.MALFORMED_FRAME, error.getMessage());
+        }
+        else if (error instanceof SSLException)
+        {
+            // no error reply can reach a client that does not speak TLS or did not finish the handshake
+            LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": TLS failed, " + error);
+            closing = true;
+            ctx.close();
         }
         else if (error instanceof IOException)
         {
