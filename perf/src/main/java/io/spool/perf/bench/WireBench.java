@@ -27,10 +27,12 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
@@ -51,6 +53,7 @@ public final class WireBench
     private static final int MAX_RECORDS_PER_POLL = 10_000;
     private static final int MAX_POLL_BYTES = 1 << 20;
     private static final Duration POLL_TIMEOUT = Duration.ofSeconds(1);
+    private static final long AWAIT_PARK_NANOS = 20_000;
 
     private WireBench()
     {
@@ -101,46 +104,35 @@ public final class WireBench
                 confirmLatency.reset();
                 pollLatency.reset();
                 final boolean remoteFirst = round % 2 == 1;
-                final long embeddedPublish;
-                final long remotePublish;
-                if (remoteFirst)
-                {
-                    remotePublish = remotePublish(client, remote, settings, value, confirmLatency);
-                    embeddedPublish = embeddedPublish(spool, embedded, settings, value);
-                }
-                else
-                {
-                    embeddedPublish = embeddedPublish(spool, embedded, settings, value);
-                    remotePublish = remotePublish(client, remote, settings, value, confirmLatency);
-                }
-                final long embeddedConsume;
-                final long remoteConsume;
-                if (remoteFirst)
-                {
-                    remoteConsume = remoteConsume(client, remote, settings.records(), pollLatency);
-                    embeddedConsume = embeddedConsume(spool, embedded, settings.records());
-                }
-                else
-                {
-                    embeddedConsume = embeddedConsume(spool, embedded, settings.records());
-                    remoteConsume = remoteConsume(client, remote, settings.records(), pollLatency);
-                }
+                final Timed[] published = inTurn(remoteFirst,
+                    () -> embeddedPublish(spool, embedded, settings, value),
+                    () -> remotePublish(client, remote, settings, value, confirmLatency));
+                final Timed[] consumed = inTurn(remoteFirst,
+                    () -> embeddedConsume(spool, embedded, settings.records()),
+                    () -> remoteConsume(client, remote, settings.records(), pollLatency));
                 spool.streams().deleteTopic(embedded);
                 spool.streams().deleteTopic(remote);
                 if (measured)
                 {
-                    publish.add(remotePublish, embeddedPublish, confirmLatency);
-                    consume.add(remoteConsume, embeddedConsume, pollLatency);
+                    publish.add(published[1], published[0], confirmLatency);
+                    consume.add(consumed[1], consumed[0], pollLatency);
                 }
                 progressOut.println(String.format(Locale.ROOT, "bench wire: %s %d of %d: publish with confirms " +
-                    "embedded %,.0f, remote %,.0f records/s (%.2f); consume embedded %,.0f, remote %,.0f records/s " +
-                    "(%.2f)", measured ? "round" : "warm-up round", measured ? round - settings.warmupRounds() + 1 :
-                    round + 1, measured ? settings.rounds() : settings.warmupRounds(),
-                    rate(settings.records(), embeddedPublish), rate(settings.records(), remotePublish),
-                    (double)embeddedPublish / remotePublish, rate(settings.records(), embeddedConsume),
-                    rate(settings.records(), remoteConsume), (double)embeddedConsume / remoteConsume));
+                    "embedded %,.0f, remote %,.0f records/s (%.2f), CPU %,d and %,d ns/record; consume embedded " +
+                    "%,.0f, remote %,.0f records/s (%.2f)", measured ? "round" : "warm-up round",
+                    measured ? round - settings.warmupRounds() + 1 : round + 1,
+                    measured ? settings.rounds() : settings.warmupRounds(),
+                    published[0].rate(settings.records()), published[1].rate(settings.records()),
+                    published[1].rate(settings.records()) / published[0].rate(settings.records()),
+                    published[0].cpuNanos() / settings.records(), published[1].cpuNanos() / settings.records(),
+                    consumed[0].rate(settings.records()), consumed[1].rate(settings.records()),
+                    consumed[1].rate(settings.records()) / consumed[0].rate(settings.records())));
                 progressOut.flush();
             }
+            progressOut.println(String.format(Locale.ROOT, "bench wire: CPU of the whole process per published " +
+                "record, median of the measured rounds: embedded %,d ns, remote %,d ns", publish.medianCpu(false,
+                settings.records()), publish.medianCpu(true, settings.records())));
+            progressOut.flush();
         }
         final int batchKiB = Math.max(1, settings.batchBytes() / 1024);
         return List.of(
@@ -151,33 +143,59 @@ public final class WireBench
                 "embedded stream poll, same rounds", "one poll of up to " + MAX_RECORDS_PER_POLL + " records"));
     }
 
-    private static double rate(final long records, final long elapsedNanos)
+    /** How long a part of a round took, and the CPU time the whole process spent meanwhile. */
+    private record Timed(long wallNanos, long cpuNanos)
     {
-        return records * 1e9 / elapsedNanos;
+        double rate(final long records)
+        {
+            return records * 1e9 / wallNanos;
+        }
     }
 
-    private static long embeddedPublish(final Spool spool, final String topic, final Settings settings,
+    /** Runs the embedded and the remote part of a round in the order asked; returns embedded, then remote. */
+    private static Timed[] inTurn(final boolean remoteFirst, final Runnable embedded, final Runnable remote)
+    {
+        final Timed[] timed = new Timed[2];
+        if (remoteFirst)
+        {
+            timed[1] = timed(remote);
+            timed[0] = timed(embedded);
+        }
+        else
+        {
+            timed[0] = timed(embedded);
+            timed[1] = timed(remote);
+        }
+        return timed;
+    }
+
+    private static Timed timed(final Runnable work)
+    {
+        final long cpu = ProcessCpu.nanos();
+        final long start = System.nanoTime();
+        work.run();
+        return new Timed(Math.max(1, System.nanoTime() - start), ProcessCpu.nanos() - cpu);
+    }
+
+    private static void embeddedPublish(final Spool spool, final String topic, final Settings settings,
         final byte[] value)
     {
         final Confirms confirms = new Confirms(null, 0);
         final StreamProducer producer = spool.streams().newProducer(confirms);
         final UnsafeBuffer buffer = new UnsafeBuffer(value);
-        final long start = System.nanoTime();
         for (long i = 0; i < settings.records(); i++)
         {
             producer.publishToPartition(topic, 0, buffer, 0, -1, buffer, 0, 0, buffer, 0, value.length, i);
         }
         confirms.await(settings.records());
-        return Math.max(1, System.nanoTime() - start);
     }
 
-    private static long remotePublish(final SpoolClient client, final String topic, final Settings settings,
+    private static void remotePublish(final SpoolClient client, final String topic, final Settings settings,
         final byte[] value, final AtomicHistogram latency)
     {
         final Confirms confirms = new Confirms(latency, settings.records());
         final RemoteProducer producer = client.newProducer(ProducerConfig.builder().batchBytes(settings.batchBytes())
             .build(), confirms);
-        final long start = System.nanoTime();
         for (long i = 0; i < settings.records(); i++)
         {
             confirms.sent(i);
@@ -185,22 +203,21 @@ public final class WireBench
         }
         producer.flush();
         confirms.await(settings.records());
-        return Math.max(1, System.nanoTime() - start);
     }
 
-    private static long embeddedConsume(final Spool spool, final String topic, final long records)
+    private static void embeddedConsume(final Spool spool, final String topic, final long records)
     {
         try (StreamConsumer consumer = spool.newConsumer(ConsumerConfig.standalone()))
         {
             final List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            return drain(records,
+            drain(records,
                 () -> consumer.poll((t, p, record) -> { }, MAX_RECORDS_PER_POLL, MAX_POLL_BYTES, POLL_TIMEOUT));
         }
     }
 
-    private static long remoteConsume(final SpoolClient client, final String topic, final long records,
+    private static void remoteConsume(final SpoolClient client, final String topic, final long records,
         final AtomicHistogram latency)
     {
         final RemoteStreamConsumer consumer = client.newStreamConsumer();
@@ -209,7 +226,7 @@ public final class WireBench
             final List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
-            return drain(records, () ->
+            drain(records, () ->
             {
                 final long pollStart = System.nanoTime();
                 final int polled = consumer.poll((t, p, record) -> { }, MAX_RECORDS_PER_POLL, MAX_POLL_BYTES,
@@ -224,16 +241,14 @@ public final class WireBench
         }
     }
 
-    /** Polls until {@code records} were handed over; returns how long that took. */
-    private static long drain(final long records, final LongSupplier poll)
+    /** Polls until {@code records} were handed over. */
+    private static void drain(final long records, final LongSupplier poll)
     {
-        final long start = System.nanoTime();
         long seen = 0;
         while (seen < records)
         {
             seen += poll.getAsLong();
         }
-        return Math.max(1, System.nanoTime() - start);
     }
 
     /**
@@ -280,11 +295,12 @@ public final class WireBench
             confirmed.lazySet(confirmed.get() + 1);
         }
 
+        /** Parks between looks, so waiting for the last confirms adds little to the process's CPU time. */
         void await(final long records)
         {
             while (confirmed.get() < records)
             {
-                Thread.onSpinWait();
+                LockSupport.parkNanos(AWAIT_PARK_NANOS);
             }
             if (failure.get() != null)
             {
@@ -298,6 +314,8 @@ public final class WireBench
     {
         private final double[] remoteRates;
         private final double[] embeddedRates;
+        private final long[] remoteCpu;
+        private final long[] embeddedCpu;
         private final double[] ends;
         private final AtomicHistogram latency = LatencyHistograms.newHistogram();
         private int rounds;
@@ -308,18 +326,29 @@ public final class WireBench
         {
             this.remoteRates = new double[rounds];
             this.embeddedRates = new double[rounds];
+            this.remoteCpu = new long[rounds];
+            this.embeddedCpu = new long[rounds];
             this.ends = new double[rounds];
         }
 
-        void add(final long remote, final long embedded, final AtomicHistogram roundLatency)
+        void add(final Timed remote, final Timed embedded, final AtomicHistogram roundLatency)
         {
-            remoteRates[rounds] = 1e9 / remote;
-            embeddedRates[rounds] = 1e9 / embedded;
-            remoteNanos += remote;
-            embeddedNanos += embedded;
+            remoteRates[rounds] = 1e9 / remote.wallNanos();
+            embeddedRates[rounds] = 1e9 / embedded.wallNanos();
+            remoteCpu[rounds] = remote.cpuNanos();
+            embeddedCpu[rounds] = embedded.cpuNanos();
+            remoteNanos += remote.wallNanos();
+            embeddedNanos += embedded.wallNanos();
             ends[rounds] = remoteNanos / 1e9;
             latency.add(roundLatency);
             rounds++;
+        }
+
+        long medianCpu(final boolean remote, final long records)
+        {
+            final long[] sorted = Arrays.copyOf(remote ? remoteCpu : embeddedCpu, rounds);
+            Arrays.sort(sorted);
+            return sorted[rounds / 2] / records;
         }
 
         BenchRun result(final String benchmark, final Settings settings, final String measured, final String baseline,

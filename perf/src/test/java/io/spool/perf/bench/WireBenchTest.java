@@ -40,10 +40,13 @@ class WireBenchTest
         {
             assertThat(run.throughput()).hasSize(2).allSatisfy(series -> assertThat(series.points()).isEqualTo(2));
         }
-        assertThat(progress.toString().lines()).hasSize(3).satisfiesExactly(
+        assertThat(progress.toString().lines()).hasSize(4).satisfiesExactly(
             line -> assertThat(line).startsWith("bench wire: warm-up round 1 of 1: "),
-            line -> assertThat(line).startsWith("bench wire: round 1 of 2: "),
-            line -> assertThat(line).startsWith("bench wire: round 2 of 2: "));
+            line -> assertThat(line).startsWith("bench wire: round 1 of 2: ")
+                .containsPattern("CPU [0-9,]+ and [0-9,]+ ns/record"),
+            line -> assertThat(line).startsWith("bench wire: round 2 of 2: "),
+            line -> assertThat(line)
+                .containsPattern("median of the measured rounds: embedded [0-9,]+ ns, remote [1-9]"));
         try (var left = Files.list(dir))
         {
             assertThat(left).as("the scratch directory is removed").isEmpty();
