@@ -10,6 +10,8 @@ import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
+import io.spool.log.BackPressureException;
+import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.spool.wire.RoundTripTest.bytes;
 import static io.spool.wire.RoundTripTest.ignoringListener;
@@ -257,25 +262,7 @@ class BadInputTest
         startServer(ServerConfig.builder().maxUnconfirmedPublishes(4));
         fixture.spool().createTopic("stalled", WireFixture.topic(1));
         final PartitionLog log = fixture.spool().streams().topics().topic("stalled").partition(0);
-        final CountDownLatch release = new CountDownLatch(1);
-        // a confirm listener that blocks holds up the pipeline's confirms, so the raw client's publishes stay
-        // unconfirmed for as long as the test wants
-        final UnsafeBuffer stall = new UnsafeBuffer(bytes("stall"));
-        fixture.spool().streams().logStore().newProducer().publish(log, -1, stall, 0, -1, stall, 0, 0, stall, 0,
-            stall.capacity(), new ConfirmListener()
-            {
-                @Override
-                public void onConfirmed(final long correlation, final long offset)
-                {
-                    awaitQuietly(release);
-                }
-
-                @Override
-                public void onFailed(final long correlation, final SpoolException error)
-                {
-                    awaitQuietly(release);
-                }
-            }, 0);
+        final CountDownLatch release = stallConfirms(log);
         try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
         {
             for (int i = 0; i < 10; i++)
@@ -304,6 +291,76 @@ class BadInputTest
         {
             release.countDown();
         }
+    }
+
+    @Test
+    void aProducerThatFindsNoRoomWithinItsBlockTimeSaysBackPressure() throws Exception
+    {
+        startServer(ServerConfig.builder());
+        fixture.spool().createTopic("stalled", WireFixture.topic(1));
+        final CountDownLatch release = stallConfirms(fixture.spool().streams().topics().topic("stalled").partition(0));
+        try
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final RemoteProducer producer = fixture.connect().newProducer(ProducerConfig.builder().maxUnconfirmed(4)
+                .lingerMillis(0).maxBlockMillis(60_000).clock(clock).build(), ignoringListener());
+            for (int i = 0; i < 4; i++)
+            {
+                producer.send("stalled", null, null, bytes("r" + i), i);
+            }
+            final AtomicReference<Throwable> outcome = new AtomicReference<>();
+            final Thread fifth = new Thread(() ->
+            {
+                try
+                {
+                    producer.send("stalled", null, null, bytes("r4"), 4);
+                }
+                catch (final RuntimeException ex)
+                {
+                    outcome.set(ex);
+                }
+            });
+            fifth.start();
+            assertThat(WireFixture.await(() -> LockSupport.getBlocker(fifth) == producer, Duration.ofSeconds(10)))
+                .as("the fifth send waits for room").isTrue();
+
+            clock.advance(TimeUnit.MILLISECONDS.toNanos(60_000));
+            fifth.join(10_000);
+            assertThat(outcome.get()).isInstanceOf(BackPressureException.class)
+                .hasMessageContaining("4 records are unconfirmed, the bound is 4");
+            release.countDown();
+            assertThat(producer.awaitConfirms()).isTrue();
+        }
+        finally
+        {
+            release.countDown();
+        }
+    }
+
+    /**
+     * Holds up every confirm of {@code log}'s pipeline until the returned latch is released: the confirm listener
+     * of a record published first blocks the pipeline's publish stage.
+     */
+    private CountDownLatch stallConfirms(final PartitionLog log)
+    {
+        final CountDownLatch release = new CountDownLatch(1);
+        final UnsafeBuffer stall = new UnsafeBuffer(bytes("stall"));
+        fixture.spool().streams().logStore().newProducer().publish(log, -1, stall, 0, -1, stall, 0, 0, stall, 0,
+            stall.capacity(), new ConfirmListener()
+            {
+                @Override
+                public void onConfirmed(final long correlation, final long offset)
+                {
+                    awaitQuietly(release);
+                }
+
+                @Override
+                public void onFailed(final long correlation, final SpoolException error)
+                {
+                    awaitQuietly(release);
+                }
+            }, 0);
+        return release;
     }
 
     private static void awaitQuietly(final CountDownLatch latch)

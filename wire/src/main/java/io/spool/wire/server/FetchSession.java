@@ -45,7 +45,6 @@ import static io.spool.log.RecordDescriptor.align;
  * was committed before the (volatile) read of the end, so all its bytes are visible; an uncommitted frame reads as
  * zeros or as an offset at or above the end, and stops the walk.
  * <p>
- * <p>
  * Design note: a fetch's wait is measured on the engine's clock, like every other timeout in Spool (a RECEIVE's wait
  * included), so a test or lab that moves the clock by hand moves long polls too. The session owns one Netty timer for
  * all its parked fetches, due when the earliest wait would end if the engine clock keeps wall time, and at the most
