@@ -48,7 +48,10 @@ public final class OpCode
     public static final int SETTLE = 0x51;
     /** Push: starts a consumer with a prefetch; its deliveries arrive as {@link #DELIVERY} frames. */
     public static final int CONSUME = 0x60;
-    /** Settles a push consumer's deliveries (ack, nack, reject); answered only when refused as a whole. */
+    /**
+     * Settles a push consumer's deliveries by receipt (ack, nack, nack with delay, reject, extend); answered only
+     * when refused as a whole.
+     */
     public static final int CONSUMER_SETTLE = 0x61;
     /** Server to client: one pushed delivery; the correlation id is the consumer tag. */
     public static final int DELIVERY = 0x62;
@@ -56,6 +59,8 @@ public final class OpCode
     public static final int SETTLEMENT_REFUSED = 0x63;
     /** Stops a push consumer; every delivery it held goes back to ready, redelivered. */
     public static final int CANCEL = 0x64;
+    /** Server to client: a push consumer held a delivery past its lock; it went back to the subscription. */
+    public static final int LOCK_EXPIRED = 0x65;
 
     /** Declares an exchange ({@link ExchangeDescriptor}); the same declaration again is a no-op. */
     public static final int DECLARE_EXCHANGE = 0x80;
@@ -103,6 +108,7 @@ public final class OpCode
         NAMES[DELIVERY] = "DELIVERY";
         NAMES[SETTLEMENT_REFUSED] = "SETTLEMENT_REFUSED";
         NAMES[CANCEL] = "CANCEL";
+        NAMES[LOCK_EXPIRED] = "LOCK_EXPIRED";
     }
 
     private OpCode()

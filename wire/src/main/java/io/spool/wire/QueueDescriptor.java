@@ -33,10 +33,12 @@ import org.agrona.DirectBuffer;
  *    response: Failed Count (int32), then per failure its Receipt and an error body (ErrorDescriptor)
  *  CONSUME: Subscription, Consumer Tag (int32, chosen by the client, unique on the connection), Prefetch
  *    (int32), Auto Ack (int8); response: empty. Deliveries may arrive before the response.
- *  CONSUMER_SETTLE: Consumer Tag (int32), Kind (int8: ACK, NACK or REJECT), Count (int32), Receipts;
- *    no response unless refused whole (unknown tag, bad kind); a refused receipt comes as SETTLEMENT_REFUSED
+ *  CONSUMER_SETTLE: Consumer Tag (int32), Kind (int8, see SettleKind), Argument Millis (int64), Count (int32),
+ *    Receipts; no response unless refused whole (unknown tag, bad kind); a refused receipt comes as
+ *    SETTLEMENT_REFUSED
  *  DELIVERY (server to client, correlation id = consumer tag): a Delivery
  *  SETTLEMENT_REFUSED (server to client, correlation id = consumer tag): Receipt, error body
+ *  LOCK_EXPIRED (server to client, correlation id = consumer tag): Receipt of a delivery held past its lock
  *  CANCEL: Consumer Tag (int32); response: empty
  * </pre>
  * <p>
@@ -46,8 +48,10 @@ public final class QueueDescriptor
 {
     public static final int RECEIPT_LENGTH = 16;
     public static final int DELIVERY_FIXED_LENGTH = 37;
+    /** CONSUMER_SETTLE body before its receipts: tag, kind, argument, count. */
+    public static final int CONSUMER_SETTLE_FIXED_LENGTH = 4 + 1 + 8 + 4;
 
-    /** What a settlement does to the deliveries it names. */
+    /** What a settlement does to the deliveries it names; its argument is a delay (NACK_DELAYED) or a lock (EXTEND). */
     public enum SettleKind
     {
         ACK, NACK, NACK_DELAYED, REJECT, EXTEND;

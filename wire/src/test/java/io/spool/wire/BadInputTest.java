@@ -2,11 +2,17 @@ package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.spool.log.ConfirmListener;
+import io.spool.log.PartitionLog;
+import io.spool.log.SpoolException;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
+import io.spool.log.BackPressureException;
+import org.agrona.concurrent.CachedNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -15,6 +21,10 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 import static io.spool.wire.RoundTripTest.bytes;
 import static io.spool.wire.RoundTripTest.ignoringListener;
@@ -189,22 +199,9 @@ class BadInputTest
     }
 
     @Test
-    void aSilentConnectionIsClosedWhileAHeartbeatingClientStays() throws Exception
+    void aClientThatDoesNotReadItsAnswersIsNoLongerReadWhileOthersGoOn() throws Exception
     {
-        startServer(ServerConfig.builder().heartbeatIntervalMillis(300));
-        final SpoolClient heartbeating = fixture.connect();
-        try (RawConnection silent = new RawConnection(fixture.server().port()).hello(""))
-        {
-            assertThat(silent.closedByServer()).isTrue();
-        }
-        assertThat(heartbeating.isConnected()).isTrue();
-        assertThat(heartbeating.admin().listTopics()).isEmpty();
-    }
-
-    @Test
-    void aClientThatDoesNotReadItsAnswersIsStoppedAndClosedWhileOthersGoOn() throws Exception
-    {
-        startServer(ServerConfig.builder().heartbeatIntervalMillis(300));
+        startServer(ServerConfig.builder());
         final SpoolClient good = fixture.connect();
         good.admin().createTopic("big", WireFixture.topic(1));
         final RemoteProducer producer = good.newProducer(ProducerConfig.defaults(), ignoringListener());
@@ -213,30 +210,31 @@ class BadInputTest
             producer.send("big", null, null, new byte[8 * 1024], i);
         }
         assertThat(producer.awaitConfirms()).isTrue();
-        try (RawConnection slow = new RawConnection(fixture.server().port()).hello(""))
-        {
-            final java.util.concurrent.CompletableFuture<Integer> sending =
-                java.util.concurrent.CompletableFuture.supplyAsync(() ->
+        final RawConnection slow = new RawConnection(fixture.server().port()).hello("");
+        final java.util.concurrent.CompletableFuture<Void> sending = java.util.concurrent.CompletableFuture.runAsync(
+            () ->
+            {
+                for (int sent = 0; ; sent++)
                 {
-                    int sent = 0;
-                    while (sent < 100_000)
+                    final ByteBuf fetch = Unpooled.buffer();
+                    FetchDescriptor.encodeRequest(fetch, sent, "big".getBytes(StandardCharsets.UTF_8), 0, 0, 1000,
+                        1 << 20, 0);
+                    if (!slow.send(fetch))
                     {
-                        final ByteBuf fetch = Unpooled.buffer();
-                        FetchDescriptor.encodeRequest(fetch, sent, "big".getBytes(StandardCharsets.UTF_8), 0, 0,
-                            1000, 1 << 20, 0);
-                        if (!slow.send(fetch))
-                        {
-                            return sent;
-                        }
-                        sent++;
+                        return;
                     }
-                    return sent;
-                });
-            assertThat(sending.get(20, java.util.concurrent.TimeUnit.SECONDS))
-                .as("the server stopped reading, then closed the connection").isLessThan(100_000);
-            assertThat(good.admin().describeTopic("big").partitions().get(0).endOffset()).isEqualTo(200);
-        }
-        assertThat(WireFixture.await(() -> fixture.server().connectionCount() == 1, Duration.ofSeconds(10))).isTrue();
+                }
+            });
+
+        assertThat(WireFixture.await(() -> fixture.server().pausedConnectionCount() == 1, Duration.ofSeconds(20)))
+            .as("the server stopped reading the connection whose answers pile up").isTrue();
+        producer.send("big", null, bytes("still served")).join();
+        assertThat(good.admin().describeTopic("big").partitions().get(0).endOffset()).isEqualTo(201);
+
+        slow.close();
+        sending.get(20, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(WireFixture.await(() -> fixture.server().connectionCount() == 1 &&
+            fixture.server().pausedConnectionCount() == 0, Duration.ofSeconds(10))).isTrue();
     }
 
     @Test
@@ -256,6 +254,125 @@ class BadInputTest
         assertThat(producer.awaitConfirms()).isTrue();
         assertThat(WireFixture.await(() -> fixture.spool().streams().describeTopic("bounded").partitions().get(0)
             .endOffset() == 2_000, Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void aClientBeyondTheServersBoundOnUnconfirmedPublishesIsNotReadUntilConfirmsCatchUp() throws Exception
+    {
+        startServer(ServerConfig.builder().maxUnconfirmedPublishes(4));
+        fixture.spool().createTopic("stalled", WireFixture.topic(1));
+        final PartitionLog log = fixture.spool().streams().topics().topic("stalled").partition(0);
+        final CountDownLatch release = stallConfirms(log);
+        try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                final ByteBuf publish = Unpooled.buffer();
+                final int count = PublishDescriptor.beginRequest(publish, 100 + i,
+                    "stalled".getBytes(StandardCharsets.UTF_8), 0);
+                PublishDescriptor.appendRecord(publish, -1, 0, null, null, bytes("r" + i));
+                PublishDescriptor.finishRequest(publish, count, 1);
+                assertThat(raw.send(publish)).isTrue();
+            }
+            assertThat(WireFixture.await(() -> fixture.server().pausedConnectionCount() == 1, Duration.ofSeconds(10)))
+                .as("four unconfirmed records stop the server reading the connection").isTrue();
+
+            release.countDown();
+            for (int i = 0; i < 10; i++)
+            {
+                final ByteBuffer answer = raw.readFrame();
+                assertThat(answer.get(FrameDescriptor.FLAGS_OFFSET)).isEqualTo((byte)FrameDescriptor.FLAG_RESPONSE);
+            }
+            assertThat(WireFixture.await(() -> fixture.server().pausedConnectionCount() == 0, Duration.ofSeconds(10)))
+                .isTrue();
+            assertThat(log.endOffset()).isEqualTo(11);
+        }
+        finally
+        {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aProducerThatFindsNoRoomWithinItsBlockTimeSaysBackPressure() throws Exception
+    {
+        startServer(ServerConfig.builder());
+        fixture.spool().createTopic("stalled", WireFixture.topic(1));
+        final CountDownLatch release = stallConfirms(fixture.spool().streams().topics().topic("stalled").partition(0));
+        try
+        {
+            final CachedNanoClock clock = new CachedNanoClock();
+            final RemoteProducer producer = fixture.connect().newProducer(ProducerConfig.builder().maxUnconfirmed(4)
+                .lingerMillis(0).maxBlockMillis(60_000).clock(clock).build(), ignoringListener());
+            for (int i = 0; i < 4; i++)
+            {
+                producer.send("stalled", null, null, bytes("r" + i), i);
+            }
+            final AtomicReference<Throwable> outcome = new AtomicReference<>();
+            final Thread fifth = new Thread(() ->
+            {
+                try
+                {
+                    producer.send("stalled", null, null, bytes("r4"), 4);
+                }
+                catch (final RuntimeException ex)
+                {
+                    outcome.set(ex);
+                }
+            });
+            fifth.start();
+            assertThat(WireFixture.await(() -> LockSupport.getBlocker(fifth) == producer, Duration.ofSeconds(10)))
+                .as("the fifth send waits for room").isTrue();
+
+            clock.advance(TimeUnit.MILLISECONDS.toNanos(60_000));
+            fifth.join(10_000);
+            assertThat(outcome.get()).isInstanceOf(BackPressureException.class)
+                .hasMessageContaining("4 records are unconfirmed, the bound is 4");
+            release.countDown();
+            assertThat(producer.awaitConfirms()).isTrue();
+        }
+        finally
+        {
+            release.countDown();
+        }
+    }
+
+    /**
+     * Holds up every confirm of {@code log}'s pipeline until the returned latch is released: the confirm listener
+     * of a record published first blocks the pipeline's publish stage.
+     */
+    private CountDownLatch stallConfirms(final PartitionLog log)
+    {
+        final CountDownLatch release = new CountDownLatch(1);
+        final UnsafeBuffer stall = new UnsafeBuffer(bytes("stall"));
+        fixture.spool().streams().logStore().newProducer().publish(log, -1, stall, 0, -1, stall, 0, 0, stall, 0,
+            stall.capacity(), new ConfirmListener()
+            {
+                @Override
+                public void onConfirmed(final long correlation, final long offset)
+                {
+                    awaitQuietly(release);
+                }
+
+                @Override
+                public void onFailed(final long correlation, final SpoolException error)
+                {
+                    awaitQuietly(release);
+                }
+            }, 0);
+        return release;
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

@@ -168,6 +168,19 @@ class FuzzTest
         frame = Unpooled.buffer();
         FrameDescriptor.finish(frame, FrameDescriptor.begin(frame, OpCode.PING, 0, 12));
         frames.add(bytes(frame));
+        frame = Unpooled.buffer();
+        FrameDescriptor.begin(frame, OpCode.CONSUME, 0, 13);
+        Fields.writeString(frame, "fuzz-sub");
+        frame.writeIntLE(1).writeIntLE(2).writeByte(0);
+        FrameDescriptor.finish(frame, 0);
+        frames.add(bytes(frame));
+        frame = Unpooled.buffer();
+        FrameDescriptor.begin(frame, OpCode.CONSUMER_SETTLE, 0, 0);
+        frame.writeIntLE(1).writeByte(QueueDescriptor.SettleKind.NACK_DELAYED.ordinal()).writeLongLE(1_000)
+            .writeIntLE(1);
+        QueueDescriptor.encodeReceipt(frame, 0, 0, 1);
+        FrameDescriptor.finish(frame, 0);
+        frames.add(bytes(frame));
         return frames;
     }
 

@@ -139,7 +139,7 @@ class KilledConsumerTest
         List<RemoteDelivery> batch;
         do
         {
-            batch = queue.receive(MESSAGES, 200);
+            batch = queue.receive(MESSAGES, 0);
             all.addAll(batch);
             batch.forEach(d -> queue.ack(d.receipt()));
         }

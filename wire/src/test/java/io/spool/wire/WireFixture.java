@@ -7,6 +7,8 @@ import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
 import io.spool.wire.server.SpoolServer;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.SystemEpochClock;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +35,13 @@ public final class WireFixture implements AutoCloseable
 
     public WireFixture(final Path dataDir, final ServerConfig.Builder config)
     {
-        this.spool = Spool.builder(dataDir).backgroundMaintenance(false).open();
+        this(dataDir, config, SystemEpochClock.INSTANCE);
+    }
+
+    /** The engine reads {@code clock} for every timeout, so a test moves time by hand with a cached clock. */
+    public WireFixture(final Path dataDir, final ServerConfig.Builder config, final EpochClock clock)
+    {
+        this.spool = Spool.builder(dataDir).backgroundMaintenance(false).clock(clock).open();
         this.server = SpoolServer.start(spool, config.port(0).ioThreads(2).build());
     }
 

@@ -10,7 +10,8 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = "Benchmarks; each prints its raw baseline from the same run and the ratio.",
-    subcommands = {IngestCommand.class, ReplayCommand.class, QueueCommand.class, E2eCommand.class})
+    subcommands = {IngestCommand.class, ReplayCommand.class, QueueCommand.class, E2eCommand.class,
+        WireCommand.class})
 final class BenchCommand implements Runnable
 {
     @Spec
@@ -19,6 +20,6 @@ final class BenchCommand implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "a benchmark is needed: ingest, replay, queue or e2e");
+        throw new ParameterException(spec.commandLine(), "a benchmark is needed: ingest, replay, queue, e2e or wire");
     }
 }

@@ -3,12 +3,11 @@ package io.spool.perf.cli;
 import io.spool.log.Durability;
 import io.spool.perf.bench.BenchSettings;
 import io.spool.perf.bench.RawBaselineRun;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-
-import java.nio.file.Path;
 
 /** The options every {@code spool bench} subcommand takes. */
 final class BenchOptions
@@ -57,18 +56,8 @@ final class BenchOptions
             + "--batch 1 --in-flight 1 makes each producer wait for every confirm (default: ${DEFAULT-VALUE}).")
     int maxInFlightBatches;
 
-    @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",
-        description = "Directory the run writes into, in a fresh subdirectory deleted afterwards "
-            + "(default: ${DEFAULT-VALUE}).")
-    Path dataDirectory;
-
-    @Option(names = "--json", description = "Print one JSON object instead of text.")
-    boolean json;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-        description = "Also write a self-contained HTML page with charts: throughput over the run, the latency "
-            + "percentiles, Spool beside its baseline.")
-    Path report;
+    @Mixin
+    RunOutputOptions output;
 
     /** @throws ParameterException naming the option when the values cannot run. */
     BenchSettings settings()
@@ -78,7 +67,7 @@ final class BenchOptions
             final long rawRecords =
                 baselineRecords == null ? RawBaselineRun.baselineRecords(records, payloadBytes) : baselineRecords;
             return new BenchSettings(records, rawRecords, payloadBytes, partitions, producers, pipelines, durability,
-                batchSize, maxInFlightBatches, dataDirectory);
+                batchSize, maxInFlightBatches, output.dataDir);
         }
         catch (final IllegalArgumentException ex)
         {

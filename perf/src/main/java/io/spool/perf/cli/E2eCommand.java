@@ -4,13 +4,13 @@ import io.spool.perf.bench.E2eBench;
 import io.spool.perf.bench.RawBaselineRun;
 import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -49,17 +49,8 @@ final class E2eCommand implements Callable<Integer>
             + "producer can, which measures queueing more than the path (default: ${DEFAULT-VALUE}).")
     long recordsPerSec;
 
-    @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",
-        description = "Directory the run writes into, in fresh subdirectories deleted afterwards (default: "
-            + "${DEFAULT-VALUE}).")
-    Path dataDir;
-
-    @Option(names = "--json", description = "Print JSON objects instead of text.")
-    boolean json;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-        description = "Also write a self-contained HTML page with charts for every partition count.")
-    Path report;
+    @Mixin
+    RunOutputOptions output;
 
     @Override
     public Integer call() throws InterruptedException, IOException
@@ -67,7 +58,7 @@ final class E2eCommand implements Callable<Integer>
         final List<BenchRun> runs;
         try
         {
-            runs = E2eBench.run(dataDir, records, baselineRecords == null ?
+            runs = E2eBench.run(output.dataDir, records, baselineRecords == null ?
                     RawBaselineRun.baselineRecords(records, payloadBytes) : baselineRecords,
                 payloadBytes, partitions, recordsPerSec, spec.commandLine().getErr());
         }
@@ -77,9 +68,9 @@ final class E2eCommand implements Callable<Integer>
         }
         for (final BenchRun run : runs)
         {
-            BenchOutput.print(run.result(), json, spec.commandLine().getOut());
+            BenchOutput.print(run.result(), output.json, spec.commandLine().getOut());
         }
-        BenchOutput.writeReport(report, runs, spec);
+        BenchOutput.writeReport(output.report, runs, spec);
         return 0;
     }
 }

@@ -31,8 +31,8 @@ final class IngestCommand implements Callable<Integer>
     public Integer call() throws InterruptedException, IOException
     {
         final BenchRun run = IngestBench.run(options.settings(), spec.commandLine().getErr());
-        BenchOutput.print(run.result(), options.json, spec.commandLine().getOut());
-        BenchOutput.writeReport(options.report, List.of(run), spec);
+        BenchOutput.print(run.result(), options.output.json, spec.commandLine().getOut());
+        BenchOutput.writeReport(options.output.report, List.of(run), spec);
         return 0;
     }
 }

@@ -4,12 +4,12 @@ import io.spool.perf.bench.QueueBench;
 import io.spool.perf.bench.QueueFeaturesBench;
 import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -48,21 +48,12 @@ final class QueueCommand implements Callable<Integer>
         description = "Prefetch values to run (default: ${DEFAULT-VALUE}).")
     int[] prefetch;
 
-    @Option(names = "--data-dir", defaultValue = "spool-data", paramLabel = "DIR",
-        description = "Directory the run writes into, in a fresh subdirectory deleted afterwards (default: "
-            + "${DEFAULT-VALUE}).")
-    Path dataDir;
-
     @Option(names = "--features", description = "Measure what message groups and delays cost on receive + ack, "
         + "beside plain receive + ack, instead of the consumer and prefetch configurations.")
     boolean features;
 
-    @Option(names = "--json", description = "Print JSON objects instead of text.")
-    boolean json;
-
-    @Option(names = "--report", paramLabel = "FILE.html",
-        description = "Also write a self-contained HTML page with charts for every configuration.")
-    Path report;
+    @Mixin
+    RunOutputOptions output;
 
     @Override
     public Integer call() throws InterruptedException, IOException
@@ -73,15 +64,15 @@ final class QueueCommand implements Callable<Integer>
                 "--records and --partitions must be at least 1 and --payload-bytes at least 8 (the publish time)");
         }
         final List<BenchRun> runs = features ?
-            QueueFeaturesBench.run(dataDir, (int)Math.min(records, Integer.MAX_VALUE), payloadBytes,
+            QueueFeaturesBench.run(output.dataDir, (int)Math.min(records, Integer.MAX_VALUE), payloadBytes,
                 QueueBench.ROUNDS, spec.commandLine().getErr()) :
-            QueueBench.run(dataDir, records, payloadBytes, partitions, consumers, prefetch,
+            QueueBench.run(output.dataDir, records, payloadBytes, partitions, consumers, prefetch,
                 spec.commandLine().getErr());
         for (final BenchRun run : runs)
         {
-            BenchOutput.print(run.result(), json, spec.commandLine().getOut());
+            BenchOutput.print(run.result(), output.json, spec.commandLine().getOut());
         }
-        BenchOutput.writeReport(report, runs, spec);
+        BenchOutput.writeReport(output.report, runs, spec);
         return 0;
     }
 }

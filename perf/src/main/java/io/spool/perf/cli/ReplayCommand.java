@@ -39,8 +39,8 @@ final class ReplayCommand implements Callable<Integer>
     public Integer call() throws InterruptedException, IOException
     {
         final BenchRun run = ReplayBench.run(options.settings(), via, spec.commandLine().getErr());
-        BenchOutput.print(run.result(), options.json, spec.commandLine().getOut());
-        BenchOutput.writeReport(options.report, List.of(run), spec);
+        BenchOutput.print(run.result(), options.output.json, spec.commandLine().getOut());
+        BenchOutput.writeReport(options.output.report, List.of(run), spec);
         return 0;
     }
 

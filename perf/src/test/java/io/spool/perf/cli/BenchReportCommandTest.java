@@ -9,6 +9,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -84,6 +85,21 @@ class BenchReportCommandTest
         assertThat(execute("bench", "e2e", "--payload-bytes", "4", "--data-dir", directory.toString()))
             .isEqualTo(2);
         assertThat(err.toString()).contains("payload bytes from 8");
+    }
+
+    @Test
+    void wirePrintsOneJsonObjectForPublishAndOneForConsume()
+    {
+        assertThat(execute("bench", "wire", "--records", "1000", "--rounds", "1", "--warmup-rounds", "0",
+            "--data-dir", directory.toString(), "--json")).isEqualTo(0);
+
+        final List<String> lines = out.toString().lines().toList();
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).contains("\"benchmark\":\"wire publish (1 connection, batches of 256 KiB)\"",
+            "\"records\":1000", "\"baseline\":\"embedded producer, same rounds\"").containsPattern("\"ratio\":[0-9]");
+        assertThat(lines.get(1)).contains("\"benchmark\":\"wire consume (1 connection)\"", "\"records\":1000",
+            "\"baseline\":\"embedded stream poll, same rounds\"");
+        assertThat(err.toString()).contains("bench wire: round 1 of 1: publish with confirms embedded");
     }
 
     /** The ratio of a JSON result as the report writes it: three significant digits. */

@@ -90,7 +90,7 @@ class SpoolCommandTest
         assertThat(execute()).isEqualTo(2);
         assertThat(err.toString()).contains("a subcommand is needed").contains("Usage: spool");
         assertThat(execute("bench")).isEqualTo(2);
-        assertThat(err.toString()).contains("a benchmark is needed: ingest, replay, queue or e2e");
+        assertThat(err.toString()).contains("a benchmark is needed: ingest, replay, queue, e2e or wire");
         assertThat(execute("topics")).isEqualTo(2);
         assertThat(err.toString()).contains("a subcommand is needed: list, create, describe or delete");
     }

@@ -2,6 +2,8 @@ package io.spool.wire.client;
 
 import io.spool.wire.FrameDescriptor;
 
+import java.nio.file.Path;
+
 /**
  * Settings of a {@link SpoolClient} connection. Immutable, thread-safe.
  */
@@ -15,6 +17,7 @@ public final class ClientConfig
     private final int requestTimeoutMillis;
     private final int maxFrameLength;
     private final boolean preferNativeTransport;
+    private final Path tlsTrustedCertificates;
 
     private ClientConfig(final Builder builder)
     {
@@ -26,6 +29,7 @@ public final class ClientConfig
         this.requestTimeoutMillis = builder.requestTimeoutMillis;
         this.maxFrameLength = builder.maxFrameLength;
         this.preferNativeTransport = builder.preferNativeTransport;
+        this.tlsTrustedCertificates = builder.tlsTrustedCertificates;
     }
 
     public static Builder builder()
@@ -76,6 +80,12 @@ public final class ClientConfig
         return preferNativeTransport;
     }
 
+    /** The PEM certificates a TLS connection trusts, or null for plain TCP. */
+    public Path tlsTrustedCertificates()
+    {
+        return tlsTrustedCertificates;
+    }
+
     /** Collects settings; not thread-safe. */
     public static final class Builder
     {
@@ -87,6 +97,7 @@ public final class ClientConfig
         private int requestTimeoutMillis = 30_000;
         private int maxFrameLength = 64 * 1024 * 1024;
         private boolean preferNativeTransport = true;
+        private Path tlsTrustedCertificates;
 
         private Builder()
         {
@@ -137,6 +148,16 @@ public final class ClientConfig
         public Builder preferNativeTransport(final boolean preferNativeTransport)
         {
             this.preferNativeTransport = preferNativeTransport;
+            return this;
+        }
+
+        /**
+         * Connects over TLS, trusting the certificates in {@code trustedCertificates} (PEM: the server's own
+         * self-signed certificate, or the authority that signed it); the server's certificate must name the host.
+         */
+        public Builder tls(final Path trustedCertificates)
+        {
+            this.tlsTrustedCertificates = trustedCertificates;
             return this;
         }
 

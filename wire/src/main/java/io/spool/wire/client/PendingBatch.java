@@ -32,12 +32,14 @@ final class PendingBatch implements ResponseHandler
     private final PublishListener listener;
     private final int countIndex;
     private int count;
-    private long[] correlations = new long[16];
+    private long[] correlations;
     private CompletableFuture<PublishResult>[] futures;
 
+    /** @param expectedRecords how many records the batch will likely hold, so its arrays are sized once. */
     PendingBatch(final RemoteProducer producer, final PublishListener listener, final ByteBuf frame,
-        final byte[] topicUtf8, final String topic, final int partition)
+        final byte[] topicUtf8, final String topic, final int partition, final int expectedRecords)
     {
+        this.correlations = new long[Math.max(16, expectedRecords)];
         this.producer = producer;
         this.listener = listener;
         this.frame = frame;

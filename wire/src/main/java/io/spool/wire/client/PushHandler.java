@@ -7,6 +7,6 @@ import io.netty.buffer.ByteBuf;
  */
 interface PushHandler
 {
-    /** A frame of {@code opCode} (DELIVERY or SETTLEMENT_REFUSED); the body is valid only during the call. */
+    /** A frame of {@code opCode} (DELIVERY, SETTLEMENT_REFUSED or LOCK_EXPIRED), valid only during the call. */
     void onPush(int opCode, ByteBuf body);
 }

@@ -20,4 +20,13 @@ public interface RemoteDeliveryListener
     default void onSettlementRefused(final Receipt receipt, final QueueException error)
     {
     }
+
+    /**
+     * This consumer held a delivery past the subscription's lock timeout (see {@link RemoteQueueConsumer#extend}):
+     * it went back to the subscription, to be delivered again or dead on its delivery limit, and settling it now is
+     * refused as stale. The consumer's other deliveries are untouched. The default ignores it.
+     */
+    default void onLockExpired(final Receipt receipt)
+    {
+    }
 }

@@ -1,5 +1,6 @@
 package io.spool.wire.client;
 
+import io.netty.buffer.ByteBuf;
 import io.spool.log.BackPressureException;
 import io.spool.log.DedupKey;
 import io.spool.log.HeadersCodec;
@@ -11,8 +12,6 @@ import io.spool.stream.UnknownPartitionException;
 import io.spool.wire.ConnectionLostException;
 import io.spool.wire.FrameDescriptor;
 import io.spool.wire.PublishDescriptor;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -20,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Publishes records to a server: keyed records go to the partition the embedded producer would pick (Kafka's
@@ -40,8 +40,15 @@ public final class RemoteProducer implements AutoCloseable
     private final int maxFrameLength;
     private final Map<String, TopicState> topics = new HashMap<>();
     private final KeyPartitioner partitioner = new KeyPartitioner();
+    /**
+     * The longest a waiting producer sleeps without looking at its clock: a clock that is not wall time, or a close
+     * that no confirm reported, is noticed within it.
+     */
+    private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
     private final AtomicLong confirmed = new AtomicLong();
-    private final IdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, 1_000_000);
+    /** The producing thread while it waits for confirms, so that a confirm can wake it; null otherwise. */
+    private volatile Thread waiter;
     private long sent;
 
     RemoteProducer(final ClientConnection connection, final SpoolAdmin admin, final ServerLimits limits,
@@ -145,17 +152,7 @@ public final class RemoteProducer implements AutoCloseable
     public boolean awaitConfirms()
     {
         flush();
-        final long deadline = config.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.maxBlockMillis());
-        idle.reset();
-        while (unconfirmed() > 0 && connection.isOpen())
-        {
-            if (config.clock().nanoTime() - deadline > 0)
-            {
-                return false;
-            }
-            idle.idle();
-        }
-        return unconfirmed() == 0;
+        return awaitUnconfirmedBelow(1);
     }
 
     /** Sends what is gathered and waits for its confirms (see {@link #awaitConfirms()}). */
@@ -196,15 +193,18 @@ public final class RemoteProducer implements AutoCloseable
                 }
                 else
                 {
-                    batch.state.set(PendingBatch.OPEN);
+                    // an ordered store is enough: the linger timer's CAS that reads it then sees the record
+                    batch.state.lazySet(PendingBatch.OPEN);
                 }
                 return;
             }
             batch.state.set(PendingBatch.SEALED);
             dispatch(batch);
         }
-        batch = new PendingBatch(this, listener, connection.alloc().ioBuffer(
-            Math.min(maxFrameLength, Math.max(config.batchBytes(), recordBytes) + 256)), state.utf8, state.name, partition);
+        final ByteBuf frame = connection.alloc().ioBuffer(
+            Math.min(maxFrameLength, Math.max(config.batchBytes(), recordBytes) + 256));
+        batch = new PendingBatch(this, listener, frame, state.utf8, state.name, partition,
+            config.batchBytes() / recordBytes + 1);
         batch.append(timestamp, attributes, key, headers, value, correlation, future);
         sent++;
         if (config.lingerMillis() == 0 || batch.sizeInBytes() >= config.batchBytes())
@@ -247,23 +247,52 @@ public final class RemoteProducer implements AutoCloseable
             return;
         }
         flush();
-        final long deadline = config.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.maxBlockMillis());
-        idle.reset();
-        while (unconfirmed() >= maxUnconfirmed)
+        if (!awaitUnconfirmedBelow(maxUnconfirmed))
         {
-            if (config.clock().nanoTime() - deadline > 0 || !connection.isOpen())
-            {
-                throw new BackPressureException(unconfirmed() + " records are unconfirmed, the bound is " +
-                    maxUnconfirmed + "; no room came within " + config.maxBlockMillis() + " ms");
-            }
-            idle.idle();
+            throw new BackPressureException(unconfirmed() + " records are unconfirmed, the bound is " +
+                maxUnconfirmed + "; no room came within " + config.maxBlockMillis() + " ms");
         }
     }
 
-    /** Event loop: a batch of {@code count} records was confirmed or failed. */
+    /**
+     * Parks until fewer than {@code bound} records are unconfirmed, the connection closes or
+     * {@code maxBlockMillis} pass. A confirm wakes it ({@link #onConfirmed}), so a producer held back by the bound
+     * sleeps once per batch confirmed instead of polling.
+     *
+     * @return whether fewer than {@code bound} records are unconfirmed.
+     */
+    private boolean awaitUnconfirmedBelow(final long bound)
+    {
+        final long deadline = config.clock().nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.maxBlockMillis());
+        waiter = Thread.currentThread();
+        try
+        {
+            while (unconfirmed() >= bound)
+            {
+                final long remaining = deadline - config.clock().nanoTime();
+                if (remaining <= 0 || !connection.isOpen())
+                {
+                    break;
+                }
+                LockSupport.parkNanos(this, Math.min(remaining, MAX_PARK_NANOS));
+            }
+        }
+        finally
+        {
+            waiter = null;
+        }
+        return unconfirmed() < bound;
+    }
+
+    /** Event loop: a batch of {@code count} records was confirmed or failed; wakes a producer waiting for room. */
     void onConfirmed(final int count)
     {
         confirmed.addAndGet(count);
+        final Thread parked = waiter;
+        if (parked != null)
+        {
+            LockSupport.unpark(parked);
+        }
     }
 
     private TopicState topic(final String name)

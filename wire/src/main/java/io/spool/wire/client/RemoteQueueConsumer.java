@@ -13,9 +13,9 @@ import io.spool.wire.QueueDescriptor.SettleKind;
 /**
  * A push consumer of a subscription on the server. Deliveries reach the {@link RemoteDeliveryListener} on the
  * connection's thread as flyweight views over their frames; settle them from any thread with {@link #ack},
- * {@link #nack} or {@link #reject}, which send one small frame and wait for nothing (a refused receipt comes back to
- * the listener). Receiving and acking allocate no objects of their own. Closing it returns every delivery
- * it holds to ready. Thread-safe.
+ * {@link #nack} (at once or after a delay), {@link #reject} or {@link #extend}, which send one small frame and wait
+ * for nothing (a refused receipt comes back to the listener, and so does a lock that ran out). Receiving and acking
+ * allocate no objects of their own. Closing it returns every delivery it holds to ready. Thread-safe.
  */
 public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
 {
@@ -64,39 +64,68 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
     {
         if (!options.autoAck())
         {
-            settle(SettleKind.ACK, partition, offset, deliveryNumber);
+            settle(SettleKind.ACK, partition, offset, deliveryNumber, 0);
         }
     }
 
     /** Returns the delivery to ready, to be delivered again (redelivered). */
     public void nack(final Receipt receipt)
     {
-        settle(SettleKind.NACK, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+        settle(SettleKind.NACK, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), 0);
     }
 
     public void nack(final RemoteDeliveryView delivery)
     {
-        settle(SettleKind.NACK, delivery.partition(), delivery.offset(), delivery.deliveryNumber());
+        settle(SettleKind.NACK, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), 0);
+    }
+
+    /** Returns the delivery, due again (redelivered) after {@code delayMillis} on the server's clock. */
+    public void nack(final Receipt receipt, final long delayMillis)
+    {
+        settle(SettleKind.NACK_DELAYED, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), delayMillis);
+    }
+
+    public void nack(final RemoteDeliveryView delivery, final long delayMillis)
+    {
+        settle(SettleKind.NACK_DELAYED, delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
+            delayMillis);
     }
 
     /** Dead-letters the delivery with reason rejected. */
     public void reject(final Receipt receipt)
     {
-        settle(SettleKind.REJECT, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+        settle(SettleKind.REJECT, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), 0);
     }
 
     public void reject(final RemoteDeliveryView delivery)
     {
-        settle(SettleKind.REJECT, delivery.partition(), delivery.offset(), delivery.deliveryNumber());
+        settle(SettleKind.REJECT, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), 0);
     }
 
-    private void settle(final SettleKind kind, final int partition, final long offset, final int deliveryNumber)
+    /**
+     * Keeps the delivery locked until the server's now plus {@code lockMillis}; without it, a delivery held past the
+     * subscription's lock timeout goes back to the subscription and the listener hears of it
+     * ({@link RemoteDeliveryListener#onLockExpired}).
+     */
+    public void extend(final Receipt receipt, final long lockMillis)
     {
-        final ByteBuf out = connection.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH + 9 +
-            QueueDescriptor.RECEIPT_LENGTH);
+        settle(SettleKind.EXTEND, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), lockMillis);
+    }
+
+    public void extend(final RemoteDeliveryView delivery, final long lockMillis)
+    {
+        settle(SettleKind.EXTEND, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), lockMillis);
+    }
+
+    private void settle(final SettleKind kind, final int partition, final long offset, final int deliveryNumber,
+        final long argumentMillis)
+    {
+        final ByteBuf out = connection.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH +
+            QueueDescriptor.CONSUMER_SETTLE_FIXED_LENGTH + QueueDescriptor.RECEIPT_LENGTH);
         FrameDescriptor.begin(out, OpCode.CONSUMER_SETTLE, 0, 0);
         out.writeIntLE(tag);
         out.writeByte(kind.ordinal());
+        out.writeLongLE(argumentMillis);
         out.writeIntLE(1);
         QueueDescriptor.encodeReceipt(out, partition, offset, deliveryNumber);
         FrameDescriptor.finish(out, 0);
@@ -116,6 +145,10 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
             final RuntimeException error = ErrorDescriptor.decode(body);
             listener.onSettlementRefused(receipt, error instanceof QueueException ? (QueueException)error :
                 new QueueException(error.getMessage(), error));
+        }
+        else if (opCode == OpCode.LOCK_EXPIRED)
+        {
+            listener.onLockExpired(QueueDescriptor.decodeReceipt(body));
         }
     }
 

@@ -8,11 +8,13 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.handler.ssl.SslContext;
 import io.spool.stream.PublishListener;
 import io.spool.wire.ConnectionLostException;
 import io.spool.wire.FrameDecoderFactory;
+import io.spool.wire.Heartbeats;
 import io.spool.wire.HelloDescriptor;
+import io.spool.wire.TlsContexts;
 import io.spool.wire.Transport;
 
 import java.util.concurrent.TimeUnit;
@@ -46,10 +48,14 @@ public final class SpoolClient implements AutoCloseable
      * Connects and shakes hands.
      *
      * @throws io.spool.wire.AuthenticationException when the server refuses the token.
-     * @throws ConnectionLostException when the server cannot be reached or closes the connection.
+     * @throws ConnectionLostException when the server cannot be reached, closes the connection, or the TLS
+     *                                 handshake fails (the server's certificate is not trusted or names another host).
+     * @throws IllegalArgumentException when the trusted certificates cannot be read.
      */
     public static SpoolClient connect(final ClientConfig config)
     {
+        final SslContext tls = config.tlsTrustedCertificates() == null ? null :
+            TlsContexts.client(config.tlsTrustedCertificates());
         final Transport transport = Transport.select(config.preferNativeTransport());
         final EventLoopGroup group = transport.newEventLoopGroup(1, "spool-client");
         try
@@ -66,6 +72,10 @@ public final class SpoolClient implements AutoCloseable
                     protected void initChannel(final SocketChannel ch)
                     {
                         connection.attach(ch);
+                        if (tls != null)
+                        {
+                            ch.pipeline().addLast(tls.newHandler(ch.alloc(), config.host(), config.port()));
+                        }
                         ch.pipeline().addLast(FrameDecoderFactory.newDecoder(config.maxFrameLength()))
                             .addLast(HANDLER, new ClientHandler(connection));
                     }
@@ -79,9 +89,8 @@ public final class SpoolClient implements AutoCloseable
             }
             final Channel channel = connected.channel();
             final ServerLimits limits = handshake(config, connection);
-            channel.pipeline().addBefore(HANDLER, "idle", new IdleStateHandler(
-                (long)limits.heartbeatIntervalMillis() * HelloDescriptor.IDLE_INTERVALS,
-                limits.heartbeatIntervalMillis(), 0, TimeUnit.MILLISECONDS));
+            channel.pipeline().addBefore(HANDLER, "idle",
+                Heartbeats.clientIdleHandler(limits.heartbeatIntervalMillis()));
             return new SpoolClient(config, group, connection, limits);
         }
         catch (final RuntimeException ex)

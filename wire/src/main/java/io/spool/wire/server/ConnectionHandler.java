@@ -18,6 +18,7 @@ import io.spool.wire.ProtocolException;
 
 import io.spool.log.BackPressureException;
 
+import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.util.concurrent.RejectedExecutionException;
 import java.nio.charset.StandardCharsets;
@@ -56,10 +57,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     public void channelActive(final ChannelHandlerContext ctx) throws Exception
     {
         final TopicCache topics = new TopicCache(server.engine().streams().topics());
-        gate = new ReadGate(ctx.channel());
+        gate = new ReadGate(ctx.channel(), server.pausedConnections());
         publish = new PublishSession(ctx.channel(), gate, server.engine().streams().logStore().newProducer(), topics,
             server.config().maxUnconfirmedPublishes());
-        fetch = new FetchSession(ctx.channel(), topics);
+        fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock());
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
         groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
         super.channelActive(ctx);
@@ -70,6 +71,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     {
         if (fetch != null)
         {
+            gate.close();
             fetch.close();
             queue.close();
             groups.close();
@@ -103,6 +105,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     private void onFrame(final ChannelHandlerContext ctx, final ByteBuf frame)
     {
+        fetch.expireDue();
         if (frame.readableBytes() < FrameDescriptor.HEADER_LENGTH)
         {
             closeWithError(ctx, 0, 0, ErrorCode.MALFORMED_FRAME, "frame of " + frame.readableBytes() +
@@ -282,6 +285,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         else if (error instanceof CorruptedFrameException)
         {
             closeWithError(ctx, 0, 0, ErrorCode.MALFORMED_FRAME, error.getMessage());
+        }
+        else if (error instanceof SSLException)
+        {
+            // no error reply can reach a client that does not speak TLS or did not finish the handshake
+            LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": TLS failed, " + error);
+            closing = true;
+            ctx.close();
         }
         else if (error instanceof IOException)
         {

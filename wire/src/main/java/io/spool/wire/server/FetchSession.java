@@ -17,12 +17,14 @@ import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
 import io.spool.wire.OpCode;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.EpochClock;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -43,12 +45,23 @@ import static io.spool.log.RecordDescriptor.align;
  * was committed before the (volatile) read of the end, so all its bytes are visible; an uncommitted frame reads as
  * zeros or as an offset at or above the end, and stops the walk.
  * <p>
+ * Design note: a fetch's wait is measured on the engine's clock, like every other timeout in Spool (a RECEIVE's wait
+ * included), so a test or lab that moves the clock by hand moves long polls too. The session owns one Netty timer for
+ * all its parked fetches, due when the earliest wait would end if the engine clock keeps wall time, and at the most
+ * {@link #CLOCK_CHECK_MILLIS} away; when it fires, or before any frame the connection sends is handled
+ * ({@link #expireDue()}), the parked fetches whose deadline the engine clock has passed are answered. A clock moved
+ * by hand is therefore seen within that bound, or at once by the connection's next frame.
+ * <p>
  * Not thread-safe: used on the connection's event loop (commits only schedule a wake-up there).
  */
 final class FetchSession implements CommitListener
 {
+    /** How long a clock moved by hand may go unnoticed while fetches are parked. */
+    static final long CLOCK_CHECK_MILLIS = 100;
+
     private final Channel channel;
     private final TopicCache topics;
+    private final EpochClock clock;
     private final Map<PartitionLog, ArrayDeque<LogReader>> idleReaders = new IdentityHashMap<>();
     private final ArrayDeque<Lease> spareLeases = new ArrayDeque<>();
     private final List<WaitingFetch> waiting = new ArrayList<>();
@@ -56,12 +69,16 @@ final class FetchSession implements CommitListener
     private final FirstRecord first = new FirstRecord();
     private final AtomicBoolean wakeScheduled = new AtomicBoolean();
     private final Runnable wakeTask = this::wakeWaiting;
+    private final Runnable timerTask = this::onTimer;
+    private ScheduledFuture<?> timer;
+    private long timerDueNanos;
     private boolean closed;
 
-    FetchSession(final Channel channel, final TopicCache topics)
+    FetchSession(final Channel channel, final TopicCache topics, final EpochClock clock)
     {
         this.channel = channel;
         this.topics = topics;
+        this.clock = clock;
     }
 
     /** Serves a FETCH body (reader index after the frame header) now, or parks it until data or its wait ends. */
@@ -82,7 +99,8 @@ final class FetchSession implements CommitListener
         final PartitionLog log = topic.partition(partition);
         if (offset == log.endOffset() && maxWaitMillis > 0)
         {
-            park(new WaitingFetch(correlationId, log, partition, offset, maxRecords, maxBytes), maxWaitMillis);
+            park(new WaitingFetch(correlationId, log, partition, offset, maxRecords, maxBytes,
+                clock.time() + maxWaitMillis));
             return;
         }
         serve(correlationId, log, partition, offset, maxRecords, maxBytes);
@@ -199,17 +217,76 @@ final class FetchSession implements CommitListener
         return lease;
     }
 
-    private void park(final WaitingFetch fetch, final int maxWaitMillis)
+    private void park(final WaitingFetch fetch)
     {
         waiting.add(fetch);
         if (watchedLogs.merge(fetch.log, 1, Integer::sum) == 1)
         {
             fetch.log.addCommitListener(this);
         }
-        fetch.timeout = channel.eventLoop().schedule(() -> expire(fetch), maxWaitMillis, TimeUnit.MILLISECONDS);
+        armTimer();
         if (fetch.log.endOffset() > fetch.offset)
         {
             wakeWaiting();
+        }
+    }
+
+    /** Answers every parked fetch whose wait the engine clock has passed; cheap when none is parked. */
+    void expireDue()
+    {
+        if (waiting.isEmpty())
+        {
+            return;
+        }
+        final long now = clock.time();
+        for (int i = waiting.size() - 1; i >= 0; i--)
+        {
+            final WaitingFetch fetch = waiting.get(i);
+            if (fetch.deadline <= now)
+            {
+                unpark(i);
+                answer(fetch);
+            }
+        }
+    }
+
+    private void onTimer()
+    {
+        timer = null;
+        expireDue();
+        armTimer();
+    }
+
+    /** Keeps the timer due by the earliest parked deadline (see the design note), or cancels it when none waits. */
+    private void armTimer()
+    {
+        if (waiting.isEmpty() || closed)
+        {
+            cancelTimer();
+            return;
+        }
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < waiting.size(); i++)
+        {
+            earliest = Math.min(earliest, waiting.get(i).deadline);
+        }
+        final long delayMillis = Math.max(0, Math.min(earliest - clock.time(), CLOCK_CHECK_MILLIS));
+        final long dueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+        if (timer != null && timerDueNanos - dueNanos <= 0)
+        {
+            return;
+        }
+        cancelTimer();
+        timerDueNanos = dueNanos;
+        timer = channel.eventLoop().schedule(timerTask, delayMillis, TimeUnit.MILLISECONDS);
+    }
+
+    private void cancelTimer()
+    {
+        if (timer != null)
+        {
+            timer.cancel(false);
+            timer = null;
         }
     }
 
@@ -230,20 +307,13 @@ final class FetchSession implements CommitListener
             final WaitingFetch fetch = waiting.get(i);
             if (fetch.log.endOffset() > fetch.offset || fetch.log.isClosed())
             {
-                fetch.timeout.cancel(false);
                 unpark(i);
                 answer(fetch);
             }
         }
-    }
-
-    private void expire(final WaitingFetch fetch)
-    {
-        final int index = waiting.indexOf(fetch);
-        if (index >= 0)
+        if (waiting.isEmpty())
         {
-            unpark(index);
-            answer(fetch);
+            cancelTimer();
         }
     }
 
@@ -275,10 +345,7 @@ final class FetchSession implements CommitListener
     void close()
     {
         closed = true;
-        for (final WaitingFetch fetch : waiting)
-        {
-            fetch.timeout.cancel(false);
-        }
+        cancelTimer();
         waiting.clear();
         for (final PartitionLog log : watchedLogs.keySet())
         {
@@ -334,11 +401,13 @@ final class FetchSession implements CommitListener
         final long offset;
         final int maxRecords;
         final int maxBytes;
-        io.netty.util.concurrent.Future<?> timeout;
+        /** On the engine clock. */
+        final long deadline;
 
         WaitingFetch(final long correlationId, final PartitionLog log, final int partition, final long offset,
-            final int maxRecords, final int maxBytes)
+            final int maxRecords, final int maxBytes, final long deadline)
         {
+            this.deadline = deadline;
             this.correlationId = correlationId;
             this.log = log;
             this.partition = partition;

@@ -1,24 +1,44 @@
 package io.spool.wire.server;
 
+import io.spool.log.ConfirmListener;
 import io.spool.log.SpoolException;
 
 /**
  * One PUBLISH frame waiting for the confirms of its records: their offsets in request order, or the error that
- * stopped it. Reused after its response is written. Not thread-safe: owned by the connection's event loop.
+ * stopped it. It is the confirm listener of its own records, whose correlation is their index in the frame, so a
+ * confirm is one array store on the pipeline thread; the frame's last record (confirmed or failed last, as the
+ * pipeline tells a log's outcomes in offset order) hands the whole frame to the connection.
+ * <p>
+ * Thread-safety: the connection's event loop fills it in before the records go to the pipeline, which publishes
+ * it to the pipeline thread; that thread alone writes the offsets and the error, and the hand-over publishes them
+ * back to the event loop, which reads them, answers and reuses the object.
  */
-final class PendingPublish
+final class PendingPublish implements ConfirmListener
 {
+    /** Takes a frame whose every record has its outcome; called on the pipeline thread. */
+    interface Completion
+    {
+        void completed(PendingPublish publish);
+    }
+
+    private final Completion completion;
     long correlationId;
     int expected;
-    int confirmed;
     long[] offsets = new long[16];
-    RuntimeException error;
+    SpoolException error;
+    /** The next frame in the connection's list of completed frames. */
+    PendingPublish next;
 
+    PendingPublish(final Completion completion)
+    {
+        this.completion = completion;
+    }
+
+    /** Event loop, before the frame's records are published. */
     void reset(final long correlationId, final int recordCount)
     {
         this.correlationId = correlationId;
         this.expected = recordCount;
-        this.confirmed = 0;
         this.error = null;
         if (offsets.length < recordCount)
         {
@@ -26,16 +46,26 @@ final class PendingPublish
         }
     }
 
-    boolean isComplete()
+    @Override
+    public void onConfirmed(final long correlation, final long offset)
     {
-        return confirmed >= expected;
+        offsets[(int)correlation] = offset;
+        if (correlation == expected - 1)
+        {
+            completion.completed(this);
+        }
     }
 
-    void fail(final SpoolException failure)
+    @Override
+    public void onFailed(final long correlation, final SpoolException failure)
     {
         if (error == null)
         {
             error = failure;
+        }
+        if (correlation == expected - 1)
+        {
+            completion.completed(this);
         }
     }
 }

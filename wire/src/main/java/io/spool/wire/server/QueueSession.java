@@ -36,9 +36,10 @@ import java.util.concurrent.locks.LockSupport;
  * everything it held is ready again at once, marked redelivered, instead of after the lock timeout.
  * <p>
  * Design note: receive, pull settlements and consumer start and stop wait on the subscription's agent, so they run
- * on the server's queue executor, never on the event loop. Push settlements go to the consumer's lock-free ring
- * straight from the event loop. Deliveries are written by each consumer's own thread, which waits while the
- * channel is not writable: a slow reader holds back its own consumer, not the server.
+ * on the server's queue executor, never on the event loop. Push settlements (every kind, delays and lock extensions
+ * included) go to the consumer's lock-free ring straight from the event loop. Deliveries are written by each
+ * consumer's own thread, which waits while the channel is not writable: a slow reader holds back its own consumer,
+ * not the server.
  * <p>
  * Not thread-safe except where noted: the consumer table is the event loop's; the pulled receipts are shared with
  * the queue executor through concurrent sets.
@@ -201,7 +202,8 @@ final class QueueSession
         final List<EarlySettlement> settlements = early.remove(tag);
         if (settlements != null)
         {
-            settlements.forEach(settlement -> settle(consumer, settlement.kind(), settlement.receipt()));
+            settlements.forEach(settlement ->
+                settle(consumer, settlement.kind(), settlement.receipt(), settlement.argument()));
         }
     }
 
@@ -209,15 +211,11 @@ final class QueueSession
     {
         final int tag = body.readIntLE();
         final SettleKind kind = SettleKind.of(body.readUnsignedByte());
+        final long argument = body.readLongLE();
         final int count = body.readIntLE();
         if (count < 0 || (long)count * QueueDescriptor.RECEIPT_LENGTH != body.readableBytes())
         {
             throw new IndexOutOfBoundsException("receipt count " + count + " disagrees with the frame length");
-        }
-        if (kind != SettleKind.ACK && kind != SettleKind.NACK && kind != SettleKind.REJECT)
-        {
-            throw new IllegalArgumentException("a push consumer settles with ACK, NACK or REJECT, not " + kind +
-                "; settle by receipt with SETTLE for delays and extensions");
         }
         final QueueConsumer consumer = consumers.get(tag);
         if (consumer == null && !reservedTags.contains(tag))
@@ -229,16 +227,19 @@ final class QueueSession
             final Receipt receipt = QueueDescriptor.decodeReceipt(body);
             if (consumer == null)
             {
-                early.computeIfAbsent(tag, ignored -> new ArrayList<>()).add(new EarlySettlement(kind, receipt));
+                early.computeIfAbsent(tag, ignored -> new ArrayList<>())
+                    .add(new EarlySettlement(kind, receipt, argument));
             }
             else
             {
-                settle(consumer, kind, receipt);
+                settle(consumer, kind, receipt, argument);
             }
         }
     }
 
-    private static void settle(final QueueConsumer consumer, final SettleKind kind, final Receipt receipt)
+    /** Hands a push settlement to the consumer's ring; the engine's refusal comes back as SETTLEMENT_REFUSED. */
+    private static void settle(final QueueConsumer consumer, final SettleKind kind, final Receipt receipt,
+        final long argument)
     {
         switch (kind)
         {
@@ -248,8 +249,14 @@ final class QueueSession
             case NACK:
                 consumer.nack(receipt);
                 break;
-            default:
+            case NACK_DELAYED:
+                consumer.nack(receipt, argument);
+                break;
+            case REJECT:
                 consumer.reject(receipt);
+                break;
+            default:
+                consumer.extend(receipt, argument);
                 break;
         }
     }
@@ -325,7 +332,7 @@ final class QueueSession
     }
 
     /** A push settlement that came before its consumer's start finished. */
-    private record EarlySettlement(SettleKind kind, Receipt receipt)
+    private record EarlySettlement(SettleKind kind, Receipt receipt, long argument)
     {
     }
 
@@ -366,6 +373,16 @@ final class QueueSession
             final int start = FrameDescriptor.begin(out, OpCode.SETTLEMENT_REFUSED, 0, tag);
             QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
             ErrorDescriptor.encodeBody(out, error);
+            FrameDescriptor.finish(out, start);
+            hand(out);
+        }
+
+        @Override
+        public void onLockExpired(final Receipt receipt)
+        {
+            final ByteBuf out = channel.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH + QueueDescriptor.RECEIPT_LENGTH);
+            final int start = FrameDescriptor.begin(out, OpCode.LOCK_EXPIRED, 0, tag);
+            QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
             FrameDescriptor.finish(out, start);
             hand(out);
         }

@@ -5,31 +5,33 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.timeout.IdleStateHandler;
+import io.netty.handler.ssl.SslContext;
 import io.spool.wire.ErrorCode;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.FrameDecoderFactory;
-import io.spool.wire.HelloDescriptor;
+import io.spool.wire.Heartbeats;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.lang.System.Logger.Level.WARNING;
 
 /**
- * Builds each accepted connection's pipeline (frame decoder, idle detection, connection handler) and refuses
- * connections above the limit with an error reply. Thread-safe.
+ * Builds each accepted connection's pipeline (TLS when configured, frame decoder, idle detection, connection
+ * handler) and refuses connections above the limit with an error reply. Thread-safe.
  */
 final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
 {
     private static final System.Logger LOGGER = System.getLogger(ServerChannelInitializer.class.getName());
 
     private final ServerContext server;
+    private final SslContext tls;
     private final AtomicInteger connections = new AtomicInteger();
 
-    ServerChannelInitializer(final ServerContext server)
+    /** @param tls null for plain TCP. */
+    ServerChannelInitializer(final ServerContext server, final SslContext tls)
     {
         this.server = server;
+        this.tls = tls;
     }
 
     int connectionCount()
@@ -42,6 +44,10 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
     {
         final int open = connections.incrementAndGet();
         channel.closeFuture().addListener(future -> connections.decrementAndGet());
+        if (tls != null)
+        {
+            channel.pipeline().addLast(tls.newHandler(channel.alloc()));
+        }
         if (open > server.config().maxConnections())
         {
             LOGGER.log(WARNING, "refusing connection from " + channel.remoteAddress() + ": " +
@@ -52,8 +58,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
         final ServerConfig config = server.config();
         channel.pipeline()
             .addLast(FrameDecoderFactory.newDecoder(config.maxFrameLength()))
-            .addLast(new IdleStateHandler(
-                (long)config.heartbeatIntervalMillis() * HelloDescriptor.IDLE_INTERVALS, 0, 0, TimeUnit.MILLISECONDS))
+            .addLast(Heartbeats.serverIdleHandler(config.heartbeatIntervalMillis()))
             .addLast(new ConnectionHandler(server));
     }
 

@@ -2,6 +2,8 @@ package io.spool.wire.server;
 
 import io.spool.wire.FrameDescriptor;
 
+import java.nio.file.Path;
+
 /**
  * Settings of a {@link SpoolServer}: where it listens, the shared secret, and the limits that keep one client from
  * hurting the others. Immutable, thread-safe.
@@ -11,7 +13,7 @@ public final class ServerConfig
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 7420;
     public static final int DEFAULT_MAX_FRAME_LENGTH = 16 * 1024 * 1024;
-    /** Above this, record indexes inside one publish would not fit the confirm correlation. */
+    /** A frame is held whole in memory while it is handled; this bounds what one connection can make it hold. */
     public static final int MAX_MAX_FRAME_LENGTH = 256 * 1024 * 1024;
 
     private final String host;
@@ -23,6 +25,8 @@ public final class ServerConfig
     private final int heartbeatIntervalMillis;
     private final int ioThreads;
     private final boolean preferNativeTransport;
+    private final Path tlsCertificateChain;
+    private final Path tlsPrivateKey;
 
     private ServerConfig(final Builder builder)
     {
@@ -35,6 +39,8 @@ public final class ServerConfig
         this.heartbeatIntervalMillis = builder.heartbeatIntervalMillis;
         this.ioThreads = builder.ioThreads;
         this.preferNativeTransport = builder.preferNativeTransport;
+        this.tlsCertificateChain = builder.tlsCertificateChain;
+        this.tlsPrivateKey = builder.tlsPrivateKey;
     }
 
     public static Builder builder()
@@ -95,6 +101,18 @@ public final class ServerConfig
         return preferNativeTransport;
     }
 
+    /** The PEM certificate chain the server presents, or null when it speaks plain TCP. */
+    public Path tlsCertificateChain()
+    {
+        return tlsCertificateChain;
+    }
+
+    /** The PEM (unencrypted PKCS#8) private key of {@link #tlsCertificateChain()}, or null. */
+    public Path tlsPrivateKey()
+    {
+        return tlsPrivateKey;
+    }
+
     /** Collects settings; not thread-safe. */
     public static final class Builder
     {
@@ -107,6 +125,8 @@ public final class ServerConfig
         private int heartbeatIntervalMillis = 5_000;
         private int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private boolean preferNativeTransport = true;
+        private Path tlsCertificateChain;
+        private Path tlsPrivateKey;
 
         private Builder()
         {
@@ -168,6 +188,17 @@ public final class ServerConfig
         }
 
         /**
+         * Serves TLS only: every connection starts with a TLS handshake in which the server presents
+         * {@code certificateChain} (PEM), whose key is {@code privateKey} (PEM, unencrypted PKCS#8).
+         */
+        public Builder tls(final Path certificateChain, final Path privateKey)
+        {
+            this.tlsCertificateChain = certificateChain;
+            this.tlsPrivateKey = privateKey;
+            return this;
+        }
+
+        /**
          * @throws IllegalArgumentException when a setting is out of range; the message says which.
          */
         public ServerConfig build()
@@ -183,6 +214,9 @@ public final class ServerConfig
             require(heartbeatIntervalMillis >= 1,
                 "heartbeatIntervalMillis must be at least 1, was " + heartbeatIntervalMillis);
             require(ioThreads >= 1, "ioThreads must be at least 1, was " + ioThreads);
+            require((tlsCertificateChain == null) == (tlsPrivateKey == null),
+                "TLS needs both a certificate chain and its private key, was given " + tlsCertificateChain + " and " +
+                tlsPrivateKey);
             return new ServerConfig(this);
         }
 

@@ -3,13 +3,14 @@ package io.spool.wire.server;
 import io.spool.Spool;
 
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What every connection of a server shares: its settings, the engine, the admin and exchange operations, the executor of admin
- * and group calls, and the executor that runs queue calls which wait on a subscription's agent. Immutable,
- * thread-safe.
+ * What every connection of a server shares: its settings, the engine, the admin and exchange operations, the
+ * executor of admin and group calls, the executor that runs queue calls which wait on a subscription's agent, and the
+ * count of connections the server does not read now ({@link ReadGate}). Immutable but for that count, thread-safe.
  */
 record ServerContext(ServerConfig config, Spool engine, AdminOperations admin, ExchangeOperations exchanges,
-    Executor adminExecutor, Executor queueExecutor)
+    Executor adminExecutor, Executor queueExecutor, AtomicInteger pausedConnections)
 {
 }

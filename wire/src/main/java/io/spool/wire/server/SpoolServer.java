@@ -4,7 +4,9 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.handler.ssl.SslContext;
 import io.spool.Spool;
+import io.spool.wire.TlsContexts;
 import io.spool.wire.Transport;
 
 import java.net.InetSocketAddress;
@@ -21,7 +23,8 @@ import static java.lang.System.Logger.Level.INFO;
 
 /**
  * Serves a Spool engine over TCP with the Spool protocol ({@code PROTOCOL.md}): native epoll where the platform
- * has it, NIO otherwise; bound to 127.0.0.1 unless told otherwise. Thread-safe.
+ * has it, NIO otherwise; bound to 127.0.0.1 unless told otherwise; over TLS when given a certificate and key.
+ * Thread-safe.
  */
 public final class SpoolServer implements AutoCloseable
 {
@@ -37,10 +40,13 @@ public final class SpoolServer implements AutoCloseable
     private final ExecutorService adminExecutor;
     private final ExecutorService queueExecutor;
     private final ServerChannelInitializer initializer;
+    private final AtomicInteger pausedConnections = new AtomicInteger();
     private final Channel serverChannel;
 
     private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config)
     {
+        final SslContext tls = config.tlsCertificateChain() == null ? null :
+            TlsContexts.server(config.tlsCertificateChain(), config.tlsPrivateKey());
         this.engine = engine;
         this.ownsEngine = ownsEngine;
         this.transport = Transport.select(config.preferNativeTransport());
@@ -51,7 +57,8 @@ public final class SpoolServer implements AutoCloseable
             new SynchronousQueue<>(), daemonThreads("spool-queue"));
         this.initializer = new ServerChannelInitializer(
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor),
-                new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor));
+                new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
+                pausedConnections), tls);
         try
         {
             this.serverChannel = new ServerBootstrap()
@@ -69,7 +76,8 @@ public final class SpoolServer implements AutoCloseable
             shutdownThreads();
             throw ex;
         }
-        LOGGER.log(INFO, "Spool server listening on " + serverChannel.localAddress() + " (" + transport + ")");
+        LOGGER.log(INFO, "Spool server listening on " + serverChannel.localAddress() + " (" + transport +
+            (tls == null ? ")" : ", TLS)"));
     }
 
     private static ThreadFactory daemonThreads(final String name)
@@ -129,6 +137,16 @@ public final class SpoolServer implements AutoCloseable
     public int connectionCount()
     {
         return initializer.connectionCount();
+    }
+
+    /**
+     * Connections the server does not read now: their answers go unread (a slow or stuck reader), or their records
+     * published and not yet confirmed reached the bound. Such a connection is read again when it catches up, or
+     * closed when it stays silent for three heartbeat intervals.
+     */
+    public int pausedConnectionCount()
+    {
+        return pausedConnections.get();
     }
 
     /** Blocks until the server is closed (by {@link #close()} from another thread); for a command that serves. */
