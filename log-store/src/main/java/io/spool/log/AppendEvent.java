@@ -25,6 +25,8 @@ final class AppendEvent
     long offset;
     /** Set by the append stage when the record's dedup id was already stored: {@link #offset} is the first one's. */
     boolean duplicate;
+    /** Set by the append stage when the record was written: {@link #segment} and {@link #endPosition} say where. */
+    boolean appended;
     Segment segment;
     int endPosition;
     SpoolException error;
@@ -57,25 +59,40 @@ final class AppendEvent
         {
             payload.putBytes(at, value, valueOffset, valueLength);
         }
-        this.log = log;
+        if (this.log != log)
+        {
+            this.log = log;
+        }
         this.timestamp = timestamp;
         this.attributes = attributes;
         this.keyLength = keyLength;
         this.headersLength = headersLength;
         this.valueLength = valueLength;
-        this.listener = listener;
+        if (this.listener != listener)
+        {
+            this.listener = listener;
+        }
         this.correlation = correlation;
         this.offset = -1;
         this.duplicate = false;
-        this.segment = null;
+        this.appended = false;
         this.error = null;
     }
 
-    void clearReferences()
+    /**
+     * The append stage wrote the record into {@code segment}. The reference is stored only when it changes, as
+     * {@link #set} does with the log and the listener: a reference store into a long-lived slot dirties a GC card
+     * (G1's post-write barrier) that concurrent refinement then scans, which cost about a tenth of the CPU of
+     * publishing when done for every record. So a confirmed slot keeps the last log, listener and segment it
+     * carried until it is reused: a retention bounded by the ring size.
+     */
+    void appendedTo(final Segment segment, final int endPosition)
     {
-        log = null;
-        listener = null;
-        segment = null;
-        error = null;
+        if (this.segment != segment)
+        {
+            this.segment = segment;
+        }
+        this.endPosition = endPosition;
+        this.appended = true;
     }
 }

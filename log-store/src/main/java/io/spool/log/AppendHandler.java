@@ -44,8 +44,7 @@ final class AppendHandler implements EventHandler<AppendEvent>
                 event.duplicate = true;
                 return;
             }
-            event.segment = appender.activeSegment();
-            event.endPosition = appender.writePosition();
+            event.appendedTo(appender.activeSegment(), appender.writePosition());
         }
         catch (final SpoolException ex)
         {

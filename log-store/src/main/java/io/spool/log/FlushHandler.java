@@ -27,7 +27,7 @@ final class FlushHandler implements EventHandler<AppendEvent>
     @Override
     public void onEvent(final AppendEvent event, final long sequence, final boolean endOfBatch)
     {
-        if (event.segment != null)
+        if (event.appended)
         {
             final PartitionLog log = event.log;
             final LogFlusher flusher = log.flusher;

@@ -32,9 +32,5 @@ final class PublishHandler implements EventHandler<AppendEvent>
         {
             LOGGER.log(System.Logger.Level.ERROR, "a confirm listener threw; other confirms go on", ex);
         }
-        finally
-        {
-            event.clearReferences();
-        }
     }
 }
