@@ -246,6 +246,17 @@ public final class Router
             "), retry once consumers catch up");
     }
 
+    /**
+     * Whether {@link #refuseIfFull} would refuse a record of {@code topic} now: reads the reject flags its
+     * subscriptions' agents keep, and builds nothing. A publisher that holds records in another form than
+     * {@link ProducerRecord} (the wire server, holding a frame's bytes) asks this first and builds records for
+     * {@link #refuseIfFull} only when it is true.
+     */
+    public boolean refusesPublishTo(final String topic)
+    {
+        return subscriptions.fullSubscriptionOf(topic) != null;
+    }
+
     /** Publishes a dead letter as it is, without dedup: it completes once the dead-letter topic has stored it. */
     private CompletableFuture<Void> deadLetter(final String topic, final byte[] key, final Map<String, byte[]> headers,
         final byte[] value)

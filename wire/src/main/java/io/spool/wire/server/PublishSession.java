@@ -2,9 +2,13 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.spool.log.HeadersCodec;
 import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
+import io.spool.queue.QueueFullException;
+import io.spool.queue.Router;
+import io.spool.stream.ProducerRecord;
 import io.spool.stream.Topic;
 import io.spool.wire.ErrorCode;
 import io.spool.wire.ErrorDescriptor;
@@ -15,6 +19,8 @@ import io.spool.wire.PublishDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -31,6 +37,12 @@ import static io.spool.wire.PublishDescriptor.RECORD_VALUE_LENGTH_OFFSET;
  * <p>
  * The records of a frame go to the pipeline as one batch: one claim of ring slots, and either all are published or
  * none (the frame is read whole, and the producer checks every record, before anything is claimed).
+ * <p>
+ * The subscriptions' overflow limits hold here as for the embedded {@code SpoolProducer}: a frame for a topic one of
+ * whose subscriptions is full under a reject policy is refused whole with {@link QueueFullException}, and nothing
+ * of it is stored. Each frame pays one look at the topic's reject flags ({@link Router#refusesPublishTo}); only a
+ * refused frame is decoded into {@link ProducerRecord}s, for {@link Router#refuseIfFull} to refuse and, under
+ * reject-publish-dlx, dead-letter.
  * <p>
  * Design note: confirms arrive on the thread of the log's pipeline, in offset order. Each frame is its own
  * {@link PendingPublish} listener and its records' correlations are their indexes, so a confirm costs the pipeline
@@ -51,6 +63,7 @@ final class PublishSession implements PendingPublish.Completion
     private final Channel channel;
     private final ReadGate gate;
     private final LogProducer producer;
+    private final Router router;
     private final TopicCache topics;
     private final int maxUnconfirmed;
     private final AtomicReference<PendingPublish> completedFrames = new AtomicReference<>();
@@ -62,19 +75,22 @@ final class PublishSession implements PendingPublish.Completion
     private final RecordBatch batch = new RecordBatch();
     private int unconfirmed;
 
-    PublishSession(final Channel channel, final ReadGate gate, final LogProducer producer, final TopicCache topics,
-        final int maxUnconfirmed)
+    PublishSession(final Channel channel, final ReadGate gate, final LogProducer producer, final Router router,
+        final TopicCache topics, final int maxUnconfirmed)
     {
         this.channel = channel;
         this.gate = gate;
         this.producer = producer;
+        this.router = router;
         this.topics = topics;
         this.maxUnconfirmed = maxUnconfirmed;
     }
 
     /**
      * Publishes the records of a PUBLISH body (reader index after the frame header). Nothing is published unless
-     * the whole body is well formed and every record fits the log.
+     * the whole body is well formed, every record fits the log and no subscription of the topic refuses it.
+     *
+     * @throws QueueFullException when a subscription of the topic is full under a reject policy.
      */
     void publish(final long correlationId, final ByteBuf body)
     {
@@ -87,6 +103,10 @@ final class PublishSession implements PendingPublish.Completion
         }
         final PartitionLog log = topic.partition(partition);
         gather(body, count);
+        if (router.refusesPublishTo(topic.name()))
+        {
+            refuseIfFull(topic.name(), partition, body, count);
+        }
 
         final PendingPublish publish = spare.isEmpty() ? new PendingPublish(this) : spare.pop();
         publish.reset(correlationId, count);
@@ -151,6 +171,70 @@ final class PublishSession implements PendingPublish.Completion
         {
             throw new IndexOutOfBoundsException((end - index) + " bytes left after " + count + " records");
         }
+    }
+
+    /**
+     * Refuses the frame, as {@code SpoolProducer.sendBatch} refuses a batch, when a subscription refuses any of its
+     * records; each record is offered to the refusal, so that under reject-publish-dlx every one is dead-lettered.
+     * A subscription that freed room since the flag was read refuses none, and the frame is then published. This
+     * runs on the event loop, like the rest of the frame, so that the connection's later frames cannot be stored
+     * ahead of this one; a dead letter is waited for here as the embedded producer waits for it, which only a
+     * refused frame under reject-publish-dlx pays.
+     *
+     * @throws QueueFullException naming the first full subscription met.
+     */
+    private void refuseIfFull(final String topic, final int partition, final ByteBuf body, final int count)
+    {
+        QueueFullException refused = null;
+        for (final ProducerRecord record : decode(topic, partition, body, count))
+        {
+            try
+            {
+                router.refuseIfFull(record);
+            }
+            catch (final QueueFullException full)
+            {
+                refused = refused == null ? full : refused;
+            }
+        }
+        if (refused != null)
+        {
+            throw refused;
+        }
+    }
+
+    /** Copies the records of a body that {@link #gather} found well formed into records of the partition. */
+    private List<ProducerRecord> decode(final String topic, final int partition, final ByteBuf body, final int count)
+    {
+        final List<ProducerRecord> records = new ArrayList<>(count);
+        int index = body.readerIndex();
+        for (int i = 0; i < count; i++)
+        {
+            final int keyLength = body.getIntLE(index + RECORD_KEY_LENGTH_OFFSET);
+            final int headersLength = body.getIntLE(index + RECORD_HEADERS_LENGTH_OFFSET);
+            final int valueLength = body.getIntLE(index + RECORD_VALUE_LENGTH_OFFSET);
+            final int keyIndex = index + RECORD_HEADER_LENGTH;
+            final int headersIndex = keyIndex + Math.max(0, keyLength);
+            final int valueIndex = headersIndex + headersLength;
+            FrameBytes.wrap(headers, body, headersIndex, headersLength);
+            records.add(new ProducerRecord(topic, partition, body.getLongLE(index + RECORD_TIMESTAMP_OFFSET),
+                copy(body, keyIndex, keyLength), HeadersCodec.decode(headers, 0, headersLength),
+                copy(body, valueIndex, valueLength)));
+            index = valueIndex + Math.max(0, valueLength);
+        }
+        return records;
+    }
+
+    /** The bytes of a key or value field, null for the length -1 that stands for null. */
+    private static byte[] copy(final ByteBuf body, final int index, final int length)
+    {
+        if (length < 0)
+        {
+            return null;
+        }
+        final byte[] bytes = new byte[length];
+        body.getBytes(index, bytes);
+        return bytes;
     }
 
     /** Pipeline thread: every record of {@code publish} has its outcome. */
