@@ -1,5 +1,6 @@
 package io.spool.perf.cli;
 
+import io.spool.wire.client.ClientConfig;
 import io.spool.wire.server.ServerConfig;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -26,19 +27,27 @@ final class EndpointOptions
     @Option(names = "--token", paramLabel = "TOKEN", description = "The server's shared secret, if it has one.")
     String token;
 
+    @Option(names = "--tls-trust", paramLabel = "FILE.pem",
+        description = {"Connect over TLS, trusting the PEM certificates in this file: the server's own (self-signed)",
+            "or the authority that signed it. The certificate must name the host given to --server."})
+    Path tlsTrustedCertificates;
+
     @Option(names = "--data-dir", paramLabel = "DIR",
         description = "Open this data directory instead of talking to a server; refused while a server holds it.")
     Path dataDirectory;
 
-    /** @throws ParameterException when both a server and a data directory are given, or the address is malformed. */
+    /**
+     * @throws ParameterException when a data directory is given with a server's options, the address is malformed,
+     *                            or the trusted certificates cannot be read.
+     */
     Endpoint open()
     {
         if (dataDirectory != null)
         {
-            if (server != null || token != null)
+            if (server != null || token != null || tlsTrustedCertificates != null)
             {
                 throw new ParameterException(spec.commandLine(),
-                    "--data-dir opens the directory itself: give it without --server and --token");
+                    "--data-dir opens the directory itself: give it without --server, --token and --tls-trust");
             }
             return new EmbeddedEndpoint(dataDirectory);
         }
@@ -57,6 +66,8 @@ final class EndpointOptions
         {
             throw new ParameterException(spec.commandLine(), "--server must be HOST:PORT, was " + address, ex);
         }
-        return new RemoteEndpoint(address.substring(0, colon), port, token);
+        ReadableFile.require(spec.commandLine(), "--tls-trust", tlsTrustedCertificates);
+        return new RemoteEndpoint(ClientConfig.builder().host(address.substring(0, colon)).port(port).token(token)
+            .tls(tlsTrustedCertificates).clientName("spool-cli").build());
     }
 }

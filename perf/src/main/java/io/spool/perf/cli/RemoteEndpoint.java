@@ -5,6 +5,7 @@ import io.spool.stream.StreamRecordHandler;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicDescription;
 import io.spool.stream.TopicPartition;
+import io.spool.wire.ConnectionLostException;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
@@ -26,12 +27,34 @@ final class RemoteEndpoint implements Endpoint
     private final SpoolClient client;
     private final SpoolAdmin admin;
 
-    RemoteEndpoint(final String host, final int port, final String token)
+    /**
+     * @throws ConnectionLostException when the server cannot be reached or closes the connection; without TLS the
+     *                                 message adds that a server that serves TLS needs {@code --tls-trust}.
+     */
+    RemoteEndpoint(final ClientConfig config)
     {
-        this.address = host + ":" + port;
-        this.client = SpoolClient.connect(ClientConfig.builder().host(host).port(port).token(token)
-            .clientName("spool-cli").build());
+        this.address = config.host() + ":" + config.port();
+        this.client = connect(config);
         this.admin = client.admin();
+    }
+
+    private SpoolClient connect(final ClientConfig config)
+    {
+        try
+        {
+            return SpoolClient.connect(config);
+        }
+        catch (final ConnectionLostException ex)
+        {
+            if (config.tlsTrustedCertificates() != null)
+            {
+                throw ex;
+            }
+            // A TLS server closes a plain connection without a word (there is no channel to send one on), so the
+            // client only sees a close; the user is the one who knows whether the server was started with TLS.
+            throw new ConnectionLostException(where() + ": " + ex.getMessage() +
+                " (if the server serves TLS, connect with --tls-trust FILE.pem)");
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.spool.wire.server.SpoolServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -17,7 +18,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Serves a data directory over TCP (Spool's binary protocol) until interrupted; Ctrl-C closes it cleanly.",
-        "While it runs, the other commands reach it with --server HOST:PORT; the directory is locked meanwhile."})
+        "While it runs, the other commands reach it with --server HOST:PORT (and --tls-trust when it serves " +
+            "TLS); the directory is locked meanwhile."})
 final class ServerCommand implements Callable<Integer>
 {
     @Spec
@@ -39,14 +41,25 @@ final class ServerCommand implements Callable<Integer>
         description = "A shared secret clients must present; without it any client may connect.")
     String token;
 
+    @Option(names = "--tls-cert", paramLabel = "FILE.pem",
+        description = "Serve TLS only, presenting this PEM certificate chain; needs --tls-key.")
+    Path tlsCertificateChain;
+
+    @Option(names = "--tls-key", paramLabel = "FILE.pem",
+        description = "The private key of --tls-cert: PEM, unencrypted PKCS#8 (BEGIN PRIVATE KEY).")
+    Path tlsPrivateKey;
+
     @Override
     public Integer call()
     {
+        checkTlsFiles();
+        final ServerConfig config = ServerConfig.builder().host(host).port(port).token(token)
+            .tls(tlsCertificateChain, tlsPrivateKey).build();
         final PrintWriter out = spec.commandLine().getOut();
         final SpoolServer server;
         try
         {
-            server = SpoolServer.open(dataDirectory, ServerConfig.builder().host(host).port(port).token(token).build());
+            server = SpoolServer.open(dataDirectory, config);
         }
         catch (final Exception ex)
         {
@@ -59,9 +72,9 @@ final class ServerCommand implements Callable<Integer>
         final CloseOnce closeOnce = new CloseOnce(server);
         final Thread closeOnShutdown = new Thread(closeOnce, "spool-server-shutdown");
         Runtime.getRuntime().addShutdownHook(closeOnShutdown);
-        out.printf("spool server: listening on %s:%d (%s transport), data directory %s%s%n", server.host(),
-            server.port(), server.transport().toString().toLowerCase(Locale.ROOT), dataDirectory,
-            token == null ? "" : ", token required");
+        out.printf("spool server: listening on %s:%d (%s transport%s), data directory %s%s%n", server.host(),
+            server.port(), server.transport().toString().toLowerCase(Locale.ROOT),
+            tlsCertificateChain == null ? "" : ", TLS", dataDirectory, token == null ? "" : ", token required");
         out.flush();
         try
         {
@@ -79,6 +92,24 @@ final class ServerCommand implements Callable<Integer>
         out.println("spool server: closed");
         out.flush();
         return 0;
+    }
+
+    /**
+     * Checks the TLS options before the data directory is opened, so that a missing partner or a mistyped path is
+     * named by its option; a file that cannot be parsed is named by the server's own error.
+     *
+     * @throws ParameterException when only one of the pair is given, or a file cannot be read.
+     */
+    private void checkTlsFiles()
+    {
+        if ((tlsCertificateChain == null) != (tlsPrivateKey == null))
+        {
+            throw new ParameterException(spec.commandLine(), (tlsCertificateChain == null ?
+                "--tls-key needs --tls-cert" : "--tls-cert needs --tls-key") +
+                ": TLS takes both the certificate chain and its private key, or neither for plain TCP");
+        }
+        ReadableFile.require(spec.commandLine(), "--tls-cert", tlsCertificateChain);
+        ReadableFile.require(spec.commandLine(), "--tls-key", tlsPrivateKey);
     }
 
     /** Closes the server on the first call; later calls return once it is closed. Thread-safe. */

@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code spool server}, {@code topics}, {@code produce}, {@code consume} and {@code tail}, run as a user runs them:
- * against a server started by {@code spool server} on an ephemeral port, and on a data directory.
+ * against a server started by {@code spool server} on an ephemeral port (plain and over TLS, with certificates
+ * made by keytool), and on a data directory.
  */
 class OperatorCommandsTest
 {
@@ -136,6 +138,71 @@ class OperatorCommandsTest
         final Result withToken = run(with(server, "--token", "s3cret"), "topics", "create", "t");
         assertThat(withToken.exitCode).isZero();
         assertThat(withToken.out).startsWith("created topic t with 1 partition(s) on server 127.0.0.1:");
+    }
+
+    @Test
+    void aServerWithTlsServesClientsThatTrustItsCertificateAndRefusesOthers(@TempDir final Path keys)
+        throws Exception
+    {
+        final TestCertificate certificate = TestCertificate.generate(keys, "spool-cli", "ip:127.0.0.1");
+        final TestCertificate other = TestCertificate.generate(keys, "elsewhere", "ip:127.0.0.1");
+        final List<String> server = startServer("--tls-cert", certificate.certificate().toString(),
+            "--tls-key", certificate.privateKey().toString(), "--token", "s3cret");
+        final List<String> trusting = with(server, "--tls-trust", certificate.certificate().toString(),
+            "--token", "s3cret");
+
+        assertThat(run(trusting, "topics", "create", "orders").exitCode).isZero();
+        assertThat(run(trusting, "produce", "orders", "--key", "k", "over", "tls").exitCode).isZero();
+        assertThat(run(trusting, "consume", "orders").out.lines()).containsExactly(
+            "partition=0 offset=0 key=\"k\" value=\"over\"",
+            "partition=0 offset=1 key=\"k\" value=\"tls\"");
+
+        final Result plain = run(with(server, "--token", "s3cret"), "topics", "list");
+        assertThat(plain.exitCode).isEqualTo(1);
+        assertThat(plain.err).startsWith("spool topics list: server " + server.get(1) + ": ")
+            .contains("if the server serves TLS, connect with --tls-trust FILE.pem");
+        final Result untrusted = run(with(server, "--tls-trust", other.certificate().toString(), "--token", "s3cret"),
+            "topics", "list");
+        assertThat(untrusted.exitCode).isEqualTo(1);
+        assertThat(untrusted.err).startsWith("spool topics list: ").contains("SSLHandshakeException");
+        assertThat(run(trusting, "topics", "list").out.lines()).containsExactly("orders");
+    }
+
+    @Test
+    void tlsOptionsThatCannotWorkAreRefusedNamingTheOptionOrFile(@TempDir final Path keys) throws Exception
+    {
+        final TestCertificate certificate = TestCertificate.generate(keys, "spool-cli", "ip:127.0.0.1");
+        final String[] server = {"server", "--port", "0", "--data-dir", dataDirectory.toString()};
+
+        final Result certOnly = run(List.of("--tls-cert", certificate.certificate().toString()), server);
+        assertThat(certOnly.exitCode).isEqualTo(2);
+        assertThat(certOnly.err).startsWith("--tls-cert needs --tls-key: ");
+        assertThat(run(List.of("--tls-key", certificate.privateKey().toString()), server).err)
+            .startsWith("--tls-key needs --tls-cert: ");
+
+        final Path missing = keys.resolve("missing.pem");
+        final Result unreadable = run(List.of("--tls-cert", certificate.certificate().toString(),
+            "--tls-key", missing.toString()), server);
+        assertThat(unreadable.exitCode).isEqualTo(2);
+        assertThat(unreadable.err).startsWith("--tls-key " + missing + ": cannot read the file");
+
+        final Path garbage = Files.writeString(keys.resolve("garbage.pem"), "not a certificate");
+        final Result invalid = run(List.of("--tls-cert", garbage.toString(),
+            "--tls-key", certificate.privateKey().toString()), server);
+        assertThat(invalid.exitCode).isEqualTo(1);
+        assertThat(invalid.err).startsWith("spool server: cannot serve ").contains("TLS", garbage.toString());
+
+        final Result missingTrust = run(List.of("--server", "127.0.0.1:1", "--tls-trust", missing.toString()),
+            "topics", "list");
+        assertThat(missingTrust.exitCode).isEqualTo(2);
+        assertThat(missingTrust.err).startsWith("--tls-trust " + missing + ": cannot read the file");
+        final Result invalidTrust = run(List.of("--server", "127.0.0.1:1", "--tls-trust", garbage.toString()),
+            "topics", "list");
+        assertThat(invalidTrust.exitCode).isEqualTo(1);
+        assertThat(invalidTrust.err).startsWith("spool topics list: cannot trust the certificates in " + garbage);
+        assertThat(run(List.of("--data-dir", dataDirectory.toString(), "--tls-trust",
+            certificate.certificate().toString()), "topics", "list").err)
+            .contains("--data-dir opens the directory itself");
     }
 
     @Test
