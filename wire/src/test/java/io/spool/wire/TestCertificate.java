@@ -10,9 +10,10 @@ import java.util.Base64;
 
 /**
  * A self-signed certificate and its private key for a test, made by the JDK's own {@code keytool} (so no library
- * and no committed key is needed) and written as PEM, the form the server and client read.
+ * and no committed key is needed) and written as PEM, the form the server and client read. Shared with the
+ * command-line tests through wire's test jar.
  */
-record TestCertificate(Path certificate, Path privateKey)
+public record TestCertificate(Path certificate, Path privateKey)
 {
     private static final String PASSWORD = "test-only";
 
@@ -20,7 +21,7 @@ record TestCertificate(Path certificate, Path privateKey)
      * @param subjectAlternativeNames the hosts the certificate names, as keytool takes them, for example
      *                                {@code ip:127.0.0.1,dns:localhost}.
      */
-    static TestCertificate generate(final Path directory, final String name, final String subjectAlternativeNames)
+    public static TestCertificate generate(final Path directory, final String name, final String subjectAlternativeNames)
         throws Exception
     {
         final Path store = directory.resolve(name + ".p12");

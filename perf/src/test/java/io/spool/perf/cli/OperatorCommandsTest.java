@@ -1,5 +1,6 @@
 package io.spool.perf.cli;
 
+import io.spool.wire.TestCertificate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
