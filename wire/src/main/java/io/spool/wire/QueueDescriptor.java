@@ -1,8 +1,13 @@
 package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
+import io.spool.queue.GroupKeySource;
+import io.spool.queue.GroupMode;
+import io.spool.queue.InvalidSettingsException;
+import io.spool.queue.OverflowPolicy;
 import io.spool.queue.Receipt;
 import io.spool.queue.RetentionMode;
+import io.spool.queue.RetryPolicy;
 import io.spool.queue.StartPosition;
 import io.spool.queue.SubscriptionSettings;
 import org.agrona.DirectBuffer;
@@ -10,23 +15,44 @@ import org.agrona.DirectBuffer;
 /**
  * Bodies of the queue operations. Strings are a uint16 byte count and UTF-8 bytes.
  * <pre>
- *  Subscription Settings                         Receipt (16 bytes)
+ *  Subscription Settings (every field of SubscriptionSettings; offsets after the dead-letter topic count from
+ *  its end, D)
+ *  +---------------------------------------------+
+ *  | Lock Timeout Millis (int64)                 |  0
+ *  | Delivery Limit (int32, -1 = unlimited)      |  8
+ *  | Dead Letter Topic (string, "" = none)       | 12
+ *  | Retention Mode (int8: 0 work queue, 1 none) | D+0
+ *  | Start Kind (int8: 0 earliest, 1 latest,     | D+1
+ *  |   2 offset, 3 timestamp)                    |
+ *  | Start Value (int64: offset or epoch millis) | D+2
+ *  | Group Mode (int8: 0 none, 1 ordered,        | D+10
+ *  |   2 key sticky)                             |
+ *  | Group Key Source (int8: 0 header,           | D+11
+ *  |   1 record key)                             |
+ *  | Message TTL Millis (int64, 0 = none)        | D+12
+ *  | Single Active Consumer (int8: 0 or 1)       | D+20
+ *  | Max Length (int64, -1 = no limit)           | D+21
+ *  | Max Bytes (int64, -1 = no limit)            | D+29
+ *  | Overflow Policy (int8: 0 drop head,         | D+37
+ *  |   1 reject publish, 2 reject publish dlx)   |
+ *  | Retry Rungs (uint8, 0 = no ladder)          | D+38
+ *  | Retry Delay Millis (int64) per rung         | D+39
+ *  +---------------------------------------------+
+ *
+ *  Receipt (16 bytes)                            Delivery
  *  +-----------------------------------+         +-----------------------------------+
- *  | Lock Timeout Millis (int64)       |  0      | Partition (int32)                 |  0
- *  | Delivery Limit (int32, -1 = none) |  8      | Offset (int64)                    |  4
- *  | Dead Letter Topic (string, "" =   | 12      | Delivery Number (int32)           | 12
- *  |   none)                           |         +-----------------------------------+
- *  | Retention Mode (int8: 0 work      |
- *  |   queue, 1 none)                  |         Delivery
- *  | Start Kind (int8: 0 earliest,     |         +-----------------------------------+
- *  |   1 latest, 2 offset, 3 time)     |         | Receipt (16 bytes)                |  0
- *  | Start Value (int64)               |         | Redelivered (int8)                | 16
- *  +-----------------------------------+         | Timestamp (int64)                 | 17
- *                                                | Key Length (int32, -1 = null)     | 25
- *  CREATE_SUBSCRIPTION: Name, Topic, Settings    | Headers Length (int32)            | 29
- *  DELETE_SUBSCRIPTION: Name                     | Value Length (int32, -1 = null)   | 33
- *  LIST_SUBSCRIPTIONS: empty; response: Count    | Key, Headers, Value bytes        ... 37
- *    (int32) and Names                           +-----------------------------------+
+ *  | Partition (int32)                 |  0      | Receipt (16 bytes)                |  0
+ *  | Offset (int64)                    |  4      | Redelivered (int8)                | 16
+ *  | Delivery Number (int32)           | 12      | Timestamp (int64)                 | 17
+ *  +-----------------------------------+         | Key Length (int32, -1 = null)     | 25
+ *                                                | Headers Length (int32)            | 29
+ *                                                | Value Length (int32, -1 = null)   | 33
+ *                                                | Key, Headers, Value bytes        ... 37
+ *                                                +-----------------------------------+
+ *
+ *  CREATE_SUBSCRIPTION: Name, Topic, Subscription Settings; response: empty
+ *  DELETE_SUBSCRIPTION: Name
+ *  LIST_SUBSCRIPTIONS: empty; response: Count (int32) and Names
  *
  *  RECEIVE: Subscription, Max (int32), Wait Millis (int64); response: Count (int32), Deliveries
  *  SETTLE: Subscription, Kind (int8, see SettleKind), Argument Millis (int64), Count (int32), Receipts;
@@ -41,6 +67,12 @@ import org.agrona.DirectBuffer;
  *  LOCK_EXPIRED (server to client, correlation id = consumer tag): Receipt of a delivery held past its lock
  *  CANCEL: Consumer Tag (int32); response: empty
  * </pre>
+ * <p>
+ * The settings carry every field so that a subscription created over the wire is the one created embedded. Enum
+ * fields travel as the codes listed (their declaration order); the decoder checks a code is known and leaves every
+ * range check to {@link SubscriptionSettings.Builder#build}, {@link RetryPolicy#ladder} and {@link StartPosition},
+ * so a bad value is refused with the engine's own {@link InvalidSettingsException}. Protocol version 1 is unreleased:
+ * the fields after Start Value were added to the layout in place rather than under a new version.
  * <p>
  * Stateless, thread-safe.
  */
@@ -83,11 +115,24 @@ public final class QueueDescriptor
         out.writeByte(settings.retentionMode().ordinal());
         out.writeByte(settings.startPosition().kind().ordinal());
         out.writeLongLE(settings.startPosition().value());
+        out.writeByte(settings.groupMode().ordinal());
+        out.writeByte(settings.groupKeySource().ordinal());
+        out.writeLongLE(settings.messageTtlMillis());
+        out.writeByte(settings.singleActiveConsumer() ? 1 : 0);
+        out.writeLongLE(settings.maxLength());
+        out.writeLongLE(settings.maxBytes());
+        out.writeByte(settings.overflowPolicy().ordinal());
+        final RetryPolicy retry = settings.retryPolicy();
+        out.writeByte(retry.rungs());
+        for (int rung = 1; rung <= retry.rungs(); rung++)
+        {
+            out.writeLongLE(retry.delayAfter(rung));
+        }
     }
 
     /**
-     * @throws io.spool.queue.InvalidSettingsException when a setting is out of range.
-     * @throws IllegalArgumentException for an unknown retention mode or start kind.
+     * @throws InvalidSettingsException when a setting is out of range or an enum code is unknown, naming it.
+     * @throws IndexOutOfBoundsException when the body ends early.
      */
     public static SubscriptionSettings decodeSettings(final ByteBuf in)
     {
@@ -96,30 +141,66 @@ public final class QueueDescriptor
             .deliveryLimit(in.readIntLE());
         final String deadLetterTopic = Fields.readString(in);
         builder.deadLetterTopic(deadLetterTopic.isEmpty() ? null : deadLetterTopic);
-        final int retention = in.readUnsignedByte();
-        final int startKind = in.readUnsignedByte();
+        builder.retentionMode(code(RetentionMode.values(), in.readUnsignedByte(), "retention mode"));
+        final StartPosition.Kind startKind = code(StartPosition.Kind.values(), in.readUnsignedByte(), "start kind");
         final long startValue = in.readLongLE();
-        if (retention >= RetentionMode.values().length || startKind >= StartPosition.Kind.values().length)
+        builder.startPosition(startPosition(startKind, startValue));
+        final GroupMode groupMode = code(GroupMode.values(), in.readUnsignedByte(), "group mode");
+        builder.messageGroups(groupMode, code(GroupKeySource.values(), in.readUnsignedByte(), "group key source"));
+        builder.messageTtlMillis(in.readLongLE());
+        final int singleActive = in.readUnsignedByte();
+        if (singleActive > 1)
         {
-            throw new IllegalArgumentException("unknown retention mode " + retention + " or start kind " + startKind);
+            throw new InvalidSettingsException("single active consumer must be 0 or 1, was " + singleActive);
         }
-        builder.retentionMode(RetentionMode.values()[retention]);
-        switch (StartPosition.Kind.values()[startKind])
+        builder.singleActiveConsumer(singleActive == 1);
+        final long maxLength = in.readLongLE();
+        final long maxBytes = in.readLongLE();
+        builder.overflow(maxLength, maxBytes, code(OverflowPolicy.values(), in.readUnsignedByte(), "overflow policy"));
+        builder.retryPolicy(retryPolicy(in));
+        return builder.build();
+    }
+
+    private static StartPosition startPosition(final StartPosition.Kind kind, final long value)
+    {
+        switch (kind)
         {
             case EARLIEST:
-                builder.startPosition(StartPosition.earliest());
-                break;
+                return StartPosition.earliest();
             case LATEST:
-                builder.startPosition(StartPosition.latest());
-                break;
+                return StartPosition.latest();
             case OFFSET:
-                builder.startPosition(StartPosition.offset(startValue));
-                break;
+                return StartPosition.offset(value);
             default:
-                builder.startPosition(StartPosition.timestamp(startValue));
-                break;
+                return StartPosition.timestamp(value);
         }
-        return builder.build();
+    }
+
+    /** Zero rungs is {@link RetryPolicy#NONE}; any other count, even past the maximum, goes to the ladder to judge. */
+    private static RetryPolicy retryPolicy(final ByteBuf in)
+    {
+        final int rungs = in.readUnsignedByte();
+        if (rungs == 0)
+        {
+            return RetryPolicy.NONE;
+        }
+        final long[] delays = new long[rungs];
+        for (int rung = 0; rung < rungs; rung++)
+        {
+            delays[rung] = in.readLongLE();
+        }
+        return RetryPolicy.ladder(delays);
+    }
+
+    /** The builder cannot see a code no constant has, so that one check is the wire's own. */
+    private static <E extends Enum<E>> E code(final E[] values, final int code, final String field)
+    {
+        if (code >= values.length)
+        {
+            throw new InvalidSettingsException("unknown " + field + " code " + code + ", known are 0 to " +
+                (values.length - 1));
+        }
+        return values[code];
     }
 
     public static void encodeReceipt(final ByteBuf out, final int partition, final long offset,

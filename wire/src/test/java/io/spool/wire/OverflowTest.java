@@ -124,11 +124,12 @@ class OverflowTest
         assertThat(endOffset("orders")).isEqualTo(1);
     }
 
-    /** Created on the engine: CREATE_SUBSCRIPTION carries no overflow settings (see {@link QueueDescriptor}). */
+    /** Created over the wire; the engine's subscription is returned so the test can drive its agent. */
     private Subscription subscribe(final long maxLength, final OverflowPolicy policy)
     {
-        return fixture.spool().createSubscription("work", "orders", SubscriptionSettings.builder()
+        client.admin().createSubscription("work", "orders", SubscriptionSettings.builder()
             .overflow(maxLength, SubscriptionSettings.NO_LIMIT, policy).deadLetterTopic("orders.dlq").build());
+        return fixture.spool().subscription("work");
     }
 
     /** A subscription with max length 1, holding "kept", that publishers see full. */
