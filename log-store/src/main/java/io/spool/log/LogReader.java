@@ -92,7 +92,7 @@ public final class LogReader implements AutoCloseable
         long bytes = 0;
         long segmentEnd = endOfCurrentSegment();
         UnsafeBuffer buffer = this.buffer;
-        final RecordView view = this.view.wrap(buffer, position);
+        final RecordView view = this.view.over(buffer);
         int at = position;
         long next = nextOffset;
         final long stop = Math.min(end, next + maxRecords);
@@ -106,14 +106,15 @@ public final class LogReader implements AutoCloseable
                     at = SegmentDescriptor.HEADER_LENGTH;
                     segmentEnd = endOfCurrentSegment();
                     buffer = this.buffer;
-                    view.wrap(buffer, at);
+                    view.over(buffer);
                 }
-                final int aligned = align(buffer.getInt(at + FRAME_LENGTH_OFFSET));
+                final int frameLength = buffer.getInt(at + FRAME_LENGTH_OFFSET);
+                final int aligned = align(frameLength);
                 if (count > 0 && bytes + aligned > maxBytes)
                 {
                     break;
                 }
-                handler.onRecord(view.moveTo(at));
+                handler.onRecord(view.moveTo(at, frameLength));
                 bytes += aligned;
                 at += aligned;
                 next++;

@@ -13,6 +13,7 @@ public final class RecordView
 {
     private UnsafeBuffer buffer;
     private int frameOffset;
+    private int frameLength;
 
     /**
      * Points this view at the frame starting at {@code frameOffset} of {@code segmentBuffer}. Keeps a reference,
@@ -22,13 +23,25 @@ public final class RecordView
     {
         this.buffer = segmentBuffer;
         this.frameOffset = frameOffset;
+        this.frameLength = segmentBuffer.getInt(frameOffset + FRAME_LENGTH_OFFSET);
         return this;
     }
 
-    /** Points this view at another frame of the buffer it already wraps: a reader's per-record step. */
-    RecordView moveTo(final int frameOffset)
+    /** A reader entered a segment: the frames it hands out next lie in {@code segmentBuffer}. */
+    RecordView over(final UnsafeBuffer segmentBuffer)
+    {
+        this.buffer = segmentBuffer;
+        return this;
+    }
+
+    /**
+     * Points this view at another frame of the buffer it is {@link #over}, whose length the reader has just read:
+     * a reader's per-record step.
+     */
+    RecordView moveTo(final int frameOffset, final int frameLength)
     {
         this.frameOffset = frameOffset;
+        this.frameLength = frameLength;
         return this;
     }
 
@@ -44,7 +57,7 @@ public final class RecordView
 
     public int frameLength()
     {
-        return buffer.getInt(frameOffset + FRAME_LENGTH_OFFSET);
+        return frameLength;
     }
 
     public long offset()
@@ -97,9 +110,10 @@ public final class RecordView
         return buffer.getInt(frameOffset + VALUE_LENGTH_OFFSET);
     }
 
+    /** The value ends the frame, so its start is found from the frame's end without reading the other lengths. */
     public int valueOffset()
     {
-        return headersOffset() + headersLength();
+        return frameOffset + frameLength - Math.max(0, valueLength());
     }
 
     /** A copy of the key, or null for a null key. Allocates: not for hot paths. */
