@@ -40,7 +40,11 @@ final class ConsumerWakeup implements CommitListener
     /** Forgets earlier signals; called before the consumer looks at its partitions and group. */
     void clear()
     {
-        signalled = false;
+        // A volatile store is a full fence; a poll that finds data (nothing signalled since) pays only the read.
+        if (signalled)
+        {
+            signalled = false;
+        }
     }
 
     /** Parks until a signal since the last {@link #clear} or {@code nanos} pass; spurious returns are fine. */

@@ -208,20 +208,33 @@ public final class StreamConsumer implements AutoCloseable
             throw new InvalidRequestException("maxRecords and maxBytes must be positive, were " + maxRecords +
                 " and " + maxBytes);
         }
-        final long deadline = System.nanoTime() + timeout.toNanos();
         dispatch.target = handler;
         try
         {
+            // The clock is read only once a round found nothing: a consumer that keeps finding records (a replay)
+            // pays no clock read per poll.
+            long deadline = 0;
+            boolean waiting = false;
             while (true)
             {
                 cursors.startRound();
                 syncGroup();
                 maybeAutoCommit();
                 final int read = readOnce(maxRecords, maxBytes);
-                final long remaining = deadline - System.nanoTime();
-                if (read > 0 || remaining <= 0)
+                if (read > 0)
                 {
                     return read;
+                }
+                final long now = System.nanoTime();
+                if (!waiting)
+                {
+                    waiting = true;
+                    deadline = now + timeout.toNanos();
+                }
+                final long remaining = deadline - now;
+                if (remaining <= 0)
+                {
+                    return 0;
                 }
                 cursors.awaitData(membership == null ? remaining : Math.min(remaining, heartbeatIntervalNanos));
             }
@@ -361,11 +374,17 @@ public final class StreamConsumer implements AutoCloseable
     private int readOnce(final int maxRecords, final int maxBytes)
     {
         final PartitionCursor[] current = cursors.inOrder();
+        if (nextStart >= current.length)
+        {
+            // the assignment shrank since the last round
+            nextStart = 0;
+        }
         int read = 0;
         long bytes = 0;
         for (int i = 0; i < current.length && read < maxRecords && bytes < maxBytes; i++)
         {
-            final PartitionCursor cursor = current[(nextStart + i) % current.length];
+            final int index = nextStart + i;
+            final PartitionCursor cursor = current[index < current.length ? index : index - current.length];
             if (membership != null && cursor.log.isClosed())
             {
                 // its topic was deleted; the group revokes the partition on the next sync, so skip it quietly
@@ -377,7 +396,7 @@ public final class StreamConsumer implements AutoCloseable
             read += cursor.poll(dispatch, maxRecords - read, (int)(maxBytes - bytes));
             bytes += cursor.polledBytes();
         }
-        nextStart = current.length == 0 ? 0 : (nextStart + 1) % current.length;
+        nextStart = nextStart + 1 < current.length ? nextStart + 1 : 0;
         return read;
     }
 
