@@ -34,6 +34,12 @@ public final class SubscriptionRegistry implements AutoCloseable
     private final SubscriptionCatalog catalog;
     private final Map<String, SubscriptionCatalog.Entry> entries;
     private final Map<String, Subscription> open = new ConcurrentHashMap<>();
+    /**
+     * Per topic, its subscriptions that may refuse a publish (an overflow limit under a reject policy); replaced
+     * whole, under this registry's monitor, when a subscription comes or goes, so a publisher's look allocates
+     * nothing and never walks the subscriptions of other topics.
+     */
+    private volatile Map<String, Subscription[]> refusingByTopic = Map.of();
 
     public SubscriptionRegistry(final StreamEngine streams, final Path directory, final EpochClock clock,
         final StateStoreConfig stateConfig)
@@ -48,6 +54,7 @@ public final class SubscriptionRegistry implements AutoCloseable
         {
             open.put(entry.name, start(entry));
         }
+        indexRefusing();
     }
 
     /**
@@ -79,6 +86,7 @@ public final class SubscriptionRegistry implements AutoCloseable
         entries.put(name, entry);
         catalog.save(entries);
         open.put(name, subscription);
+        indexRefusing();
         return subscription;
     }
 
@@ -100,14 +108,34 @@ public final class SubscriptionRegistry implements AutoCloseable
      */
     Subscription fullSubscriptionOf(final String topic)
     {
-        for (final Subscription subscription : open.values())
+        final Subscription[] refusing = refusingByTopic.get(topic);
+        if (refusing != null)
         {
-            if (subscription.topic().equals(topic) && subscription.agent().overflow().isFull())
+            for (final Subscription subscription : refusing)
             {
-                return subscription;
+                if (subscription.agent().overflow().isFull())
+                {
+                    return subscription;
+                }
             }
         }
         return null;
+    }
+
+    private void indexRefusing()
+    {
+        final Map<String, List<Subscription>> byTopic = new HashMap<>();
+        for (final Subscription subscription : open.values())
+        {
+            final SubscriptionSettings settings = subscription.settings();
+            if (settings.hasOverflowLimit() && settings.overflowPolicy() != OverflowPolicy.DROP_HEAD)
+            {
+                byTopic.computeIfAbsent(subscription.topic(), ignored -> new ArrayList<>()).add(subscription);
+            }
+        }
+        final Map<String, Subscription[]> index = new HashMap<>();
+        byTopic.forEach((topic, subscriptions) -> index.put(topic, subscriptions.toArray(new Subscription[0])));
+        refusingByTopic = index;
     }
 
     public List<String> list()
@@ -122,6 +150,7 @@ public final class SubscriptionRegistry implements AutoCloseable
     {
         final Subscription subscription = get(name);
         open.remove(name);
+        indexRefusing();
         entries.remove(name);
         catalog.save(entries);
         subscription.agent().close();
@@ -260,5 +289,6 @@ public final class SubscriptionRegistry implements AutoCloseable
             subscription.agent().close();
         }
         open.clear();
+        indexRefusing();
     }
 }

@@ -11,7 +11,6 @@ import org.HdrHistogram.AtomicHistogram;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.function.LongSupplier;
 
 /**
  * {@code spool bench replay}: records raw-appended for the raw scan, the same number published through the
@@ -57,15 +56,13 @@ public final class ReplayBench
 
             final AtomicHistogram pollNanos = LatencyHistograms.newHistogram();
             try (RawMappedScanBaseline scan = raw.openScan();
-                ReplayLoop logReplay = via == Via.LOG ? new ReplayLoop(run.logs(), settings.batchSize()) : null;
-                StreamReplayLoop streamReplay = via == Via.STREAM ?
-                    new StreamReplayLoop(run.engine(), IngestRun.TOPIC, settings.batchSize()) : null)
+                Replay replay = via == Via.LOG ? new ReplayLoop(run.logs(), settings.batchSize()) :
+                    new StreamReplayLoop(run.engine(), IngestRun.TOPIC, settings.batchSize()))
             {
-                final LongSupplier replay = via == Via.LOG ? () -> logReplay.replayAll(pollNanos) :
-                    () -> streamReplay.replayAll(pollNanos);
                 final PassTimer.Timing[] timings = PassTimer.timeAlternately(
                     new PassTimer.Reader(RawBaselineRun.RAW_SCAN, scan::scan, raw.records(), () -> { }),
-                    new PassTimer.Reader(via.description, replay, settings.records(), pollNanos::reset));
+                    new PassTimer.Reader(via.description, () -> replay.replayAll(pollNanos), settings.records(),
+                        pollNanos::reset));
                 final BenchResult result = new BenchResult(NAME, settings.partitions(), settings.producers(),
                     settings.durability().toString(),
                     new Throughput(via.description + ", mean of " + timings[1].passes() + " passes",

@@ -11,7 +11,7 @@ import org.HdrHistogram.AtomicHistogram;
  * {@link LogReader} polls; the handler touches each record's offset, value length and last value byte, as the raw
  * scan does. One clock read per poll. Not thread-safe: one reading thread.
  */
-public final class ReplayLoop implements RecordHandler, AutoCloseable
+public final class ReplayLoop implements Replay, RecordHandler
 {
     private final PartitionLog[] logs;
     private final LogReader[] readers;
@@ -30,10 +30,7 @@ public final class ReplayLoop implements RecordHandler, AutoCloseable
         this.maxRecordsPerPoll = maxRecordsPerPoll;
     }
 
-    /**
-     * @param pollNanos receives the time of every poll.
-     * @return the number of records read.
-     */
+    @Override
     public long replayAll(final AtomicHistogram pollNanos)
     {
         long records = 0;

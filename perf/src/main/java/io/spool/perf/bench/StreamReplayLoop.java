@@ -18,7 +18,7 @@ import java.util.List;
  * partitions, in zero-copy polls; the handler touches what {@link ReplayLoop}'s does. One clock read per poll.
  * Not thread-safe: one reading thread.
  */
-public final class StreamReplayLoop implements StreamRecordHandler, AutoCloseable
+public final class StreamReplayLoop implements Replay, StreamRecordHandler
 {
     private final StreamConsumer consumer;
     private final List<TopicPartition> partitions = new ArrayList<>();
@@ -43,10 +43,7 @@ public final class StreamReplayLoop implements StreamRecordHandler, AutoCloseabl
         consumer.assign(partitions);
     }
 
-    /**
-     * @param pollNanos receives the time of every poll.
-     * @return the number of records read.
-     */
+    @Override
     public long replayAll(final AtomicHistogram pollNanos)
     {
         consumer.seekToBeginning(partitions);
