@@ -3,10 +3,14 @@ package io.spool.log;
 import org.agrona.concurrent.CachedEpochClock;
 
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 
 /**
  * A store on a test directory with a hand-driven clock and no background maintenance, plus small helpers to append
@@ -56,6 +60,33 @@ public final class LogFixture implements AutoCloseable
     {
         return store.newProducer().appendAndWait(log, key == null ? null : bytes(key), null,
             value == null ? null : bytes(value));
+    }
+
+    /**
+     * Copies a running engine's directory into {@code image}: what a process killed now would leave on disk, since
+     * every write the engine finished is in the page cache, mapped segments included, whether or not it was forced.
+     */
+    public static void copyCrashImage(final Path dir, final Path image)
+    {
+        try (Stream<Path> paths = Files.walk(dir))
+        {
+            for (final Path path : paths.sorted().toList())
+            {
+                final Path target = image.resolve(dir.relativize(path).toString());
+                if (Files.isDirectory(path))
+                {
+                    Files.createDirectories(target);
+                }
+                else
+                {
+                    Files.copy(path, target);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     /** A confirm listener that keeps the first failure it is told of. */

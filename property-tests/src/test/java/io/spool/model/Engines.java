@@ -1,6 +1,7 @@
 package io.spool.model;
 
 import io.spool.log.LogConfig;
+import io.spool.log.LogFixture;
 import io.spool.stream.TopicConfig;
 
 import java.io.IOException;
@@ -58,25 +59,7 @@ final class Engines
     static Path crashImage(final Path dir)
     {
         final Path image = temporaryDirectory("spool-crash-image");
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            for (final Path path : paths.sorted().toList())
-            {
-                final Path target = image.resolve(dir.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(path, target);
-                }
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        LogFixture.copyCrashImage(dir, image);
         return image;
     }
 

@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.Spool;
 import io.spool.log.LogConfig;
+import io.spool.log.LogFixture;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.ConsumerRecord;
 import io.spool.stream.ProducerRecord;
@@ -10,17 +11,13 @@ import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
 import org.agrona.concurrent.CachedEpochClock;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * An engine on a test directory with a hand-driven clock and no background maintenance.
@@ -49,25 +46,7 @@ final class QueueFixture implements AutoCloseable
      */
     QueueFixture crashInto(final Path image)
     {
-        try (Stream<Path> paths = Files.walk(dir))
-        {
-            for (final Path path : paths.sorted().toList())
-            {
-                final Path target = image.resolve(dir.relativize(path).toString());
-                if (Files.isDirectory(path))
-                {
-                    Files.createDirectories(target);
-                }
-                else
-                {
-                    Files.copy(path, target);
-                }
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        LogFixture.copyCrashImage(dir, image);
         close();
         return new QueueFixture(image, clock.time());
     }
