@@ -20,15 +20,27 @@ import static io.spool.log.RecordDescriptor.*;
  * segment files in a plain loop, with none of the log's machinery (no ring, no index, no confirms). The frames are
  * the log's, as {@link io.spool.log.RecordDescriptor} lays them out, for a null key and no headers.
  * <p>
- * Design note: the segments are created, zero-filled, mapped and touched page by page up front, outside any
- * measured loop, so the loop measures framing into resident mapped memory: neither the file system allocating
- * blocks nor first-write page faults (which cost more than the framing itself here, and which a log hides by
- * preparing its next segment ahead) are in the figure. The appender rolls to the next segment when a frame does
+ * Design note: with {@link Pages#PREPARED} pages (the yardstick of the benchmarks) the segments are created,
+ * zero-filled, mapped and touched page by page up front, outside any measured loop, so the loop measures framing
+ * into resident mapped memory: neither the file system allocating blocks nor first-write page faults (which cost
+ * more than the framing itself here, and which a log can only move to another thread) are in the figure. With
+ * {@link Pages#FRESH} pages the segments are sparse files, as a log creates its own, and the loop takes every
+ * page's first-write fault itself: the same work a log on a fresh directory has to pay somewhere.
+ * The appender rolls to the next segment when a frame does
  * not fit, as a log does; after the last segment it reuses the first, so a benchmark of unknown length keeps a
  * small pool. Only a run that never wrapped can be scanned back. Not thread-safe: one appending thread.
  */
 public final class RawMappedAppendBaseline implements AutoCloseable
 {
+    /** How the segment pages are readied before the measured loop. */
+    public enum Pages
+    {
+        /** Blocks written with zeros and every page touched up front: the loop never faults. */
+        PREPARED,
+        /** Sparse files, nothing touched: the loop faults in and zero-fills each page as it first writes it. */
+        FRESH
+    }
+
     private static final int PAGE_SIZE = 4096;
     private static final int NULL_KEY = -1;
     private static final int NO_HEADERS = 0;
@@ -58,6 +70,18 @@ public final class RawMappedAppendBaseline implements AutoCloseable
     public RawMappedAppendBaseline(
         final Path directory, final int segmentBytes, final int segmentCount, final byte[] value)
     {
+        this(directory, segmentBytes, segmentCount, value, Pages.PREPARED);
+    }
+
+    /**
+     * Creates and maps {@code segmentCount} segment files of {@code segmentBytes} each, readied as {@code pages} says.
+     *
+     * @param directory an existing directory holding no earlier baseline segments.
+     * @param value     the value every record carries, copied into each frame.
+     */
+    public RawMappedAppendBaseline(
+        final Path directory, final int segmentBytes, final int segmentCount, final byte[] value, final Pages pages)
+    {
         this.segmentBytes = segmentBytes;
         this.valueLength = value.length;
         this.frameLength = frameLength(NULL_KEY, NO_HEADERS, valueLength);
@@ -78,12 +102,15 @@ public final class RawMappedAppendBaseline implements AutoCloseable
         this.crcViews = new ByteBuffer[segmentCount];
         for (int i = 0; i < segmentCount; i++)
         {
-            final Path file = preallocate(directory.resolve(String.format("raw-%05d.log", i)), segmentBytes);
+            final Path file = create(directory.resolve(String.format("raw-%05d.log", i)), segmentBytes, pages);
             segmentFiles.add(file);
             mappedSegments[i] = IoUtil.mapExistingFile(file.toFile(), FileChannel.MapMode.READ_WRITE, "baseline");
             segments[i] = new UnsafeBuffer(mappedSegments[i]);
             crcViews[i] = mappedSegments[i].duplicate();
-            touchEveryPage(segments[i]);
+            if (pages == Pages.PREPARED)
+            {
+                touchEveryPage(segments[i]);
+            }
         }
         rollSegment();
     }
@@ -173,9 +200,9 @@ public final class RawMappedAppendBaseline implements AutoCloseable
         }
     }
 
-    private static Path preallocate(final Path file, final int length)
+    private static Path create(final Path file, final int length, final Pages pages)
     {
-        try (FileChannel channel = IoUtil.createEmptyFile(file.toFile(), length, true))
+        try (FileChannel channel = IoUtil.createEmptyFile(file.toFile(), length, pages == Pages.PREPARED))
         {
             return file;
         }

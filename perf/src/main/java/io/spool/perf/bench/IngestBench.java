@@ -1,6 +1,7 @@
 package io.spool.perf.bench;
 
 import io.spool.log.LogConfig;
+import io.spool.perf.baseline.RawMappedAppendBaseline;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;
 import io.spool.perf.report.LatencyDistribution;
@@ -24,23 +25,28 @@ public final class IngestBench
     {
     }
 
-    /** @param progressOut where a progress line goes during long runs. */
-    public static BenchRun run(final BenchSettings settings, final PrintWriter progressOut)
-        throws InterruptedException
+    /**
+     * @param baselinePages how the raw append readies its pages: {@link RawMappedAppendBaseline.Pages#PREPARED} is
+     *                      the yardstick; {@link RawMappedAppendBaseline.Pages#FRESH} makes it pay the page faults
+     *                      the pipeline pays on its fresh segments.
+     * @param progressOut   where a progress line goes during long runs.
+     */
+    public static BenchRun run(final BenchSettings settings, final RawMappedAppendBaseline.Pages baselinePages,
+        final PrintWriter progressOut) throws InterruptedException
     {
-        final Throughput before = rawAppend(settings);
+        final Throughput before = rawAppend(settings, baselinePages);
         final IngestRun.Outcome outcome;
         try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-ingest");
             IngestRun run = IngestRun.onLogs(directory.path(), settings))
         {
             outcome = run.ingest(NAME, progressOut);
         }
-        final Throughput after = rawAppend(settings);
+        final Throughput after = rawAppend(settings, baselinePages);
 
         final BenchResult result = new BenchResult(NAME, settings.partitions(), settings.producers(),
             settings.durability().toString(),
             new Throughput(IngestRun.PIPELINE, settings.records(), settings.payloadBytes(), outcome.elapsedNanos()),
-            new Throughput(RawBaselineRun.RAW_APPEND + ", before and after", before.records() + after.records(),
+            new Throughput(RawBaselineRun.appendName(baselinePages) + ", before and after", before.records() + after.records(),
                 settings.payloadBytes(), before.elapsedNanos() + after.elapsedNanos()),
             "publish to confirm, per batch of " + settings.batchSize(),
             LatencySummary.ofNanos(outcome.latencyNanos()),
@@ -48,11 +54,11 @@ public final class IngestBench
         return new BenchRun(result, List.of(outcome.throughput()), LatencyDistribution.ofNanos(outcome.latencyNanos()));
     }
 
-    private static Throughput rawAppend(final BenchSettings settings)
+    private static Throughput rawAppend(final BenchSettings settings, final RawMappedAppendBaseline.Pages pages)
     {
         try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-raw-append");
             RawBaselineRun raw = new RawBaselineRun(directory.path(), settings.baselineRecords(), settings.value(),
-                LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize()))
+                LogConfig.DEFAULT_SEGMENT_BYTES, settings.batchSize(), pages))
         {
             return raw.measureAppend();
         }

@@ -29,20 +29,34 @@ public final class RawBaselineRun implements AutoCloseable
     private final int valueLength;
     private final int batchSize;
     private final RawMappedAppendBaseline append;
+    private final RawMappedAppendBaseline.Pages pages;
 
     /**
-     * Pre-allocates room in {@code directory} for {@code records} records; nothing is measured yet.
+     * Pre-allocates room in {@code directory} for {@code records} records on prepared pages; nothing is measured yet.
      *
      * @param batchSize records stamped with one clock read, as the pipeline stamps a batch.
      */
     public RawBaselineRun(
         final Path directory, final long records, final byte[] value, final int segmentBytes, final int batchSize)
     {
+        this(directory, records, value, segmentBytes, batchSize, RawMappedAppendBaseline.Pages.PREPARED);
+    }
+
+    /**
+     * Pre-allocates room in {@code directory} for {@code records} records, its pages readied as {@code pages} says;
+     * nothing is measured yet.
+     *
+     * @param batchSize records stamped with one clock read, as the pipeline stamps a batch.
+     */
+    public RawBaselineRun(final Path directory, final long records, final byte[] value, final int segmentBytes,
+        final int batchSize, final RawMappedAppendBaseline.Pages pages)
+    {
         this.records = records;
         this.valueLength = value.length;
         this.batchSize = batchSize;
-        this.append = new RawMappedAppendBaseline(
-            directory, segmentBytes, RawMappedAppendBaseline.segmentsFor(records, value.length, segmentBytes), value);
+        this.pages = pages;
+        this.append = new RawMappedAppendBaseline(directory, segmentBytes,
+            RawMappedAppendBaseline.segmentsFor(records, value.length, segmentBytes), value, pages);
     }
 
     /** Records to measure a baseline over, for a benchmark of {@code benchmarkRecords} records. */
@@ -64,7 +78,13 @@ public final class RawBaselineRun implements AutoCloseable
             remaining -= count;
         }
         final long elapsed = System.nanoTime() - start;
-        return new Throughput(RAW_APPEND, records, valueLength, Math.max(1, elapsed));
+        return new Throughput(appendName(pages), records, valueLength, Math.max(1, elapsed));
+    }
+
+    /** What a raw append on {@code pages} is called in a report; prepared pages are the default yardstick. */
+    public static String appendName(final RawMappedAppendBaseline.Pages pages)
+    {
+        return pages == RawMappedAppendBaseline.Pages.PREPARED ? RAW_APPEND : RAW_APPEND + " on fresh pages";
     }
 
     public long records()

@@ -1,10 +1,12 @@
 package io.spool.perf.cli;
 
+import io.spool.perf.baseline.RawMappedAppendBaseline;
 import io.spool.perf.bench.IngestBench;
 import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
@@ -27,10 +29,17 @@ final class IngestCommand implements Callable<Integer>
     @Mixin
     BenchOptions options;
 
+    @Option(names = "--baseline-pages", defaultValue = "prepared", paramLabel = "prepared|fresh",
+        converter = BaselinePagesConverter.class,
+        description = "How the raw append baseline readies its segment pages: prepared (zero-filled and touched "
+            + "before its timed loop: the yardstick) or fresh (sparse, as the log's own segments are, so the loop "
+            + "takes each page's first-write fault itself) (default: ${DEFAULT-VALUE}).")
+    RawMappedAppendBaseline.Pages baselinePages;
+
     @Override
     public Integer call() throws InterruptedException, IOException
     {
-        final BenchRun run = IngestBench.run(options.settings(), spec.commandLine().getErr());
+        final BenchRun run = IngestBench.run(options.settings(), baselinePages, spec.commandLine().getErr());
         BenchOutput.print(run.result(), options.output.json, spec.commandLine().getOut());
         BenchOutput.writeReport(options.output.report, List.of(run), spec);
         return 0;

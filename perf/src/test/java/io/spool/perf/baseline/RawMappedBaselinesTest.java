@@ -123,6 +123,34 @@ class RawMappedBaselinesTest
     }
 
     @Test
+    void freshPagesHoldTheSameFramesAsPreparedPages() throws IOException
+    {
+        final byte[] value = valueOf(100);
+        final Path preparedDirectory = Files.createDirectory(directory.resolve("prepared"));
+        final Path freshDirectory = Files.createDirectory(directory.resolve("fresh"));
+        try (RawMappedAppendBaseline prepared = new RawMappedAppendBaseline(preparedDirectory, SEGMENT_BYTES, 3, value,
+                RawMappedAppendBaseline.Pages.PREPARED);
+            RawMappedAppendBaseline fresh = new RawMappedAppendBaseline(freshDirectory, SEGMENT_BYTES, 3, value,
+                RawMappedAppendBaseline.Pages.FRESH))
+        {
+            prepared.append(1_200, TIMESTAMP);
+            fresh.append(1_200, TIMESTAMP);
+            prepared.close();
+            fresh.close();
+
+            assertThat(fresh.segmentFiles()).hasSize(3);
+            for (int i = 0; i < 3; i++)
+            {
+                assertThat(Files.size(fresh.segmentFiles().get(i))).isEqualTo(SEGMENT_BYTES);
+                assertThat(Files.readAllBytes(fresh.segmentFiles().get(i)))
+                    .isEqualTo(Files.readAllBytes(prepared.segmentFiles().get(i)));
+            }
+            assertThat(frameCount(fresh.segmentFiles().get(0)) + frameCount(fresh.segmentFiles().get(1)) +
+                frameCount(fresh.segmentFiles().get(2))).isEqualTo(1_200);
+        }
+    }
+
+    @Test
     void refusesAValueLargerThanASegment()
     {
         assertThatThrownBy(() -> new RawMappedAppendBaseline(directory, 128, 1, valueOf(100)))

@@ -115,6 +115,24 @@ class SpoolCommandTest
     }
 
     @Test
+    void ingestOnFreshBaselinePagesNamesThatBaseline() throws IOException
+    {
+        assertThat(execute("bench", "ingest", "--records", "2000", "--baseline-records", "2000",
+            "--payload-bytes", "16", "--baseline-pages", "fresh", "--data-dir", dataDirectory.toString()))
+            .isEqualTo(0);
+
+        assertThat(out.toString()).contains("raw mapped append on fresh pages, before and after, 4,000 records");
+        assertThat(directoryEntries()).isZero();
+    }
+
+    @Test
+    void unknownBaselinePagesAreRefusedByName()
+    {
+        assertThat(execute("bench", "ingest", "--baseline-pages", "warm")).isEqualTo(2);
+        assertThat(err.toString()).contains("baseline pages must be prepared or fresh, was 'warm'");
+    }
+
+    @Test
     void replayPrintsTextWithTheBaselineAndTheRatio() throws IOException
     {
         assertThat(execute("bench", "replay", "--records", "3000", "--baseline-records", "3000",
