@@ -6,14 +6,22 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Times full read passes over the same records: one untimed pass of each reader first (JIT and page cache warm),
- * then the readers' passes in alternation until each has been timed for at least {@link #MIN_TIMED_NANOS}.
+ * Times full read passes over the same records: untimed passes of the readers in alternation first, until each has
+ * run for at least {@link #MIN_WARM_UP_NANOS} (JIT and page cache warm), then timed passes in alternation until each
+ * has been timed for at least {@link #MIN_TIMED_NANOS}.
  * Alternating puts the raw scan and the replay under the same load from a busy machine, which a scan-then-replay
  * order would not; and no single pass of a few milliseconds decides a figure. Stateless.
  */
 final class PassTimer
 {
     static final long MIN_TIMED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * One warm-up pass was not enough: a replay of 10 M records polls about 40,000 times a pass, so the JIT compiles
+     * its poll loop only during the second or third pass, and the second pass's seek back to the start is the first
+     * the compiled reader meets, which sends it back to the interpreter; the first timed pass ran at 0.4 to 0.8 of
+     * the later ones (about two thirds as a rule), and weighed a sixth of the mean.
+     */
+    static final long MIN_WARM_UP_NANOS = MIN_TIMED_NANOS;
 
     /**
      * One reader to time.
@@ -21,7 +29,7 @@ final class PassTimer
      * @param what     names the reader in errors.
      * @param pass     reads every record once and returns how many it read.
      * @param records  how many every pass must read.
-     * @param warmedUp runs between the warm-up pass and the timed ones, to forget what the warm-up recorded.
+     * @param warmedUp runs between the warm-up passes and the timed ones, to forget what the warm-up recorded.
      */
     record Reader(String what, LongSupplier pass, long records, Runnable warmedUp)
     {
@@ -46,19 +54,30 @@ final class PassTimer
      */
     static Timing[] timeAlternately(final Reader... readers)
     {
+        runAlternately(readers, MIN_WARM_UP_NANOS);
         for (final Reader reader : readers)
         {
-            runChecked(reader);
             reader.warmedUp().run();
         }
-        final int[] passes = new int[readers.length];
-        final long[] elapsed = new long[readers.length];
+        final PassLog[] logs = runAlternately(readers, MIN_TIMED_NANOS);
+        final Timing[] timings = new Timing[readers.length];
+        for (int i = 0; i < readers.length; i++)
+        {
+            timings[i] = new Timing(logs[i].passes(), Math.max(1, logs[i].elapsedNanos() / logs[i].passes()),
+                logs[i].throughput(readers[i].what(), readers[i].records()));
+        }
+        return timings;
+    }
+
+    /** Runs the readers' passes in alternation until each has run for at least {@code minNanos}. */
+    private static PassLog[] runAlternately(final Reader[] readers, final long minNanos)
+    {
         final PassLog[] logs = new PassLog[readers.length];
         for (int i = 0; i < readers.length; i++)
         {
             logs[i] = new PassLog();
         }
-        final long timedStart = System.nanoTime();
+        final long firstStart = System.nanoTime();
         boolean enough;
         do
         {
@@ -68,21 +87,12 @@ final class PassTimer
                 final long start = System.nanoTime();
                 runChecked(readers[i]);
                 final long end = System.nanoTime();
-                elapsed[i] += end - start;
-                passes[i]++;
-                logs[i].add(end - timedStart, end - start);
-                enough &= elapsed[i] >= MIN_TIMED_NANOS;
+                logs[i].add(end - firstStart, end - start);
+                enough &= logs[i].elapsedNanos() >= minNanos;
             }
         }
         while (!enough);
-
-        final Timing[] timings = new Timing[readers.length];
-        for (int i = 0; i < readers.length; i++)
-        {
-            timings[i] = new Timing(passes[i], Math.max(1, elapsed[i] / passes[i]),
-                logs[i].throughput(readers[i].what(), readers[i].records()));
-        }
-        return timings;
+        return logs;
     }
 
     /**
@@ -97,9 +107,13 @@ final class PassTimer
         private final long[] durationNanos = new long[CAPACITY];
         private final int[] passes = new int[CAPACITY];
         private int count;
+        private int totalPasses;
+        private long elapsedNanos;
 
         void add(final long end, final long duration)
         {
+            totalPasses++;
+            elapsedNanos += duration;
             if (count == CAPACITY)
             {
                 mergePairs();
@@ -119,6 +133,16 @@ final class PassTimer
                 passes[i] = passes[2 * i] + passes[2 * i + 1];
             }
             count /= 2;
+        }
+
+        int passes()
+        {
+            return totalPasses;
+        }
+
+        long elapsedNanos()
+        {
+            return elapsedNanos;
         }
 
         ThroughputSeries throughput(final String name, final long records)

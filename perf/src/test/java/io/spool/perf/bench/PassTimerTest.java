@@ -13,15 +13,28 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PassTimerTest
 {
     @Test
-    void warmsEachReaderUpOnceThenAlternatesTimedPassesUntilEachHadTheMinimum()
+    void warmsTheReadersUpInAlternationForTheMinimumThenAlternatesTimedPassesUntilEachHadTheMinimum()
     {
         final List<String> calls = new ArrayList<>();
+        final long[] warmUpNanos = new long[1];
+        final long start = System.nanoTime();
         final PassTimer.Timing[] timings = PassTimer.timeAlternately(
-            new PassTimer.Reader("scan", () -> record(calls, "scan", 10), 10, () -> calls.add("scan warm")),
+            new PassTimer.Reader("scan", () -> record(calls, "scan", 10), 10, () ->
+            {
+                warmUpNanos[0] = System.nanoTime() - start;
+                calls.add("scan warm");
+            }),
             new PassTimer.Reader("replay", () -> record(calls, "replay", 7), 7, () -> calls.add("replay warm")));
 
-        assertThat(calls.subList(0, 6)).containsExactly("scan", "scan warm", "replay", "replay warm", "scan", "replay");
-        assertThat(timings[0].passes()).isEqualTo(timings[1].passes()).isEqualTo((calls.size() - 4) / 2);
+        final int scanWarm = calls.indexOf("scan warm");
+        assertThat(scanWarm).isEven().isGreaterThan(2);
+        for (int i = 0; i < scanWarm; i++)
+        {
+            assertThat(calls.get(i)).isEqualTo(i % 2 == 0 ? "scan" : "replay");
+        }
+        assertThat(warmUpNanos[0]).isGreaterThanOrEqualTo(PassTimer.MIN_WARM_UP_NANOS);
+        assertThat(calls.subList(scanWarm, scanWarm + 4)).containsExactly("scan warm", "replay warm", "scan", "replay");
+        assertThat(timings[0].passes()).isEqualTo(timings[1].passes()).isEqualTo((calls.size() - scanWarm - 2) / 2);
         for (final PassTimer.Timing timing : timings)
         {
             assertThat(timing.meanPassNanos() * timing.passes())
