@@ -90,35 +90,40 @@ public final class LogReader implements AutoCloseable
         }
         int count = 0;
         long bytes = 0;
-        long segmentEnd = endOfCurrentSegment();
-        UnsafeBuffer buffer = this.buffer;
-        final RecordView view = this.view.over(buffer);
         int at = position;
         long next = nextOffset;
         final long stop = Math.min(end, next + maxRecords);
         try
         {
+            // The segment switch stays out of the record loop: with it inside, the JIT reloaded the handler's and
+            // the view's fields for every record.
+            reading:
             while (next < stop)
             {
+                long segmentEnd = endOfCurrentSegment();
                 if (next >= segmentEnd)
                 {
                     enter(next);
                     at = SegmentDescriptor.HEADER_LENGTH;
                     segmentEnd = endOfCurrentSegment();
-                    buffer = this.buffer;
-                    view.over(buffer);
                 }
-                final int frameLength = buffer.getInt(at + FRAME_LENGTH_OFFSET);
-                final int aligned = align(frameLength);
-                if (count > 0 && bytes + aligned > maxBytes)
+                final UnsafeBuffer buffer = this.buffer;
+                final RecordView view = this.view.over(buffer);
+                final long segmentStop = Math.min(stop, segmentEnd);
+                while (next < segmentStop)
                 {
-                    break;
+                    final int frameLength = buffer.getInt(at + FRAME_LENGTH_OFFSET);
+                    final int aligned = align(frameLength);
+                    if (count > 0 && bytes + aligned > maxBytes)
+                    {
+                        break reading;
+                    }
+                    handler.onRecord(view.moveTo(at, frameLength));
+                    bytes += aligned;
+                    at += aligned;
+                    next++;
+                    count++;
                 }
-                handler.onRecord(view.moveTo(at, frameLength));
-                bytes += aligned;
-                at += aligned;
-                next++;
-                count++;
             }
         }
         finally
