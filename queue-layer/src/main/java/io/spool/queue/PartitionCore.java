@@ -60,8 +60,17 @@ final class PartitionCore
     /** An acquired record stops counting as in flight, for the subscription and for its consumer. */
     void endHold(final int record)
     {
-        final int consumerId = records.consumer(record);
-        final int held = inFlightByConsumer.get(consumerId) - 1;
+        endHolds(records.consumer(record), 1);
+    }
+
+    /** {@code count} records held by {@code consumerId} stop counting as in flight; none if {@code count} is 0. */
+    void endHolds(final int consumerId, final int count)
+    {
+        if (count == 0)
+        {
+            return;
+        }
+        final int held = inFlightByConsumer.get(consumerId) - count;
         if (held == 0)
         {
             inFlightByConsumer.remove(consumerId);
@@ -70,7 +79,7 @@ final class PartitionCore
         {
             inFlightByConsumer.put(consumerId, held);
         }
-        inFlightCount--;
+        inFlightCount -= count;
     }
 
     int inFlightOf(final int consumerId)

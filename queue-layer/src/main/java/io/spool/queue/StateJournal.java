@@ -86,16 +86,9 @@ final class StateJournal implements StateLog, AutoCloseable
     @Override
     public void acked(final long offset)
     {
-        if (openEntryAt >= 0 && openType == ACK_RANGE)
+        if (extendsOpenRange(offset, 1))
         {
-            final int lastItemAt = pendingLength - itemLength(ACK_RANGE);
-            final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
-            final int count = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
-            if (from + count == offset)
-            {
-                pending.putInt(lastItemAt + Long.BYTES, count + 1, ByteOrder.LITTLE_ENDIAN);
-                return;
-            }
+            return;
         }
         final int runBefore = ACK_RUN_TO_RANGE - 1;
         if (openEntryAt >= 0 && openType == ACK && endsWithRun(offset, runBefore))
@@ -114,6 +107,42 @@ final class StateJournal implements StateLog, AutoCloseable
             return;
         }
         pending.putLong(beginItem(ACK), offset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** A range long enough to be one item becomes one (or lengthens the open range it continues). */
+    @Override
+    public void ackedRange(final long from, final int count)
+    {
+        if (count < ACK_RUN_TO_RANGE)
+        {
+            StateLog.super.ackedRange(from, count);
+            return;
+        }
+        if (extendsOpenRange(from, count))
+        {
+            return;
+        }
+        final int at = beginItem(ACK_RANGE);
+        pending.putLong(at, from, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, count, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Lengthens the open ack range item by {@code count} if it ends at {@code offset}. */
+    private boolean extendsOpenRange(final long offset, final int count)
+    {
+        if (openEntryAt < 0 || openType != ACK_RANGE)
+        {
+            return false;
+        }
+        final int lastItemAt = pendingLength - itemLength(ACK_RANGE);
+        final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
+        final int length = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+        if (from + length != offset)
+        {
+            return false;
+        }
+        pending.putInt(lastItemAt + Long.BYTES, length + count, ByteOrder.LITTLE_ENDIAN);
+        return true;
     }
 
     @Override

@@ -37,6 +37,15 @@ interface StateLog
 
     void acked(long offset);
 
+    /** Acks of the {@code count} offsets from {@code from} on, settled together. */
+    default void ackedRange(final long from, final int count)
+    {
+        for (long offset = from, end = from + count; offset < end; offset++)
+        {
+            acked(offset);
+        }
+    }
+
     void dead(long offset, DeadReason reason);
 
     void delayed(long offset, long untilMillis);

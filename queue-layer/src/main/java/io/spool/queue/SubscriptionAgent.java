@@ -3,7 +3,6 @@ package io.spool.queue;
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.agrona.concurrent.MessageHandler;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,6 @@ final class SubscriptionAgent implements Runnable
 {
     static final int PULL_CONSUMER = 0;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final int SETTLEMENTS_PER_PASS = 4096;
     /**
      * Consumers with credit take turns of this many messages, so ready messages spread over them as RabbitMQ's
      * round-robin does, even when one consumer's prefetch alone could take them all.
@@ -36,6 +34,7 @@ final class SubscriptionAgent implements Runnable
     private final PartitionWorker[] partitions;
     private final boolean singleActiveConsumer;
     private final OverflowControl overflow;
+    private final SettlementIntake intake;
     private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
     private final List<AgentRequest> waitingReceives = new ArrayList<>();
     private final List<AgentRequest> barriers = new ArrayList<>();
@@ -56,8 +55,6 @@ final class SubscriptionAgent implements Runnable
     private volatile boolean idle;
     private int nextPartition;
     private int nextConsumer;
-    private QueueConsumer settling;
-    private final MessageHandler settlementHandler = this::onSettlement;
 
     SubscriptionAgent(final String name, final PassClock clock, final PartitionWorker[] partitions,
         final SubscriptionSettings settings)
@@ -67,6 +64,7 @@ final class SubscriptionAgent implements Runnable
         this.name = name;
         this.clock = clock;
         this.partitions = partitions;
+        this.intake = new SettlementIntake(name, partitions);
         this.thread = new Thread(this, "spool-subscription-" + name);
         this.thread.setDaemon(true);
         for (final PartitionWorker partition : partitions)
@@ -167,7 +165,7 @@ final class SubscriptionAgent implements Runnable
                 {
                     idle = true;
                     // Checked after the flag is up: a sender that wrote before seeing it is found here.
-                    if (requests.isEmpty() && !hasSettlements() && running)
+                    if (requests.isEmpty() && !intake.hasPending(consumers) && running)
                     {
                         LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                     }
@@ -196,12 +194,7 @@ final class SubscriptionAgent implements Runnable
             handle(request);
             work++;
         }
-        for (int i = 0; i < consumers.size(); i++)
-        {
-            settling = consumers.get(i);
-            work += settling.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS);
-        }
-        settling = null;
+        work += intake.apply(consumers);
         for (final PartitionWorker partition : partitions)
         {
             work += partition.refresh();
@@ -227,18 +220,6 @@ final class SubscriptionAgent implements Runnable
         return work;
     }
 
-    private boolean hasSettlements()
-    {
-        for (int i = 0; i < consumers.size(); i++)
-        {
-            if (consumers.get(i).settlements.size() > 0)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void handle(final AgentRequest request)
     {
         try
@@ -251,7 +232,7 @@ final class SubscriptionAgent implements Runnable
                 case SETTLE:
                     for (final Receipt receipt : request.receipts)
                     {
-                        request.errors.add(settle(request.settlement, receipt.partition(), receipt.offset(),
+                        request.errors.add(intake.settle(request.settlement, receipt.partition(), receipt.offset(),
                             receipt.deliveryNumber(), request.argument));
                     }
                     completions.add(request);
@@ -284,12 +265,7 @@ final class SubscriptionAgent implements Runnable
     private void removeConsumer(final AgentRequest request)
     {
         final QueueConsumer consumer = request.consumer;
-        settling = consumer;
-        while (consumer.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS) > 0)
-        {
-            continue;
-        }
-        settling = null;
+        intake.drain(consumer);
         consumers.remove(consumer);
         for (final PartitionWorker partition : partitions)
         {
@@ -317,64 +293,6 @@ final class SubscriptionAgent implements Runnable
             barriers.get(i).complete();
         }
         barriers.clear();
-    }
-
-    /**
-     * Applies one settlement.
-     *
-     * @return null when it took effect, else the error that says why not.
-     */
-    private QueueException settle(final Settlement settlement, final int partition, final long offset,
-        final int deliveryNumber, final long argument)
-    {
-        if (partition < 0 || partition >= partitions.length)
-        {
-            return new UnknownDeliveryException("subscription " + name + " has no partition " + partition +
-                " (receipt for offset " + offset + ", delivery " + deliveryNumber + ")");
-        }
-        final SubscriptionPartitionState state = partitions[partition].state();
-        try
-        {
-            switch (settlement)
-            {
-                case ACK:
-                    state.ack(offset, deliveryNumber);
-                    break;
-                case NACK:
-                    state.nack(offset, deliveryNumber);
-                    break;
-                case NACK_DELAYED:
-                    state.nackWithDelay(offset, deliveryNumber, argument);
-                    break;
-                case REJECT:
-                    state.reject(offset, deliveryNumber);
-                    break;
-                case EXTEND:
-                    state.extend(offset, deliveryNumber, argument);
-                    break;
-                default:
-                    throw new IllegalStateException("unknown settlement " + settlement);
-            }
-            return null;
-        }
-        catch (final QueueException ex)
-        {
-            return ex;
-        }
-    }
-
-    private void onSettlement(final int code, final org.agrona.MutableDirectBuffer buffer, final int index,
-        final int length)
-    {
-        final Settlement settlement = Settlement.ofCode(code);
-        final int partition = buffer.getInt(index);
-        final int deliveryNumber = buffer.getInt(index + 4);
-        final long offset = buffer.getLong(index + 8);
-        final QueueException error = settle(settlement, partition, offset, deliveryNumber, buffer.getLong(index + 16));
-        if (error != null)
-        {
-            settling.refused(new Receipt(partition, offset, deliveryNumber), error);
-        }
     }
 
     /**

@@ -48,6 +48,7 @@ public final class SubscriptionPartitionState
     private final MessageStates states;
     private final ReadCursor cursor;
     private final StateRestore restore;
+    private final RangeAcks rangeAcks;
     /** Whether the read cursor meets messages as the log end passes them, not when an acquire reaches them. */
     private final boolean meetsArrivals;
     private long redeliveryCount;
@@ -78,6 +79,7 @@ public final class SubscriptionPartitionState
         this.states = new MessageStates(core);
         this.cursor = new ReadCursor(core, dead, delays, groups);
         this.restore = new StateRestore(core, delays, releases);
+        this.rangeAcks = new RangeAcks(core, releases, groups);
         this.meetsArrivals = settings.groupMode() == GroupMode.ORDERED;
     }
 
@@ -257,6 +259,15 @@ public final class SubscriptionPartitionState
         core.stateLog.acked(offset);
         core.advanceFloorFrom(offset);
         groups.settled(offset);
+    }
+
+    /**
+     * Acknowledges delivery {@code deliveryNumber} of the {@code count} offsets from {@code from} on, as
+     * {@link #ack(long, int)} would one by one; each refused offset goes to {@code refusals} with its exception.
+     */
+    void ackRange(final long from, final int count, final int deliveryNumber, final RangeAcks.Refusals refusals)
+    {
+        rangeAcks.ack(from, count, deliveryNumber, refusals);
     }
 
     /**
