@@ -52,21 +52,28 @@ final class StateJournal implements StateLog, AutoCloseable
     @Override
     public void firstDelivery(final long offset, final long timeMillis)
     {
+        firstDeliveries(offset, 1, timeMillis);
+    }
+
+    /** Lengthens the open item when the run continues it at the same time, else starts an item. */
+    @Override
+    public void firstDeliveries(final long offset, final int count, final long timeMillis)
+    {
         if (openType == FIRST_DELIVERIES && openEntryAt >= 0)
         {
             final int lastItemAt = pendingLength - itemLength(FIRST_DELIVERIES);
             final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
-            final int count = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+            final int length = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
             final long time = pending.getLong(lastItemAt + Long.BYTES + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
-            if (from + count == offset && time == timeMillis)
+            if (from + length == offset && time == timeMillis)
             {
-                pending.putInt(lastItemAt + Long.BYTES, count + 1, ByteOrder.LITTLE_ENDIAN);
+                pending.putInt(lastItemAt + Long.BYTES, length + count, ByteOrder.LITTLE_ENDIAN);
                 return;
             }
         }
         final int at = beginItem(FIRST_DELIVERIES);
         pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
-        pending.putInt(at + Long.BYTES, 1, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, count, ByteOrder.LITTLE_ENDIAN);
         pending.putLong(at + Long.BYTES + Integer.BYTES, timeMillis, ByteOrder.LITTLE_ENDIAN);
     }
 

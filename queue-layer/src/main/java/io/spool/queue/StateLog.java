@@ -33,6 +33,15 @@ interface StateLog
     /** The offset was delivered for the first time, at {@code timeMillis}; every lower offset has been delivered too. */
     void firstDelivery(long offset, long timeMillis);
 
+    /** The {@code count} offsets from {@code from} on were delivered for the first time, all at {@code timeMillis}. */
+    default void firstDeliveries(final long from, final int count, final long timeMillis)
+    {
+        for (long offset = from, end = from + count; offset < end; offset++)
+        {
+            firstDelivery(offset, timeMillis);
+        }
+    }
+
     void redelivery(long offset, int deliveryNumber);
 
     void acked(long offset);

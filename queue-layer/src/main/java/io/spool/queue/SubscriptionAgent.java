@@ -41,6 +41,9 @@ final class SubscriptionAgent implements Runnable
     /** Answers held back until this pass's state changes are journaled: nobody sees an effect a crash could undo. */
     private final List<AgentRequest> completions = new ArrayList<>();
     private final List<QueueConsumer> consumers = new ArrayList<>();
+    /** The partition state the running acquire takes from, and the consumer a push stages for. */
+    private SubscriptionPartitionState acquiringFrom;
+    private QueueConsumer pushingTo;
     private final LongArrayList acquiredOffsets = new LongArrayList();
     private final IntArrayList acquiredDeliveries = new IntArrayList();
     private final IntArrayList acquiredPartitions = new IntArrayList();
@@ -48,7 +51,11 @@ final class SubscriptionAgent implements Runnable
     {
         acquiredOffsets.addLong(offset);
         acquiredDeliveries.addInt(deliveryNumber);
+        acquiredPartitions.addInt(acquiringFrom.partition());
     };
+    /** Stages a delivery straight into the hand-off of the consumer being pushed to, without the lists. */
+    private final DeliveryHandler stage = (offset, deliveryNumber) ->
+        stage(pushingTo, acquiringFrom, offset, deliveryNumber);
     private final Thread thread;
     private volatile boolean running = true;
     /** True while the agent thread parks, so senders unpark it only then. */
@@ -343,20 +350,27 @@ final class SubscriptionAgent implements Runnable
         {
             return 0;
         }
-        final int n = acquire(max, consumer.id());
-        final boolean autoAck = consumer.options().autoAck();
+        if (!consumer.options().autoAck())
+        {
+            pushingTo = consumer;
+            return acquire(max, consumer.id(), stage);
+        }
+        final int n = acquire(max, consumer.id(), collect);
         for (int d = 0; d < n; d++)
         {
             final SubscriptionPartitionState state = partitions[acquiredPartitions.getInt(d)].state();
             final long offset = acquiredOffsets.getLong(d);
             final int deliveryNumber = acquiredDeliveries.getInt(d);
-            consumer.handoff.stage(state.partition(), offset, deliveryNumber, state.firstDeliveryTime(offset));
-            if (autoAck)
-            {
-                state.ack(offset, deliveryNumber);
-            }
+            stage(consumer, state, offset, deliveryNumber);
+            state.ack(offset, deliveryNumber);
         }
         return n;
+    }
+
+    private static void stage(final QueueConsumer consumer, final SubscriptionPartitionState state, final long offset,
+        final int deliveryNumber)
+    {
+        consumer.handoff.stage(state.partition(), offset, deliveryNumber, state.firstDeliveryTime(offset));
     }
 
     private int inFlightOf(final int consumerId)
@@ -370,10 +384,10 @@ final class SubscriptionAgent implements Runnable
     }
 
     /**
-     * Acquires up to {@code max} messages across partitions, taking partitions in turn; the offsets and delivery
-     * numbers land in the acquired lists, partition by partition.
+     * Acquires up to {@code max} messages across partitions, taking partitions in turn, and hands each to
+     * {@code handler} ({@link #collect} puts them in the acquired lists, partition by partition).
      */
-    private int acquire(final int max, final int consumerId)
+    private int acquire(final int max, final int consumerId, final DeliveryHandler handler)
     {
         acquiredOffsets.clear();
         acquiredDeliveries.clear();
@@ -381,13 +395,8 @@ final class SubscriptionAgent implements Runnable
         int total = 0;
         for (int i = 0; i < partitions.length && total < max; i++)
         {
-            final PartitionWorker partition = partitions[(nextPartition + i) % partitions.length];
-            final int n = partition.state().acquire(max - total, consumerId, collect);
-            for (int k = 0; k < n; k++)
-            {
-                acquiredPartitions.addInt(partition.partition());
-            }
-            total += n;
+            acquiringFrom = partitions[(nextPartition + i) % partitions.length].state();
+            total += acquiringFrom.acquire(max - total, consumerId, handler);
         }
         nextPartition = (nextPartition + 1) % partitions.length;
         return total;
@@ -414,7 +423,7 @@ final class SubscriptionAgent implements Runnable
         for (int r = 0; r < waitingReceives.size(); r++)
         {
             final AgentRequest request = waitingReceives.get(r);
-            final int n = acquire(request.max, PULL_CONSUMER);
+            final int n = acquire(request.max, PULL_CONSUMER, collect);
             for (int i = 0; i < n; i++)
             {
                 final Delivery delivery = new Delivery();

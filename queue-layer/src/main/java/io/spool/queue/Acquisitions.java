@@ -1,0 +1,127 @@
+package io.spool.queue;
+
+/**
+ * Hands messages to a consumer: those queued for it by key first, then released ones, lowest offset first, then new
+ * ones from the read cursor, each held for the consumer until its lock deadline. New offsets come in runs, so their
+ * journal entries and the consumer's count of held messages are written once per run rather than once per
+ * message. Not thread-safe: owned by the subscription partition's thread.
+ */
+final class Acquisitions
+{
+    private final PartitionCore core;
+    private final OffsetWindow window;
+    private final GroupGate groups;
+    private final ReadCursor cursor;
+    private long redeliveryCount;
+
+    Acquisitions(final PartitionCore core, final GroupGate groups, final ReadCursor cursor)
+    {
+        this.core = core;
+        this.window = core.window;
+        this.groups = groups;
+        this.cursor = cursor;
+    }
+
+    /**
+     * Acquires up to {@code max} messages for {@code consumerId}, locked until {@code deadline}.
+     *
+     * @return the number of deliveries handed to {@code handler}.
+     */
+    int acquire(final int max, final int consumerId, final long deadline, final DeliveryHandler handler)
+    {
+        final long now = core.clock.time();
+        int delivered = 0;
+        long offset;
+        while (delivered < max && (offset = groups.nextQueued(consumerId)) != KeyStickyGroups.NONE)
+        {
+            if (offset < window.floor() || window.isSettled(offset))
+            {
+                continue;
+            }
+            deliverMet(offset, consumerId, deadline, now, handler);
+            delivered++;
+        }
+        while (delivered < max && window.readyCount() > 0)
+        {
+            offset = window.lowestReady();
+            core.clearReady(offset);
+            if (!groups.takeReleased(offset, consumerId))
+            {
+                continue;
+            }
+            deliverMet(offset, consumerId, deadline, now, handler);
+            delivered++;
+        }
+        return delivered + deliverNew(max - delivered, consumerId, deadline, now, handler);
+    }
+
+    /** Deliveries after the first, since this state was opened. */
+    long redeliveryCount()
+    {
+        return redeliveryCount;
+    }
+
+    /** Delivers a message the read cursor already met (released, or waiting for its group or its time). */
+    private void deliverMet(final long offset, final int consumerId, final long deadline, final long now,
+        final DeliveryHandler handler)
+    {
+        final int deliveryNumber = window.deliveryCount(offset) + 1;
+        window.deliveryCount(offset, deliveryNumber);
+        core.hold(offset, consumerId, deadline);
+        if (deliveryNumber == 1)
+        {
+            core.firstDeliveries.delivered(offset, now);
+            core.stateLog.firstDelivery(offset, now);
+        }
+        else
+        {
+            redeliveryCount++;
+            core.stateLog.redelivery(offset, deliveryNumber);
+        }
+        handler.onDelivery(offset, deliveryNumber);
+    }
+
+    /** Delivers up to {@code max} messages the read cursor meets now, first deliveries all. */
+    private int deliverNew(final int max, final int consumerId, final long deadline, final long now,
+        final DeliveryHandler handler)
+    {
+        final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
+        int delivered = 0;
+        int passed = 0;
+        long runFrom = 0;
+        int runLength = 0;
+        while (delivered < max && passed < SubscriptionPartitionState.MAX_PASSED_PER_ACQUIRE &&
+            cursor.canAdvance(windowEnd))
+        {
+            final long offset = cursor.next(now, consumerId);
+            if (offset == ReadCursor.PASSED)
+            {
+                passed++;
+                continue;
+            }
+            if (offset != runFrom + runLength)
+            {
+                journalFirstDeliveries(runFrom, runLength, now);
+                runFrom = offset;
+                runLength = 0;
+            }
+            runLength++;
+            window.deliveryCount(offset, 1);
+            core.holdRecord(offset, consumerId, deadline);
+            core.firstDeliveries.delivered(offset, now);
+            handler.onDelivery(offset, 1);
+            delivered++;
+        }
+        journalFirstDeliveries(runFrom, runLength, now);
+        core.countHolds(consumerId, delivered);
+        return delivered;
+    }
+
+    private void journalFirstDeliveries(final long from, final int count, final long now)
+    {
+        if (count > 0)
+        {
+            core.stateLog.firstDeliveries(from, count, now);
+        }
+    }
+}
