@@ -23,7 +23,8 @@ final class SubscriptionAgent implements Runnable
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
      * Consumers with credit take turns of this many messages, so ready messages spread over them as RabbitMQ's
-     * round-robin does, even when one consumer's prefetch alone could take them all.
+     * round-robin does, even when one consumer's prefetch alone could take them all. A consumer served alone takes
+     * the pass's whole push in one turn: there is nobody to share with, and each turn is an acquire of its own.
      */
     private static final int PUSH_TURN = 32;
     /** Pushes per pass are bounded so settlements and timers are not starved by a deep backlog. */
@@ -311,6 +312,7 @@ final class SubscriptionAgent implements Runnable
     {
         int pushed = 0;
         final int count = singleActiveConsumer ? Math.min(1, consumers.size()) : consumers.size();
+        final int turn = count == 1 ? PUSH_PER_PASS : PUSH_TURN;
         boolean progress = count > 0;
         while (progress && pushed < PUSH_PER_PASS)
         {
@@ -318,7 +320,7 @@ final class SubscriptionAgent implements Runnable
             for (int i = 0; i < count; i++)
             {
                 final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
-                final int n = pushTo(consumer, Math.min(PUSH_TURN, credit(consumer)));
+                final int n = pushTo(consumer, Math.min(turn, credit(consumer)));
                 pushed += n;
                 progress |= n > 0;
             }
