@@ -3,11 +3,14 @@ package io.spool.queue;
 /**
  * Hands messages to a consumer: those queued for it by key first, then released ones, lowest offset first, then new
  * ones from the read cursor, each held for the consumer until its lock deadline. New offsets come in runs, so their
- * journal entries and the consumer's count of held messages are written once per run rather than once per
- * message. Not thread-safe: owned by the subscription partition's thread.
+ * journal entries, their lock deadline (one timer per run, see {@link DeadlineTimers}) and the consumer's count of
+ * held messages are written once per run rather than once per message. Not thread-safe: owned by the subscription partition's thread.
  */
 final class Acquisitions
 {
+    /** The run's records are each on the timer wheel: a lock earlier than a queued run's cannot join the runs. */
+    private static final long NO_RUN_LOCK = Long.MIN_VALUE;
+
     private final PartitionCore core;
     private final OffsetWindow window;
     private final GroupGate groups;
@@ -86,6 +89,7 @@ final class Acquisitions
         final DeliveryHandler handler)
     {
         final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
+        final boolean locksInRuns = core.timers.takesRunUntil(deadline);
         int delivered = 0;
         int passed = 0;
         long runFrom = 0;
@@ -101,27 +105,39 @@ final class Acquisitions
             }
             if (offset != runFrom + runLength)
             {
-                journalFirstDeliveries(runFrom, runLength, now);
+                endRun(runFrom, runLength, now, locksInRuns ? deadline : NO_RUN_LOCK);
                 runFrom = offset;
                 runLength = 0;
             }
             runLength++;
             window.deliveryCount(offset, 1);
-            core.holdRecord(offset, consumerId, deadline);
+            if (locksInRuns)
+            {
+                core.holdRecordInRun(offset, consumerId, deadline);
+            }
+            else
+            {
+                core.holdRecord(offset, consumerId, deadline);
+            }
             core.firstDeliveries.delivered(offset, now);
             handler.onDelivery(offset, 1);
             delivered++;
         }
-        journalFirstDeliveries(runFrom, runLength, now);
+        endRun(runFrom, runLength, now, locksInRuns ? deadline : NO_RUN_LOCK);
         core.countHolds(consumerId, delivered);
         return delivered;
     }
 
-    private void journalFirstDeliveries(final long from, final int count, final long now)
+    /** A run of first deliveries is journaled, and its lock joins the timers unless {@link #NO_RUN_LOCK}. */
+    private void endRun(final long from, final int count, final long now, final long runLock)
     {
         if (count > 0)
         {
             core.stateLog.firstDeliveries(from, count, now);
+            if (runLock != NO_RUN_LOCK)
+            {
+                core.timers.addRun(from, count, runLock);
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ class DeadlineTimersTest
             now += 1 + random.nextLong(random.nextBoolean() ? 20 : 40_000_000);
             final long at = now;
             fired.clear();
-            timers.expireDue(now, fired::add);
+            timers.expireDue(now, 0, fired::add);
             for (final int record : fired)
             {
                 assertThat(deadlines[record]).isLessThanOrEqualTo(at).isGreaterThan(previous);
@@ -56,10 +56,65 @@ class DeadlineTimersTest
     {
         final InFlightTable records = new InFlightTable();
         final DeadlineTimers timers = new DeadlineTimers(records, START);
-        timers.expireDue(START + 10_000, record -> {});
+        timers.expireDue(START + 10_000, 0, record -> {});
         timers.schedule(records.allocate(0, 1), START);
         final List<Integer> fired = new ArrayList<>();
-        timers.expireDue(START + 10_000, fired::add);
+        timers.expireDue(START + 10_000, 0, fired::add);
         assertThat(fired).containsExactly(0);
+    }
+
+    @Test
+    void aRunExpiresAtItsDeadlineTheRecordsThatStillHaveItAndNoOther()
+    {
+        final InFlightTable records = new InFlightTable();
+        final DeadlineTimers timers = new DeadlineTimers(records, START);
+        final long deadline = START + 30_000;
+        assertThat(timers.takesRunUntil(deadline)).isTrue();
+        for (int offset = 0; offset < 10; offset++)
+        {
+            timers.scheduleInRun(records.allocate(offset, 1), deadline);
+        }
+        timers.addRun(0, 10, deadline);
+        timers.unlink(2);
+        records.free(2);
+        timers.unlink(5);
+        timers.schedule(5, deadline + 60_000);
+        timers.unlink(7);
+        assertThat(timers.timerCount()).isEqualTo(8);
+
+        final List<Integer> fired = new ArrayList<>();
+        timers.expireDue(deadline - 1, 0, fired::add);
+        assertThat(fired).isEmpty();
+        timers.expireDue(deadline, 0, fired::add);
+        assertThat(fired).containsExactly(0, 1, 3, 4, 6, 8, 9);
+        assertThat(timers.timerCount()).isEqualTo(1);
+        fired.clear();
+        timers.expireDue(deadline + 60_000, 0, fired::add);
+        assertThat(fired).containsExactly(5);
+    }
+
+    @Test
+    void onlyALockEndingNoEarlierThanTheQueuedRunsMayJoinThemAndRunsBelowTheFloorLeave()
+    {
+        final InFlightTable records = new InFlightTable();
+        final DeadlineTimers timers = new DeadlineTimers(records, START);
+        timers.addRun(0, 1_000, START + 500);
+        timers.addRun(1_000, 1_000, START + 900);
+        assertThat(timers.takesRunUntil(START + 899)).isFalse();
+        assertThat(timers.takesRunUntil(START + 900)).isTrue();
+        final long withRuns = timers.footprintBytes();
+
+        for (int i = 0; i < 200; i++)
+        {
+            timers.addRun(2_000 + i * 10L, 5, START + 1_000 + i);
+        }
+        final long grown = timers.footprintBytes();
+        assertThat(grown).as("grown for 202 runs").isGreaterThan(withRuns);
+        timers.expireDue(START, 4_000, record -> {});
+        for (int i = 0; i < 200; i++)
+        {
+            timers.addRun(4_000 + i * 10L, 5, START + 2_000 + i);
+        }
+        assertThat(timers.footprintBytes()).as("the room of the runs below the floor reused").isEqualTo(grown);
     }
 }
