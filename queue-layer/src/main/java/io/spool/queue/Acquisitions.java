@@ -105,17 +105,13 @@ final class Acquisitions
             }
             if (offset != runFrom + runLength)
             {
-                endRun(runFrom, runLength, now, locksInRuns ? deadline : NO_RUN_LOCK);
+                endRun(runFrom, runLength, consumerId, now, locksInRuns ? deadline : NO_RUN_LOCK);
                 runFrom = offset;
                 runLength = 0;
             }
             runLength++;
             window.deliveryCount(offset, 1);
-            if (locksInRuns)
-            {
-                core.holdRecordInRun(offset, consumerId, deadline);
-            }
-            else
+            if (!locksInRuns)
             {
                 core.holdRecord(offset, consumerId, deadline);
             }
@@ -123,20 +119,23 @@ final class Acquisitions
             handler.onDelivery(offset, 1);
             delivered++;
         }
-        endRun(runFrom, runLength, now, locksInRuns ? deadline : NO_RUN_LOCK);
+        endRun(runFrom, runLength, consumerId, now, locksInRuns ? deadline : NO_RUN_LOCK);
         core.countHolds(consumerId, delivered);
         return delivered;
     }
 
-    /** A run of first deliveries is journaled, and its lock joins the timers unless {@link #NO_RUN_LOCK}. */
-    private void endRun(final long from, final int count, final long now, final long runLock)
+    /**
+     * A run of first deliveries is journaled and, unless its lock is {@link #NO_RUN_LOCK} (its records were held one
+     * by one on the timer wheel), held for the consumer as one run.
+     */
+    private void endRun(final long from, final int count, final int consumerId, final long now, final long runLock)
     {
         if (count > 0)
         {
             core.stateLog.firstDeliveries(from, count, now);
             if (runLock != NO_RUN_LOCK)
             {
-                core.timers.addRun(from, count, runLock);
+                core.timers.holdRun(from, count, consumerId, runLock);
             }
         }
     }

@@ -75,19 +75,13 @@ final class DeadlineTimers
     }
 
     /**
-     * Gives a record the deadline of the run it is acquired in; the run itself is added with {@link #addRun} once
-     * known, and only if {@link #takesRunUntil} said so.
+     * Holds the messages at the {@code length} offsets from {@code from} on for {@code holder} until
+     * {@code deadline}, as one run; only if {@link #takesRunUntil} said so.
      */
-    void scheduleInRun(final int record, final long deadline)
+    void holdRun(final long from, final int length, final int holder, final long deadline)
     {
-        records.deadline(record, deadline);
-        records.previous(record, IN_RUN);
-        inRuns++;
-    }
-
-    /** The {@code length} records from {@code from} on, scheduled in a run, end at {@code deadline}. */
-    void addRun(final long from, final int length, final long deadline)
-    {
+        records.allocateRun(from, length, holder, deadline, IN_RUN);
+        inRuns += length;
         runs.add(from, length, deadline);
     }
 

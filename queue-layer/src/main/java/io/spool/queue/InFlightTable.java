@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import java.util.Arrays;
+
 /**
  * The held messages of one subscription partition (acquired or delayed): holder, deadline and timer links, in
  * pages of 1,024 offsets of parallel primitive arrays, 20 bytes per offset. A page exists only while it holds a
@@ -56,6 +58,29 @@ final class InFlightTable
         page.live++;
         size++;
         return (int)offset & NAME_MASK;
+    }
+
+    /**
+     * Records held messages at the {@code count} offsets from {@code from} on, all for {@code holder} until
+     * {@code deadline}, each with {@code previousLink} as its previous link and no next one: a page's slots at a time.
+     */
+    void allocateRun(final long from, final int count, final int holder, final long deadline, final int previousLink)
+    {
+        long offset = from;
+        final long end = from + count;
+        while (offset < end)
+        {
+            final Page page = pageFor(offset);
+            final int slot = (int)offset & SLOT_MASK;
+            final int slots = (int)Math.min(PAGE_SIZE - slot, end - offset);
+            Arrays.fill(page.holder, slot, slot + slots, holder + HOLDER_BIAS);
+            Arrays.fill(page.deadline, slot, slot + slots, deadline);
+            Arrays.fill(page.previous, slot, slot + slots, previousLink);
+            Arrays.fill(page.next, slot, slot + slots, NIL);
+            page.live += slots;
+            size += slots;
+            offset += slots;
+        }
     }
 
     void free(final int record)

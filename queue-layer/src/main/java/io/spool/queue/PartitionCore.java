@@ -62,14 +62,6 @@ final class PartitionCore
         timers.schedule(records.allocate(offset, consumerId), deadline);
     }
 
-    /**
-     * {@link #holdRecord} for a message whose lock is its run's (see {@link DeadlineTimers#scheduleInRun}); the
-     * caller adds the run to the timers.
-     */
-    void holdRecordInRun(final long offset, final int consumerId, final long deadline)
-    {
-        timers.scheduleInRun(records.allocate(offset, consumerId), deadline);
-    }
 
     /** {@code count} more messages are in flight, held by {@code consumerId}; none if {@code count} is 0. */
     void countHolds(final int consumerId, final int count)

@@ -70,27 +70,32 @@ class DeadlineTimersTest
         final DeadlineTimers timers = new DeadlineTimers(records, START);
         final long deadline = START + 30_000;
         assertThat(timers.takesRunUntil(deadline)).isTrue();
-        for (int offset = 0; offset < 10; offset++)
+        // Across the boundary of two pages of records.
+        timers.holdRun(1_020, 10, 6, deadline);
+        assertThat(records.size()).isEqualTo(10);
+        for (long offset = 1_020; offset < 1_030; offset++)
         {
-            timers.scheduleInRun(records.allocate(offset, 1), deadline);
+            final int record = records.recordAt(offset);
+            assertThat(record).isNotEqualTo(InFlightTable.NIL);
+            assertThat(records.consumer(record)).isEqualTo(6);
+            assertThat(records.deadline(record)).isEqualTo(deadline);
         }
-        timers.addRun(0, 10, deadline);
-        timers.unlink(2);
-        records.free(2);
-        timers.unlink(5);
-        timers.schedule(5, deadline + 60_000);
-        timers.unlink(7);
+        timers.unlink(1_022);
+        records.free(1_022);
+        timers.unlink(1_025);
+        timers.schedule(1_025, deadline + 60_000);
+        timers.unlink(1_027);
         assertThat(timers.timerCount()).isEqualTo(8);
 
         final List<Integer> fired = new ArrayList<>();
         timers.expireDue(deadline - 1, 0, fired::add);
         assertThat(fired).isEmpty();
         timers.expireDue(deadline, 0, fired::add);
-        assertThat(fired).containsExactly(0, 1, 3, 4, 6, 8, 9);
+        assertThat(fired).containsExactly(1_020, 1_021, 1_023, 1_024, 1_026, 1_028, 1_029);
         assertThat(timers.timerCount()).isEqualTo(1);
         fired.clear();
         timers.expireDue(deadline + 60_000, 0, fired::add);
-        assertThat(fired).containsExactly(5);
+        assertThat(fired).containsExactly(1_025);
     }
 
     @Test
@@ -98,22 +103,22 @@ class DeadlineTimersTest
     {
         final InFlightTable records = new InFlightTable();
         final DeadlineTimers timers = new DeadlineTimers(records, START);
-        timers.addRun(0, 1_000, START + 500);
-        timers.addRun(1_000, 1_000, START + 900);
+        timers.holdRun(0, 1_000, 1, START + 500);
+        timers.holdRun(1_000, 1_000, 1, START + 900);
         assertThat(timers.takesRunUntil(START + 899)).isFalse();
         assertThat(timers.takesRunUntil(START + 900)).isTrue();
         final long withRuns = timers.footprintBytes();
 
         for (int i = 0; i < 200; i++)
         {
-            timers.addRun(2_000 + i * 10L, 5, START + 1_000 + i);
+            timers.holdRun(2_000 + i * 10L, 5, 1, START + 1_000 + i);
         }
         final long grown = timers.footprintBytes();
         assertThat(grown).as("grown for 202 runs").isGreaterThan(withRuns);
         timers.expireDue(START, 4_000, record -> {});
         for (int i = 0; i < 200; i++)
         {
-            timers.addRun(4_000 + i * 10L, 5, START + 2_000 + i);
+            timers.holdRun(4_000 + i * 10L, 5, 1, START + 2_000 + i);
         }
         assertThat(timers.footprintBytes()).as("the room of the runs below the floor reused").isEqualTo(grown);
     }
