@@ -85,6 +85,24 @@ final class DeadlineTimers
         runs.add(from, length, deadline);
     }
 
+    /**
+     * How many of the {@code max} records from {@code offset} on (up to the end of their page) are held by one
+     * consumer, marked in their run and not due at {@code now}.
+     */
+    int markedRunLength(final long offset, final int max, final long now)
+    {
+        return records.heldRunLength(offset, max, IN_RUN, now);
+    }
+
+    /**
+     * {@code count} records {@link #markedRunLength} found leave their runs; the caller frees them with
+     * {@link InFlightTable#freeRun}, which clears their marks.
+     */
+    void unlinkMarked(final int count)
+    {
+        inRuns -= count;
+    }
+
     void unlink(final int record)
     {
         final int previous = records.previous(record);

@@ -83,6 +83,50 @@ final class InFlightTable
         }
     }
 
+    /**
+     * How many of the {@code max} offsets from {@code offset} on, up to the end of its page, hold a record of the
+     * first one's holder with {@code previousLink} as its previous link and a deadline after {@code now}, counted
+     * to the first that does not; 0 if the first does not.
+     */
+    int heldRunLength(final long offset, final int max, final int previousLink, final long now)
+    {
+        final Page page = table[(int)(offset >>> PAGE_SHIFT) & (table.length - 1)];
+        if (page == null || page.base != (offset & ~(long)SLOT_MASK))
+        {
+            return 0;
+        }
+        final int first = (int)offset & SLOT_MASK;
+        final int end = first + Math.min(max, PAGE_SIZE - first);
+        final int holder = page.holder[first];
+        if (holder == 0 || holder == DELAYED + HOLDER_BIAS)
+        {
+            return 0;
+        }
+        int slot = first;
+        while (slot < end && page.holder[slot] == holder && page.previous[slot] == previousLink &&
+            page.deadline[slot] > now)
+        {
+            slot++;
+        }
+        return slot - first;
+    }
+
+    /** Frees the {@code count} records from {@code offset} on, all in one page, clearing their links. */
+    void freeRun(final long offset, final int count)
+    {
+        final int index = (int)(offset >>> PAGE_SHIFT) & (table.length - 1);
+        final Page page = table[index];
+        final int slot = (int)offset & SLOT_MASK;
+        Arrays.fill(page.holder, slot, slot + count, 0);
+        Arrays.fill(page.previous, slot, slot + count, NIL);
+        size -= count;
+        page.live -= count;
+        if (page.live == 0)
+        {
+            release(index, page);
+        }
+    }
+
     void free(final int record)
     {
         final int index = (record >>> PAGE_SHIFT) & (table.length - 1);
@@ -91,12 +135,17 @@ final class InFlightTable
         size--;
         if (--page.live == 0)
         {
-            table[index] = null;
-            livePages--;
-            if (spareCount < MAX_SPARE_PAGES)
-            {
-                spare[spareCount++] = page;
-            }
+            release(index, page);
+        }
+    }
+
+    private void release(final int index, final Page page)
+    {
+        table[index] = null;
+        livePages--;
+        if (spareCount < MAX_SPARE_PAGES)
+        {
+            spare[spareCount++] = page;
         }
     }
 

@@ -102,4 +102,33 @@ class RangeAcksTest
             assertThat(store.state().ackFloor()).isEqualTo(100);
         }
     }
+
+    @Test
+    void aRangeAcrossPagesAndConsumersIsSettledWholeAndALockThatEndedIsRefusedOffsetByOffset()
+    {
+        final SubscriptionPartitionState state = newState(3_000);
+        state.acquire(1_500, CONSUMER, (offset, deliveryNumber) -> {});
+        clock.advance(10_000);
+        state.acquire(1_500, OTHER, (offset, deliveryNumber) -> {});
+        clock.advance(25_000);
+
+        state.ackRange(1_000, 2_000, 1, refusals);
+
+        assertThat(refused).hasSize(500).allMatch(refusal -> refusal.endsWith("#1 StaleReceiptException"));
+        assertThat(refused.get(0)).startsWith("2:1000#1");
+        assertThat(state.ackFloor()).isZero();
+        assertThat(state.inFlightOf(CONSUMER)).as("0 to 999, whose locks end at the next expiry").isEqualTo(1_000);
+        assertThat(state.inFlightOf(OTHER)).isZero();
+        assertThat(state.inFlightCount()).isEqualTo(1_000);
+        assertThat(state.timerCount()).isEqualTo(1_000);
+        assertThat(state.records().size()).isEqualTo(1_000);
+        assertThat(state.readyCount()).as("the refused ones, whose locks ended").isEqualTo(500);
+        for (long offset = 1_500; offset < 3_000; offset++)
+        {
+            assertThat(state.state(offset)).isEqualTo(MessageState.ACKED);
+        }
+        refused.clear();
+        state.ackRange(1_500, 10, 1, refusals);
+        assertThat(refused).hasSize(10).allMatch(refusal -> refusal.endsWith("AlreadySettledException"));
+    }
 }
