@@ -97,27 +97,36 @@ final class Acquisitions
         while (delivered < max && passed < SubscriptionPartitionState.MAX_PASSED_PER_ACQUIRE &&
             cursor.canAdvance(windowEnd))
         {
-            final long offset = cursor.next(now, consumerId);
-            if (offset == ReadCursor.PASSED)
+            long first = core.cursor;
+            int taken = cursor.takePlain(max - delivered, windowEnd);
+            if (taken == 0)
             {
-                passed++;
-                continue;
+                first = cursor.next(now, consumerId);
+                if (first == ReadCursor.PASSED)
+                {
+                    passed++;
+                    continue;
+                }
+                taken = 1;
             }
-            if (offset != runFrom + runLength)
+            if (first != runFrom + runLength)
             {
                 endRun(runFrom, runLength, consumerId, now, locksInRuns ? deadline : NO_RUN_LOCK);
-                runFrom = offset;
+                runFrom = first;
                 runLength = 0;
             }
-            runLength++;
-            window.deliveryCount(offset, 1);
-            if (!locksInRuns)
+            runLength += taken;
+            core.firstDeliveries.delivered(first, taken, now);
+            for (long offset = first, end = first + taken; offset < end; offset++)
             {
-                core.holdRecord(offset, consumerId, deadline);
+                window.deliveryCount(offset, 1);
+                if (!locksInRuns)
+                {
+                    core.holdRecord(offset, consumerId, deadline);
+                }
+                handler.onDelivery(offset, 1);
             }
-            core.firstDeliveries.delivered(offset, now);
-            handler.onDelivery(offset, 1);
-            delivered++;
+            delivered += taken;
         }
         endRun(runFrom, runLength, consumerId, now, locksInRuns ? deadline : NO_RUN_LOCK);
         core.countHolds(consumerId, delivered);

@@ -24,12 +24,21 @@ final class FirstDeliveryTimes
     /** The message at {@code offset} was delivered for the first time at {@code timeMillis}. */
     void delivered(final long offset, final long timeMillis)
     {
-        if (runs.size() > 0 && offset < runs.end())
+        delivered(offset, 1, timeMillis);
+    }
+
+    /** The {@code count} messages from {@code start} on were first delivered at {@code timeMillis}, in order. */
+    void delivered(final long start, final int count, final long timeMillis)
+    {
+        if (runs.size() > 0 && start < runs.end())
         {
-            outOfOrder.put(offset, timeMillis);
+            for (long offset = start, end = start + count; offset < end; offset++)
+            {
+                outOfOrder.put(offset, timeMillis);
+            }
             return;
         }
-        runs.add(offset, 1, timeMillis);
+        runs.add(start, count, timeMillis);
     }
 
     /** Restores a run read from a snapshot; runs arrive in offset order, single out-of-order entries anywhere. */
