@@ -18,6 +18,12 @@ import java.util.Arrays;
  * encoded below {@link InFlightTable#NIL}, so an ack unlinks in O(1) without a map from deadline to list. The
  * wheel walks tick by tick only while its finest level holds records, and jumps to the next level boundary
  * otherwise, so a long clock jump costs per level turn, not per tick.
+ * <p>
+ * A run of new offsets acquired together shares one deadline, and deadlines of successive acquires only grow, so
+ * such runs skip the wheel: each record is only marked as in a run, the run (first offset, length, deadline) joins a
+ * queue in deadline order, and when its deadline passes the records still marked are expired. Unlinking a marked
+ * record clears its mark; a record that gets a deadline of its own (extended, or delayed) goes on the wheel. Runs
+ * wholly below the ack floor leave the queue as the floor passes them, so the queue holds the runs in flight.
  */
 final class DeadlineTimers
 {
@@ -35,11 +41,18 @@ final class DeadlineTimers
     private static final int SLOT_MASK = SLOTS - 1;
     /** Previous link of a list's first record: {@code FIRST_MARK - slot number}. */
     private static final int FIRST_MARK = InFlightTable.NIL - 1;
+    /** Previous link of a record whose deadline is its run's, kept in {@link #runs} rather than on the wheel. */
+    private static final int IN_RUN = Integer.MIN_VALUE;
 
     private final InFlightTable records;
     private final int[] heads = new int[LEVELS * SLOTS];
+    /** Runs of records sharing a deadline (the run's value), in deadline order. */
+    private final OffsetRuns runs = new OffsetRuns();
     private long tick;
+    /** Records on the wheel. */
     private int count;
+    /** Records whose deadline is their run's. */
+    private int inRuns;
 
     DeadlineTimers(final InFlightTable records, final long startTimeMillis)
     {
@@ -55,9 +68,50 @@ final class DeadlineTimers
         count++;
     }
 
+    /** Whether a run with this deadline may join the queue of runs: none queued ends later. */
+    boolean takesRunUntil(final long deadline)
+    {
+        return runs.size() == 0 || runs.lastValue() <= deadline;
+    }
+
+    /**
+     * Holds the messages at the {@code length} offsets from {@code from} on for {@code holder} until
+     * {@code deadline}, as one run; only if {@link #takesRunUntil} said so.
+     */
+    void holdRun(final long from, final int length, final int holder, final long deadline)
+    {
+        records.allocateRun(from, length, holder, deadline, IN_RUN);
+        inRuns += length;
+        runs.add(from, length, deadline);
+    }
+
+    /**
+     * How many of the {@code max} records from {@code offset} on (up to the end of their page) are held by one
+     * consumer, marked in their run and not due at {@code now}.
+     */
+    int markedRunLength(final long offset, final int max, final long now)
+    {
+        return records.heldRunLength(offset, max, IN_RUN, now);
+    }
+
+    /**
+     * {@code count} records {@link #markedRunLength} found leave their runs; the caller frees them with
+     * {@link InFlightTable#freeRun}, which clears their marks.
+     */
+    void unlinkMarked(final int count)
+    {
+        inRuns -= count;
+    }
+
     void unlink(final int record)
     {
         final int previous = records.previous(record);
+        if (previous == IN_RUN)
+        {
+            records.previous(record, InFlightTable.NIL);
+            inRuns--;
+            return;
+        }
         final int next = records.next(record);
         if (previous <= FIRST_MARK)
         {
@@ -77,11 +131,42 @@ final class DeadlineTimers
     }
 
     /**
-     * Hands every record whose deadline is at or before {@code now} to the handler.
+     * Hands every record whose deadline is at or before {@code now} to the handler; runs wholly below
+     * {@code ackFloor} are dropped first, all their records being settled.
      *
      * @return the number of records expired.
      */
-    int expireDue(final long now, final ExpiryHandler handler)
+    int expireDue(final long now, final long ackFloor, final ExpiryHandler handler)
+    {
+        runs.dropBelow(ackFloor);
+        int expired = 0;
+        while (runs.size() > 0 && runs.value(0) <= now)
+        {
+            expired += expireRun(runs.start(0), runs.length(0), handler);
+            runs.removeFirst();
+        }
+        return expired + expireDueOnWheel(now, handler);
+    }
+
+    /** Expires the records of a run that still have its deadline: the others were settled or given their own. */
+    private int expireRun(final long from, final int length, final ExpiryHandler handler)
+    {
+        int expired = 0;
+        for (long offset = from, end = from + length; offset < end; offset++)
+        {
+            final int record = records.recordAt(offset);
+            if (record != InFlightTable.NIL && records.previous(record) == IN_RUN)
+            {
+                records.previous(record, InFlightTable.NIL);
+                inRuns--;
+                expired++;
+                handler.onDeadline(record);
+            }
+        }
+        return expired;
+    }
+
+    private int expireDueOnWheel(final long now, final ExpiryHandler handler)
     {
         final long nowTick = now / TICK_MILLIS;
         int expired = 0;
@@ -108,12 +193,12 @@ final class DeadlineTimers
     /** Records with a deadline on the wheel. */
     long timerCount()
     {
-        return count;
+        return count + inRuns;
     }
 
     long footprintBytes()
     {
-        return (long)heads.length * Integer.BYTES;
+        return (long)heads.length * Integer.BYTES + runs.footprintBytes();
     }
 
     private long nextTickWithWork()

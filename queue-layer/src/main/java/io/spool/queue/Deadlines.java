@@ -34,7 +34,7 @@ final class Deadlines
     int expireDue()
     {
         final long now = core.clock.time();
-        return core.timers.expireDue(now, onDeadline) + core.expiry.expireDue(now, expireOne);
+        return core.timers.expireDue(now, core.window.floor(), onDeadline) + core.expiry.expireDue(now, expireOne);
     }
 
     private void onDeadline(final int record)

@@ -2,8 +2,8 @@ package io.spool.queue;
 
 /**
  * Receives each delivery an acquire hands out. Called only on the state's owning thread, so implementations need
- * not be thread-safe; it must not call back into the state while the acquire runs (act on the deliveries after
- * acquire returns).
+ * not be thread-safe; it may read the state (a delivery's first delivery time, say) but must not act on it while
+ * the acquire runs (act on the deliveries after acquire returns).
  */
 @FunctionalInterface
 public interface DeliveryHandler

@@ -2,14 +2,12 @@ package io.spool.queue;
 
 import org.agrona.collections.Long2LongHashMap;
 
-import java.util.Arrays;
-
 /**
  * When each delivered message of a subscription partition was first delivered. Not thread-safe: owned by the
  * subscription partition's thread.
  * <p>
  * Design note: the read cursor hands out new offsets in order, and an acquired batch shares one clock reading,
- * so first-delivery times form runs of consecutive offsets with one time each. Runs are kept in parallel arrays,
+ * so first-delivery times form runs of consecutive offsets with one time each. Runs are kept as {@link OffsetRuns},
  * appended in offset order and dropped once the ack floor passes them: a batch of a hundred costs 20 bytes in all,
  * and held records need no time field. Only a message first delivered after the cursor went past it (one that
  * waited for its message group or its delivery time) gets an entry of its own in a small map.
@@ -18,43 +16,37 @@ final class FirstDeliveryTimes
 {
     static final long UNKNOWN = -1;
     /** Bytes per run: start offset, length and time. */
-    static final int BYTES_PER_RUN = 2 * Long.BYTES + Integer.BYTES;
-    private static final int INITIAL_RUNS = 64;
+    static final int BYTES_PER_RUN = OffsetRuns.BYTES_PER_RUN;
 
-    private long[] from = new long[INITIAL_RUNS];
-    private int[] length = new int[INITIAL_RUNS];
-    private long[] time = new long[INITIAL_RUNS];
-    private int head;
-    private int tail;
+    private final OffsetRuns runs = new OffsetRuns();
     private final Long2LongHashMap outOfOrder = new Long2LongHashMap(UNKNOWN);
 
     /** The message at {@code offset} was delivered for the first time at {@code timeMillis}. */
     void delivered(final long offset, final long timeMillis)
     {
-        if (tail > head)
+        delivered(offset, 1, timeMillis);
+    }
+
+    /** The {@code count} messages from {@code start} on were first delivered at {@code timeMillis}, in order. */
+    void delivered(final long start, final int count, final long timeMillis)
+    {
+        if (runs.size() > 0 && start < runs.end())
         {
-            final int last = tail - 1;
-            final long end = from[last] + length[last];
-            if (end == offset && time[last] == timeMillis && length[last] < Integer.MAX_VALUE)
-            {
-                length[last]++;
-                return;
-            }
-            if (offset < end)
+            for (long offset = start, end = start + count; offset < end; offset++)
             {
                 outOfOrder.put(offset, timeMillis);
-                return;
             }
+            return;
         }
-        append(offset, 1, timeMillis);
+        runs.add(start, count, timeMillis);
     }
 
     /** Restores a run read from a snapshot; runs arrive in offset order, single out-of-order entries anywhere. */
     void restore(final long start, final int count, final long timeMillis)
     {
-        if (tail == head || start >= from[tail - 1] + length[tail - 1])
+        if (runs.size() == 0 || start >= runs.end())
         {
-            append(start, count, timeMillis);
+            runs.add(start, count, timeMillis);
             return;
         }
         for (long offset = start, end = start + count; offset < end; offset++)
@@ -74,27 +66,27 @@ final class FirstDeliveryTimes
                 return single;
             }
         }
-        int low = head;
-        int high = tail - 1;
+        int low = 0;
+        int high = runs.size() - 1;
         // New deliveries are looked up right after they join the last run.
-        if (high >= low && from[high] <= offset && offset < from[high] + length[high])
+        if (high >= low && runs.start(high) <= offset && offset < runs.end())
         {
-            return time[high];
+            return runs.lastValue();
         }
         while (low <= high)
         {
             final int mid = (low + high) >>> 1;
-            if (from[mid] > offset)
+            if (runs.start(mid) > offset)
             {
                 high = mid - 1;
             }
-            else if (from[mid] + length[mid] <= offset)
+            else if (runs.start(mid) + runs.length(mid) <= offset)
             {
                 low = mid + 1;
             }
             else
             {
-                return time[mid];
+                return runs.value(mid);
             }
         }
         return UNKNOWN;
@@ -112,35 +104,27 @@ final class FirstDeliveryTimes
     /** Drops the runs wholly below the ack floor. */
     void trimBelow(final long floor)
     {
-        while (head < tail && from[head] + length[head] <= floor)
-        {
-            head++;
-        }
-        if (head == tail)
-        {
-            head = 0;
-            tail = 0;
-        }
+        runs.dropBelow(floor);
     }
 
     int runCount()
     {
-        return tail - head;
+        return runs.size();
     }
 
     long runStart(final int i)
     {
-        return from[head + i];
+        return runs.start(i);
     }
 
     int runLength(final int i)
     {
-        return length[head + i];
+        return runs.length(i);
     }
 
     long runTime(final int i)
     {
-        return time[head + i];
+        return runs.value(i);
     }
 
     Long2LongHashMap outOfOrder()
@@ -150,31 +134,6 @@ final class FirstDeliveryTimes
 
     long footprintBytes()
     {
-        return (long)from.length * BYTES_PER_RUN + (long)outOfOrder.capacity() * 2 * Long.BYTES;
-    }
-
-    private void append(final long start, final int count, final long timeMillis)
-    {
-        if (tail == from.length)
-        {
-            if (head >= from.length / 2)
-            {
-                System.arraycopy(from, head, from, 0, tail - head);
-                System.arraycopy(length, head, length, 0, tail - head);
-                System.arraycopy(time, head, time, 0, tail - head);
-                tail -= head;
-                head = 0;
-            }
-            else
-            {
-                from = Arrays.copyOf(from, from.length * 2);
-                length = Arrays.copyOf(length, length.length * 2);
-                time = Arrays.copyOf(time, time.length * 2);
-            }
-        }
-        from[tail] = start;
-        length[tail] = count;
-        time[tail] = timeMillis;
-        tail++;
+        return runs.footprintBytes() + (long)outOfOrder.capacity() * 2 * Long.BYTES;
     }
 }

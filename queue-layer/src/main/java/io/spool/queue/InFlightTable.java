@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import java.util.Arrays;
+
 /**
  * The held messages of one subscription partition (acquired or delayed): holder, deadline and timer links, in
  * pages of 1,024 offsets of parallel primitive arrays, 20 bytes per offset. A page exists only while it holds a
@@ -58,6 +60,73 @@ final class InFlightTable
         return (int)offset & NAME_MASK;
     }
 
+    /**
+     * Records held messages at the {@code count} offsets from {@code from} on, all for {@code holder} until
+     * {@code deadline}, each with {@code previousLink} as its previous link and no next one: a page's slots at a time.
+     */
+    void allocateRun(final long from, final int count, final int holder, final long deadline, final int previousLink)
+    {
+        long offset = from;
+        final long end = from + count;
+        while (offset < end)
+        {
+            final Page page = pageFor(offset);
+            final int slot = (int)offset & SLOT_MASK;
+            final int slots = (int)Math.min(PAGE_SIZE - slot, end - offset);
+            Arrays.fill(page.holder, slot, slot + slots, holder + HOLDER_BIAS);
+            Arrays.fill(page.deadline, slot, slot + slots, deadline);
+            Arrays.fill(page.previous, slot, slot + slots, previousLink);
+            Arrays.fill(page.next, slot, slot + slots, NIL);
+            page.live += slots;
+            size += slots;
+            offset += slots;
+        }
+    }
+
+    /**
+     * How many of the {@code max} offsets from {@code offset} on, up to the end of its page, hold a record of the
+     * first one's holder with {@code previousLink} as its previous link and a deadline after {@code now}, counted
+     * to the first that does not; 0 if the first does not.
+     */
+    int heldRunLength(final long offset, final int max, final int previousLink, final long now)
+    {
+        final Page page = table[(int)(offset >>> PAGE_SHIFT) & (table.length - 1)];
+        if (page == null || page.base != (offset & ~(long)SLOT_MASK))
+        {
+            return 0;
+        }
+        final int first = (int)offset & SLOT_MASK;
+        final int end = first + Math.min(max, PAGE_SIZE - first);
+        final int holder = page.holder[first];
+        if (holder == 0 || holder == DELAYED + HOLDER_BIAS)
+        {
+            return 0;
+        }
+        int slot = first;
+        while (slot < end && page.holder[slot] == holder && page.previous[slot] == previousLink &&
+            page.deadline[slot] > now)
+        {
+            slot++;
+        }
+        return slot - first;
+    }
+
+    /** Frees the {@code count} records from {@code offset} on, all in one page, clearing their links. */
+    void freeRun(final long offset, final int count)
+    {
+        final int index = (int)(offset >>> PAGE_SHIFT) & (table.length - 1);
+        final Page page = table[index];
+        final int slot = (int)offset & SLOT_MASK;
+        Arrays.fill(page.holder, slot, slot + count, 0);
+        Arrays.fill(page.previous, slot, slot + count, NIL);
+        size -= count;
+        page.live -= count;
+        if (page.live == 0)
+        {
+            release(index, page);
+        }
+    }
+
     void free(final int record)
     {
         final int index = (record >>> PAGE_SHIFT) & (table.length - 1);
@@ -66,12 +135,17 @@ final class InFlightTable
         size--;
         if (--page.live == 0)
         {
-            table[index] = null;
-            livePages--;
-            if (spareCount < MAX_SPARE_PAGES)
-            {
-                spare[spareCount++] = page;
-            }
+            release(index, page);
+        }
+    }
+
+    private void release(final int index, final Page page)
+    {
+        table[index] = null;
+        livePages--;
+        if (spareCount < MAX_SPARE_PAGES)
+        {
+            spare[spareCount++] = page;
         }
     }
 

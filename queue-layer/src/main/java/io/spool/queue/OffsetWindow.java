@@ -85,6 +85,36 @@ final class OffsetWindow
         }
     }
 
+    /**
+     * How many of the {@code max} offsets from {@code offset} on, up to the end of its word of 64, are unsettled
+     * with delivery count {@code count}, counted from {@code offset} to the first that is not; 0 for a count that
+     * spills or is 0.
+     */
+    int unsettledWithCount(final long offset, final int max, final int count)
+    {
+        if (count < 1 || count >= COUNT_SPILLED)
+        {
+            return 0;
+        }
+        final int slot = (int)offset & mask;
+        final int shift = slot & 63;
+        final long settledAhead = settled[slot >>> 6] >>> shift;
+        final int limit = Math.min(Math.min(max, 64 - shift), Long.numberOfTrailingZeros(settledAhead));
+        int unsettled = 0;
+        while (unsettled < limit && (counts[slot + unsettled] & 0xFF) == count)
+        {
+            unsettled++;
+        }
+        return unsettled;
+    }
+
+    /** Settles, as acked, the {@code count} offsets from {@code offset} on, all in one word of 64. */
+    void settleRun(final long offset, final int count)
+    {
+        final int slot = (int)offset & mask;
+        settled[slot >>> 6] |= (count == 64 ? -1L : (1L << count) - 1) << (slot & 63);
+    }
+
     void markReady(final long offset)
     {
         setBit(ready, offset);

@@ -52,16 +52,42 @@ final class PartitionCore
     /** The message is acquired by {@code consumerId} until {@code deadline}. */
     void hold(final long offset, final int consumerId, final long deadline)
     {
+        holdRecord(offset, consumerId, deadline);
+        countHolds(consumerId, 1);
+    }
+
+    /** The record and lock of a held message; the caller counts it with {@link #countHolds}. */
+    void holdRecord(final long offset, final int consumerId, final long deadline)
+    {
         timers.schedule(records.allocate(offset, consumerId), deadline);
-        inFlightCount++;
-        inFlightByConsumer.put(consumerId, inFlightByConsumer.get(consumerId) + 1);
+    }
+
+
+    /** {@code count} more messages are in flight, held by {@code consumerId}; none if {@code count} is 0. */
+    void countHolds(final int consumerId, final int count)
+    {
+        if (count == 0)
+        {
+            return;
+        }
+        inFlightCount += count;
+        inFlightByConsumer.put(consumerId, inFlightByConsumer.get(consumerId) + count);
     }
 
     /** An acquired record stops counting as in flight, for the subscription and for its consumer. */
     void endHold(final int record)
     {
-        final int consumerId = records.consumer(record);
-        final int held = inFlightByConsumer.get(consumerId) - 1;
+        endHolds(records.consumer(record), 1);
+    }
+
+    /** {@code count} records held by {@code consumerId} stop counting as in flight; none if {@code count} is 0. */
+    void endHolds(final int consumerId, final int count)
+    {
+        if (count == 0)
+        {
+            return;
+        }
+        final int held = inFlightByConsumer.get(consumerId) - count;
         if (held == 0)
         {
             inFlightByConsumer.remove(consumerId);
@@ -70,7 +96,7 @@ final class PartitionCore
         {
             inFlightByConsumer.put(consumerId, held);
         }
-        inFlightCount--;
+        inFlightCount -= count;
     }
 
     int inFlightOf(final int consumerId)

@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * A push consumer of one subscription: its own thread takes the deliveries the subscription's agent handed it (never
  * more unacked than the prefetch), reads each message from the log into one reused {@link Delivery} and hands it to
  * the listener. Settlements travel back to the agent through a lock-free ring, so acking allocates nothing and takes
- * no lock; an ack wakes a sleeping agent only once the consumer runs low on deliveries.
+ * no lock; acks the consumer's own thread makes in delivery order go as one run ({@link AckRun}), a ring entry per
+ * run and an ordered store per ack. An ack wakes a sleeping agent only once the consumer runs low on deliveries.
  * <p>
  * Closing the consumer returns every delivery it still holds to the subscription, marked redelivered.
  * <p>
@@ -32,6 +33,7 @@ public final class QueueConsumer implements AutoCloseable
     private final SubscriptionAgent agent;
     final DeliveryHandoff handoff;
     final ManyToOneRingBuffer settlements;
+    final AckRun ackRun = new AckRun();
     /** Things to tell the listener, run on the consumer thread between deliveries. */
     private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
     /** One reader per partition and the one delivery the listener sees; owned by the consumer thread. */
@@ -159,19 +161,69 @@ public final class QueueConsumer implements AutoCloseable
             throw new InvalidRequestException("consumer " + id + " of subscription " + agent.name() +
                 " is closed; its deliveries were released");
         }
-        send(settlement, partition, offset, deliveryNumber, argument);
+        if (Thread.currentThread() != thread)
+        {
+            send(settlement, partition, offset, deliveryNumber, argument);
+        }
+        else if (settlement == Settlement.ACK)
+        {
+            ackInRun(partition, offset, deliveryNumber);
+        }
+        else
+        {
+            endAckRun();
+            send(settlement, partition, offset, deliveryNumber, argument);
+        }
+    }
+
+    /** Consumer thread: an ack joins the open run, or ends it and starts the next. */
+    private void ackInRun(final int partition, final long offset, final int deliveryNumber)
+    {
+        if (!ackRun.extend(partition, offset, deliveryNumber))
+        {
+            endAckRun();
+            final int number = ackRun.open(partition, offset, deliveryNumber);
+            final int index = claim(AckRun.OPENED, AckRun.OPENED_LENGTH);
+            final AtomicBuffer buffer = settlements.buffer();
+            buffer.putInt(index, partition);
+            buffer.putInt(index + 4, deliveryNumber);
+            buffer.putLong(index + 8, offset);
+            buffer.putInt(index + 16, number);
+            settlements.commit(index);
+            ackRun.publish();
+        }
+        wakeAgentIfRunningLow();
+    }
+
+    /** Consumer thread: the open run of acks, if any, ends before anything else is settled. */
+    private void endAckRun()
+    {
+        if (ackRun.isOpen())
+        {
+            final long numberAndCount = ackRun.end();
+            final int index = claim(AckRun.ENDED, AckRun.ENDED_LENGTH);
+            settlements.buffer().putLong(index, numberAndCount);
+            settlements.commit(index);
+        }
+    }
+
+    /** Claims ring space for an entry, waking the agent to make room while the ring is full. */
+    private int claim(final int code, final int length)
+    {
+        int index;
+        while ((index = settlements.tryClaim(code, length)) < 0)
+        {
+            agent.wakeNow();
+            LockSupport.parkNanos(10_000);
+        }
+        return index;
     }
 
     /** Writes a settlement straight into the ring: no copy, no allocation. */
     private void send(final Settlement settlement, final int partition, final long offset, final int deliveryNumber,
         final long argument)
     {
-        int index;
-        while ((index = settlements.tryClaim(settlement.code(), SETTLEMENT_LENGTH)) < 0)
-        {
-            agent.wakeNow();
-            LockSupport.parkNanos(10_000);
-        }
+        final int index = claim(settlement.code(), SETTLEMENT_LENGTH);
         final AtomicBuffer buffer = settlements.buffer();
         buffer.putInt(index, partition);
         buffer.putInt(index + 4, deliveryNumber);
@@ -239,6 +291,7 @@ public final class QueueConsumer implements AutoCloseable
         }
         finally
         {
+            endAckRun();
             for (final RecordFinder finder : finders)
             {
                 finder.close();
@@ -255,7 +308,7 @@ public final class QueueConsumer implements AutoCloseable
             // Retention removed the record since it was acquired: there is nothing to deliver, so it is done.
             if (!options.autoAck())
             {
-                send(Settlement.ACK, partition, offset, deliveryNumber, 0);
+                ackInRun(partition, offset, deliveryNumber);
             }
             return;
         }
@@ -304,7 +357,11 @@ public final class QueueConsumer implements AutoCloseable
         }
         closed = true;
         LockSupport.unpark(thread);
-        if (Thread.currentThread() != thread)
+        if (Thread.currentThread() == thread)
+        {
+            endAckRun();
+        }
+        else
         {
             try
             {

@@ -52,6 +52,30 @@ final class ReadCursor
     }
 
     /**
+     * Meets, in one step, up to {@code max} messages from the cursor on that the read-ahead found plain: each is to
+     * be delivered now, as {@link #next} would decide one by one (routed here, in no group, due, never expiring, so
+     * never expired ahead either).
+     *
+     * @return how many the cursor moved past; 0 if the next message is not known plain.
+     */
+    int takePlain(final int max, final long windowEnd)
+    {
+        final long from = core.cursor;
+        final long end = Math.min(Math.min(core.logEnd, windowEnd), from + max);
+        long offset = from;
+        while (offset < end && core.expiry.isKnownPlain(offset))
+        {
+            offset++;
+        }
+        if (offset > from)
+        {
+            core.window.ensureCovers(offset - 1);
+            core.cursor = offset;
+        }
+        return (int)(offset - from);
+    }
+
+    /**
      * Meets up to {@code budget} messages without delivering them: each becomes ready (a message an acquire hands out
      * before any the cursor has not met, as it is older), or waits behind its group or for its delivery time, or is
      * done here. With ordered groups this runs as the log end moves, so that a message behind a busy group is never

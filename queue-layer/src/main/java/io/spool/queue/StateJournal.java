@@ -52,21 +52,28 @@ final class StateJournal implements StateLog, AutoCloseable
     @Override
     public void firstDelivery(final long offset, final long timeMillis)
     {
+        firstDeliveries(offset, 1, timeMillis);
+    }
+
+    /** Lengthens the open item when the run continues it at the same time, else starts an item. */
+    @Override
+    public void firstDeliveries(final long offset, final int count, final long timeMillis)
+    {
         if (openType == FIRST_DELIVERIES && openEntryAt >= 0)
         {
             final int lastItemAt = pendingLength - itemLength(FIRST_DELIVERIES);
             final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
-            final int count = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+            final int length = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
             final long time = pending.getLong(lastItemAt + Long.BYTES + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
-            if (from + count == offset && time == timeMillis)
+            if (from + length == offset && time == timeMillis)
             {
-                pending.putInt(lastItemAt + Long.BYTES, count + 1, ByteOrder.LITTLE_ENDIAN);
+                pending.putInt(lastItemAt + Long.BYTES, length + count, ByteOrder.LITTLE_ENDIAN);
                 return;
             }
         }
         final int at = beginItem(FIRST_DELIVERIES);
         pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
-        pending.putInt(at + Long.BYTES, 1, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, count, ByteOrder.LITTLE_ENDIAN);
         pending.putLong(at + Long.BYTES + Integer.BYTES, timeMillis, ByteOrder.LITTLE_ENDIAN);
     }
 
@@ -86,16 +93,9 @@ final class StateJournal implements StateLog, AutoCloseable
     @Override
     public void acked(final long offset)
     {
-        if (openEntryAt >= 0 && openType == ACK_RANGE)
+        if (extendsOpenRange(offset, 1))
         {
-            final int lastItemAt = pendingLength - itemLength(ACK_RANGE);
-            final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
-            final int count = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
-            if (from + count == offset)
-            {
-                pending.putInt(lastItemAt + Long.BYTES, count + 1, ByteOrder.LITTLE_ENDIAN);
-                return;
-            }
+            return;
         }
         final int runBefore = ACK_RUN_TO_RANGE - 1;
         if (openEntryAt >= 0 && openType == ACK && endsWithRun(offset, runBefore))
@@ -114,6 +114,42 @@ final class StateJournal implements StateLog, AutoCloseable
             return;
         }
         pending.putLong(beginItem(ACK), offset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** A range long enough to be one item becomes one (or lengthens the open range it continues). */
+    @Override
+    public void ackedRange(final long from, final int count)
+    {
+        if (count < ACK_RUN_TO_RANGE)
+        {
+            StateLog.super.ackedRange(from, count);
+            return;
+        }
+        if (extendsOpenRange(from, count))
+        {
+            return;
+        }
+        final int at = beginItem(ACK_RANGE);
+        pending.putLong(at, from, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, count, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Lengthens the open ack range item by {@code count} if it ends at {@code offset}. */
+    private boolean extendsOpenRange(final long offset, final int count)
+    {
+        if (openEntryAt < 0 || openType != ACK_RANGE)
+        {
+            return false;
+        }
+        final int lastItemAt = pendingLength - itemLength(ACK_RANGE);
+        final long from = pending.getLong(lastItemAt, ByteOrder.LITTLE_ENDIAN);
+        final int length = pending.getInt(lastItemAt + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+        if (from + length != offset)
+        {
+            return false;
+        }
+        pending.putInt(lastItemAt + Long.BYTES, length + count, ByteOrder.LITTLE_ENDIAN);
+        return true;
     }
 
     @Override

@@ -33,9 +33,27 @@ interface StateLog
     /** The offset was delivered for the first time, at {@code timeMillis}; every lower offset has been delivered too. */
     void firstDelivery(long offset, long timeMillis);
 
+    /** The {@code count} offsets from {@code from} on were delivered for the first time, all at {@code timeMillis}. */
+    default void firstDeliveries(final long from, final int count, final long timeMillis)
+    {
+        for (long offset = from, end = from + count; offset < end; offset++)
+        {
+            firstDelivery(offset, timeMillis);
+        }
+    }
+
     void redelivery(long offset, int deliveryNumber);
 
     void acked(long offset);
+
+    /** Acks of the {@code count} offsets from {@code from} on, settled together. */
+    default void ackedRange(final long from, final int count)
+    {
+        for (long offset = from, end = from + count; offset < end; offset++)
+        {
+            acked(offset);
+        }
+    }
 
     void dead(long offset, DeadReason reason);
 

@@ -3,7 +3,6 @@ package io.spool.queue;
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.agrona.concurrent.MessageHandler;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -22,10 +21,10 @@ final class SubscriptionAgent implements Runnable
 {
     static final int PULL_CONSUMER = 0;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final int SETTLEMENTS_PER_PASS = 4096;
     /**
      * Consumers with credit take turns of this many messages, so ready messages spread over them as RabbitMQ's
-     * round-robin does, even when one consumer's prefetch alone could take them all.
+     * round-robin does, even when one consumer's prefetch alone could take them all. A consumer served alone takes
+     * the pass's whole push in one turn: there is nobody to share with, and each turn is an acquire of its own.
      */
     private static final int PUSH_TURN = 32;
     /** Pushes per pass are bounded so settlements and timers are not starved by a deep backlog. */
@@ -36,12 +35,16 @@ final class SubscriptionAgent implements Runnable
     private final PartitionWorker[] partitions;
     private final boolean singleActiveConsumer;
     private final OverflowControl overflow;
+    private final SettlementIntake intake;
     private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
     private final List<AgentRequest> waitingReceives = new ArrayList<>();
     private final List<AgentRequest> barriers = new ArrayList<>();
     /** Answers held back until this pass's state changes are journaled: nobody sees an effect a crash could undo. */
     private final List<AgentRequest> completions = new ArrayList<>();
     private final List<QueueConsumer> consumers = new ArrayList<>();
+    /** The partition state the running acquire takes from, and the consumer a push stages for. */
+    private SubscriptionPartitionState acquiringFrom;
+    private QueueConsumer pushingTo;
     private final LongArrayList acquiredOffsets = new LongArrayList();
     private final IntArrayList acquiredDeliveries = new IntArrayList();
     private final IntArrayList acquiredPartitions = new IntArrayList();
@@ -49,15 +52,17 @@ final class SubscriptionAgent implements Runnable
     {
         acquiredOffsets.addLong(offset);
         acquiredDeliveries.addInt(deliveryNumber);
+        acquiredPartitions.addInt(acquiringFrom.partition());
     };
+    /** Stages a delivery straight into the hand-off of the consumer being pushed to, without the lists. */
+    private final DeliveryHandler stage = (offset, deliveryNumber) ->
+        stage(pushingTo, acquiringFrom, offset, deliveryNumber);
     private final Thread thread;
     private volatile boolean running = true;
     /** True while the agent thread parks, so senders unpark it only then. */
     private volatile boolean idle;
     private int nextPartition;
     private int nextConsumer;
-    private QueueConsumer settling;
-    private final MessageHandler settlementHandler = this::onSettlement;
 
     SubscriptionAgent(final String name, final PassClock clock, final PartitionWorker[] partitions,
         final SubscriptionSettings settings)
@@ -67,6 +72,7 @@ final class SubscriptionAgent implements Runnable
         this.name = name;
         this.clock = clock;
         this.partitions = partitions;
+        this.intake = new SettlementIntake(name, partitions);
         this.thread = new Thread(this, "spool-subscription-" + name);
         this.thread.setDaemon(true);
         for (final PartitionWorker partition : partitions)
@@ -167,7 +173,7 @@ final class SubscriptionAgent implements Runnable
                 {
                     idle = true;
                     // Checked after the flag is up: a sender that wrote before seeing it is found here.
-                    if (requests.isEmpty() && !hasSettlements() && running)
+                    if (requests.isEmpty() && !intake.hasPending(consumers) && running)
                     {
                         LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                     }
@@ -196,12 +202,7 @@ final class SubscriptionAgent implements Runnable
             handle(request);
             work++;
         }
-        for (int i = 0; i < consumers.size(); i++)
-        {
-            settling = consumers.get(i);
-            work += settling.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS);
-        }
-        settling = null;
+        work += intake.apply(consumers);
         for (final PartitionWorker partition : partitions)
         {
             work += partition.refresh();
@@ -227,18 +228,6 @@ final class SubscriptionAgent implements Runnable
         return work;
     }
 
-    private boolean hasSettlements()
-    {
-        for (int i = 0; i < consumers.size(); i++)
-        {
-            if (consumers.get(i).settlements.size() > 0)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private void handle(final AgentRequest request)
     {
         try
@@ -251,7 +240,7 @@ final class SubscriptionAgent implements Runnable
                 case SETTLE:
                     for (final Receipt receipt : request.receipts)
                     {
-                        request.errors.add(settle(request.settlement, receipt.partition(), receipt.offset(),
+                        request.errors.add(intake.settle(request.settlement, receipt.partition(), receipt.offset(),
                             receipt.deliveryNumber(), request.argument));
                     }
                     completions.add(request);
@@ -284,12 +273,7 @@ final class SubscriptionAgent implements Runnable
     private void removeConsumer(final AgentRequest request)
     {
         final QueueConsumer consumer = request.consumer;
-        settling = consumer;
-        while (consumer.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS) > 0)
-        {
-            continue;
-        }
-        settling = null;
+        intake.drain(consumer);
         consumers.remove(consumer);
         for (final PartitionWorker partition : partitions)
         {
@@ -320,64 +304,6 @@ final class SubscriptionAgent implements Runnable
     }
 
     /**
-     * Applies one settlement.
-     *
-     * @return null when it took effect, else the error that says why not.
-     */
-    private QueueException settle(final Settlement settlement, final int partition, final long offset,
-        final int deliveryNumber, final long argument)
-    {
-        if (partition < 0 || partition >= partitions.length)
-        {
-            return new UnknownDeliveryException("subscription " + name + " has no partition " + partition +
-                " (receipt for offset " + offset + ", delivery " + deliveryNumber + ")");
-        }
-        final SubscriptionPartitionState state = partitions[partition].state();
-        try
-        {
-            switch (settlement)
-            {
-                case ACK:
-                    state.ack(offset, deliveryNumber);
-                    break;
-                case NACK:
-                    state.nack(offset, deliveryNumber);
-                    break;
-                case NACK_DELAYED:
-                    state.nackWithDelay(offset, deliveryNumber, argument);
-                    break;
-                case REJECT:
-                    state.reject(offset, deliveryNumber);
-                    break;
-                case EXTEND:
-                    state.extend(offset, deliveryNumber, argument);
-                    break;
-                default:
-                    throw new IllegalStateException("unknown settlement " + settlement);
-            }
-            return null;
-        }
-        catch (final QueueException ex)
-        {
-            return ex;
-        }
-    }
-
-    private void onSettlement(final int code, final org.agrona.MutableDirectBuffer buffer, final int index,
-        final int length)
-    {
-        final Settlement settlement = Settlement.ofCode(code);
-        final int partition = buffer.getInt(index);
-        final int deliveryNumber = buffer.getInt(index + 4);
-        final long offset = buffer.getLong(index + 8);
-        final QueueException error = settle(settlement, partition, offset, deliveryNumber, buffer.getLong(index + 16));
-        if (error != null)
-        {
-            settling.refused(new Receipt(partition, offset, deliveryNumber), error);
-        }
-    }
-
-    /**
      * Hands deliveries to push consumers within their credit, consumers taken in turn so each gets its share; with a
      * single active consumer, only to the longest-standing one, the others waiting until it goes. Its released
      * deliveries are then the lowest offsets ready, so the next consumer takes over in offset order.
@@ -386,6 +312,7 @@ final class SubscriptionAgent implements Runnable
     {
         int pushed = 0;
         final int count = singleActiveConsumer ? Math.min(1, consumers.size()) : consumers.size();
+        final int turn = count == 1 ? PUSH_PER_PASS : PUSH_TURN;
         boolean progress = count > 0;
         while (progress && pushed < PUSH_PER_PASS)
         {
@@ -393,7 +320,7 @@ final class SubscriptionAgent implements Runnable
             for (int i = 0; i < count; i++)
             {
                 final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
-                final int n = pushTo(consumer, Math.min(PUSH_TURN, credit(consumer)));
+                final int n = pushTo(consumer, Math.min(turn, credit(consumer)));
                 pushed += n;
                 progress |= n > 0;
             }
@@ -425,20 +352,27 @@ final class SubscriptionAgent implements Runnable
         {
             return 0;
         }
-        final int n = acquire(max, consumer.id());
-        final boolean autoAck = consumer.options().autoAck();
+        if (!consumer.options().autoAck())
+        {
+            pushingTo = consumer;
+            return acquire(max, consumer.id(), stage);
+        }
+        final int n = acquire(max, consumer.id(), collect);
         for (int d = 0; d < n; d++)
         {
             final SubscriptionPartitionState state = partitions[acquiredPartitions.getInt(d)].state();
             final long offset = acquiredOffsets.getLong(d);
             final int deliveryNumber = acquiredDeliveries.getInt(d);
-            consumer.handoff.stage(state.partition(), offset, deliveryNumber, state.firstDeliveryTime(offset));
-            if (autoAck)
-            {
-                state.ack(offset, deliveryNumber);
-            }
+            stage(consumer, state, offset, deliveryNumber);
+            state.ack(offset, deliveryNumber);
         }
         return n;
+    }
+
+    private static void stage(final QueueConsumer consumer, final SubscriptionPartitionState state, final long offset,
+        final int deliveryNumber)
+    {
+        consumer.handoff.stage(state.partition(), offset, deliveryNumber, state.firstDeliveryTime(offset));
     }
 
     private int inFlightOf(final int consumerId)
@@ -452,10 +386,10 @@ final class SubscriptionAgent implements Runnable
     }
 
     /**
-     * Acquires up to {@code max} messages across partitions, taking partitions in turn; the offsets and delivery
-     * numbers land in the acquired lists, partition by partition.
+     * Acquires up to {@code max} messages across partitions, taking partitions in turn, and hands each to
+     * {@code handler} ({@link #collect} puts them in the acquired lists, partition by partition).
      */
-    private int acquire(final int max, final int consumerId)
+    private int acquire(final int max, final int consumerId, final DeliveryHandler handler)
     {
         acquiredOffsets.clear();
         acquiredDeliveries.clear();
@@ -463,13 +397,8 @@ final class SubscriptionAgent implements Runnable
         int total = 0;
         for (int i = 0; i < partitions.length && total < max; i++)
         {
-            final PartitionWorker partition = partitions[(nextPartition + i) % partitions.length];
-            final int n = partition.state().acquire(max - total, consumerId, collect);
-            for (int k = 0; k < n; k++)
-            {
-                acquiredPartitions.addInt(partition.partition());
-            }
-            total += n;
+            acquiringFrom = partitions[(nextPartition + i) % partitions.length].state();
+            total += acquiringFrom.acquire(max - total, consumerId, handler);
         }
         nextPartition = (nextPartition + 1) % partitions.length;
         return total;
@@ -496,7 +425,7 @@ final class SubscriptionAgent implements Runnable
         for (int r = 0; r < waitingReceives.size(); r++)
         {
             final AgentRequest request = waitingReceives.get(r);
-            final int n = acquire(request.max, PULL_CONSUMER);
+            final int n = acquire(request.max, PULL_CONSUMER, collect);
             for (int i = 0; i < n; i++)
             {
                 final Delivery delivery = new Delivery();

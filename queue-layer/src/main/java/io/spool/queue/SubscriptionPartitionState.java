@@ -17,7 +17,8 @@ import org.agrona.concurrent.EpochClock;
  * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
  * <p>
  * Design note: the data (per-offset bits and counts, held records, deadlines, first delivery times, expiry) sits in
- * {@link PartitionCore}, and the state machine is split by job: this class acquires and settles deliveries;
+ * {@link PartitionCore}, and the state machine is split by job: this class checks requests and settles single
+ * deliveries; {@link Acquisitions} hands messages out, {@link RangeAcks} settles runs of in-order acks,
  * {@link ReadCursor} decides what a message met for the first time becomes, {@link Releases} brings held messages
  * back, {@link Delays} keeps delayed ones, {@link DeadLettering} ends dead ones, {@link GroupGate} orders groups,
  * {@link Deadlines} acts when locks, delays and times to live end, {@link MessageStates} answers questions, and
@@ -48,9 +49,10 @@ public final class SubscriptionPartitionState
     private final MessageStates states;
     private final ReadCursor cursor;
     private final StateRestore restore;
+    private final RangeAcks rangeAcks;
+    private final Acquisitions acquisitions;
     /** Whether the read cursor meets messages as the log end passes them, not when an acquire reaches them. */
     private final boolean meetsArrivals;
-    private long redeliveryCount;
 
     SubscriptionPartitionState(
         final int partition,
@@ -78,6 +80,8 @@ public final class SubscriptionPartitionState
         this.states = new MessageStates(core);
         this.cursor = new ReadCursor(core, dead, delays, groups);
         this.restore = new StateRestore(core, delays, releases);
+        this.rangeAcks = new RangeAcks(core, releases, groups);
+        this.acquisitions = new Acquisitions(core, groups, cursor);
         this.meetsArrivals = settings.groupMode() == GroupMode.ORDERED;
     }
 
@@ -175,68 +179,7 @@ public final class SubscriptionPartitionState
                 consumerId + " and lock " + lockMillis + " ms");
         }
         expireDue();
-        final long now = core.clock.time();
-        final long deadline = now + lockMillis;
-        int delivered = 0;
-        long offset;
-        while (delivered < max && (offset = groups.nextQueued(consumerId)) != KeyStickyGroups.NONE)
-        {
-            if (offset < window.floor() || window.isSettled(offset))
-            {
-                continue;
-            }
-            deliverMet(offset, consumerId, deadline, now, handler);
-            delivered++;
-        }
-        while (delivered < max && window.readyCount() > 0)
-        {
-            offset = window.lowestReady();
-            core.clearReady(offset);
-            if (!groups.takeReleased(offset, consumerId))
-            {
-                continue;
-            }
-            deliverMet(offset, consumerId, deadline, now, handler);
-            delivered++;
-        }
-        final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
-        int passed = 0;
-        while (delivered < max && passed < MAX_PASSED_PER_ACQUIRE && cursor.canAdvance(windowEnd))
-        {
-            offset = cursor.next(now, consumerId);
-            if (offset == ReadCursor.PASSED)
-            {
-                passed++;
-                continue;
-            }
-            window.deliveryCount(offset, 1);
-            core.hold(offset, consumerId, deadline);
-            core.firstDeliveries.delivered(offset, now);
-            core.stateLog.firstDelivery(offset, now);
-            handler.onDelivery(offset, 1);
-            delivered++;
-        }
-        return delivered;
-    }
-
-    /** Delivers a message the read cursor already met (released, or waiting for its group or its time). */
-    private void deliverMet(final long offset, final int consumerId, final long deadline, final long now,
-        final DeliveryHandler handler)
-    {
-        final int deliveryNumber = window.deliveryCount(offset) + 1;
-        window.deliveryCount(offset, deliveryNumber);
-        core.hold(offset, consumerId, deadline);
-        if (deliveryNumber == 1)
-        {
-            core.firstDeliveries.delivered(offset, now);
-            core.stateLog.firstDelivery(offset, now);
-        }
-        else
-        {
-            redeliveryCount++;
-            core.stateLog.redelivery(offset, deliveryNumber);
-        }
-        handler.onDelivery(offset, deliveryNumber);
+        return acquisitions.acquire(max, consumerId, core.clock.time() + lockMillis, handler);
     }
 
     /**
@@ -257,6 +200,15 @@ public final class SubscriptionPartitionState
         core.stateLog.acked(offset);
         core.advanceFloorFrom(offset);
         groups.settled(offset);
+    }
+
+    /**
+     * Acknowledges delivery {@code deliveryNumber} of the {@code count} offsets from {@code from} on, as
+     * {@link #ack(long, int)} would one by one; each refused offset goes to {@code refusals} with its exception.
+     */
+    void ackRange(final long from, final int count, final int deliveryNumber, final RangeAcks.Refusals refusals)
+    {
+        rangeAcks.ack(from, count, deliveryNumber, refusals);
     }
 
     /**
@@ -499,7 +451,7 @@ public final class SubscriptionPartitionState
     /** Deliveries after the first, since this state was opened. */
     public long redeliveryCount()
     {
-        return redeliveryCount;
+        return acquisitions.redeliveryCount();
     }
 
     /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */

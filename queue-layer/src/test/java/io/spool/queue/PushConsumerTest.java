@@ -354,4 +354,60 @@ class PushConsumerTest
         assertThat(work.metrics().delayed()).isEqualTo(1);
         consumer.close();
     }
+
+    @Test
+    void acksTheConsumerThreadMadeHaveTakenEffectWhenSyncReturns()
+    {
+        publish(500);
+        final CountDownLatch acked = new CountDownLatch(500);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(50), (delivery, c) ->
+        {
+            c.ack(delivery);
+            acked.countDown();
+        });
+        await(acked);
+        work.sync();
+        final SubscriptionMetrics metrics = work.metrics();
+        assertThat(metrics.inFlight()).isZero();
+        assertThat(metrics.ready()).isZero();
+        consumer.close();
+    }
+
+    @Test
+    void aNackAfterAnAckOfTheSameDeliveryOnTheConsumerThreadIsRefusedAsTheAckCameFirst()
+    {
+        publish(10);
+        final CountDownLatch all = new CountDownLatch(10);
+        final CountDownLatch refused = new CountDownLatch(1);
+        final List<QueueException> errors = new CopyOnWriteArrayList<>();
+        final AtomicInteger deliveries = new AtomicInteger();
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(10), new DeliveryListener()
+        {
+            @Override
+            public void onDelivery(final Delivery delivery, final QueueConsumer c)
+            {
+                deliveries.incrementAndGet();
+                c.ack(delivery);
+                if (delivery.valueAsString().equals("job-4"))
+                {
+                    c.nack(delivery);
+                }
+                all.countDown();
+            }
+
+            @Override
+            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            {
+                errors.add(error);
+                refused.countDown();
+            }
+        });
+        await(all);
+        await(refused);
+        work.sync();
+        assertThat(errors).singleElement().isInstanceOf(AlreadySettledException.class);
+        assertThat(deliveries.get()).as("job-4 was not redelivered").isEqualTo(10);
+        assertThat(work.metrics().inFlight()).isZero();
+        consumer.close();
+    }
 }

@@ -67,6 +67,34 @@ class SubscriptionPartitionStateTest
     }
 
     @Test
+    void plainMessagesTheReadAheadFoundAreTakenTogetherAndTheOthersMetOneByOne()
+    {
+        final SubscriptionPartitionState state = newState(20);
+        final long now = clock.time();
+        // 4 is delayed, 7 was routed to another subscription; from 12 on nothing is read ahead yet.
+        state.inspector((offset, traits) ->
+        {
+            traits.clear().routed = offset != 7;
+            traits.deliverAt = offset == 4 ? now + 1_000 : 0;
+        });
+        assertThat(state.readAheadForExpiry(12)).isEqualTo(12);
+
+        assertThat(acquire(state, 15, CONSUMER)).containsExactly(0L, 1L, 2L, 3L, 5L, 6L, 8L, 9L, 10L, 11L, 12L, 13L,
+            14L, 15L, 16L);
+        assertThat(deliveryNumbers).containsOnly(1);
+        assertThat(state.state(4)).isEqualTo(MessageState.DELAYED);
+        assertThat(state.state(7)).isEqualTo(MessageState.ACKED);
+        assertThat(state.inFlightOf(CONSUMER)).isEqualTo(15);
+        assertThat(state.readCursor()).isEqualTo(17);
+        for (final long offset : new long[] {0, 11, 16})
+        {
+            assertThat(state.firstDeliveryTime(offset)).isEqualTo(now);
+            assertThat(state.deliveryCount(offset)).isEqualTo(1);
+            assertThat(state.holder(offset)).isEqualTo(CONSUMER);
+        }
+    }
+
+    @Test
     void acquiresNewOffsetsInOrderUpToTheLogEnd()
     {
         final SubscriptionPartitionState state = newState(5);

@@ -1,0 +1,179 @@
+package io.spool.queue;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
+
+import java.util.List;
+
+/**
+ * Applies what consumers settle, on the agent thread: single settlements of pull callers and of push consumers'
+ * rings, and the runs of in-order acks push consumers make on their own threads ({@link AckRun}), each run's new
+ * acks settled as one range per partition state. A refused settlement of a push consumer is reported to that
+ * consumer, one receipt at a time. Not thread-safe: owned by the subscription's agent thread.
+ */
+final class SettlementIntake
+{
+    /** Ring entries read per consumer per pass, so one busy consumer cannot hold the pass. */
+    private static final int SETTLEMENTS_PER_PASS = 4096;
+    /** Ring reads a pass makes for a consumer whose ack run moved on while it was read. */
+    private static final int REREADS_PER_PASS = 4;
+
+    private final String name;
+    private final PartitionWorker[] partitions;
+    private final MessageHandler settlementHandler = this::onSettlement;
+    private final AckRun.RangeHandler ackRange = this::ackRange;
+    private final RangeAcks.Refusals refusal = this::refused;
+    private QueueConsumer settling;
+
+    SettlementIntake(final String name, final PartitionWorker[] partitions)
+    {
+        this.name = name;
+        this.partitions = partitions;
+    }
+
+    /**
+     * Applies what the consumers settled since the last pass: their rings, then the acks their open runs gained.
+     *
+     * @return the number of ring entries and acks applied.
+     */
+    int apply(final List<QueueConsumer> consumers)
+    {
+        int work = 0;
+        for (int i = 0; i < consumers.size(); i++)
+        {
+            work += apply(consumers.get(i));
+        }
+        return work;
+    }
+
+    /** Applies everything a consumer leaving has settled. */
+    void drain(final QueueConsumer consumer)
+    {
+        while (apply(consumer) > 0)
+        {
+            continue;
+        }
+    }
+
+    /** Whether a consumer has settled something not applied yet. */
+    boolean hasPending(final List<QueueConsumer> consumers)
+    {
+        for (int i = 0; i < consumers.size(); i++)
+        {
+            final QueueConsumer consumer = consumers.get(i);
+            if (consumer.settlements.size() > 0 || consumer.ackRun.unsettled())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int apply(final QueueConsumer consumer)
+    {
+        settling = consumer;
+        int work = 0;
+        int polled;
+        int reads = 0;
+        do
+        {
+            work += consumer.settlements.read(settlementHandler, SETTLEMENTS_PER_PASS);
+            polled = consumer.ackRun.poll(ackRange);
+            work += Math.max(0, polled);
+        }
+        while (polled < 0 && ++reads < REREADS_PER_PASS);
+        settling = null;
+        return work;
+    }
+
+    /**
+     * Applies one settlement.
+     *
+     * @return null when it took effect, else the error that says why not.
+     */
+    QueueException settle(final Settlement settlement, final int partition, final long offset,
+        final int deliveryNumber, final long argument)
+    {
+        if (partition < 0 || partition >= partitions.length)
+        {
+            return noSuchPartition(partition, offset, deliveryNumber);
+        }
+        final SubscriptionPartitionState state = partitions[partition].state();
+        try
+        {
+            switch (settlement)
+            {
+                case ACK:
+                    state.ack(offset, deliveryNumber);
+                    break;
+                case NACK:
+                    state.nack(offset, deliveryNumber);
+                    break;
+                case NACK_DELAYED:
+                    state.nackWithDelay(offset, deliveryNumber, argument);
+                    break;
+                case REJECT:
+                    state.reject(offset, deliveryNumber);
+                    break;
+                case EXTEND:
+                    state.extend(offset, deliveryNumber, argument);
+                    break;
+                default:
+                    throw new IllegalStateException("unknown settlement " + settlement);
+            }
+            return null;
+        }
+        catch (final QueueException ex)
+        {
+            return ex;
+        }
+    }
+
+    private UnknownDeliveryException noSuchPartition(final int partition, final long offset, final int deliveryNumber)
+    {
+        return new UnknownDeliveryException("subscription " + name + " has no partition " + partition +
+            " (receipt for offset " + offset + ", delivery " + deliveryNumber + ")");
+    }
+
+    private void onSettlement(final int code, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        switch (code)
+        {
+            case AckRun.OPENED:
+                settling.ackRun.onOpened(buffer.getInt(index + 16), buffer.getInt(index), buffer.getLong(index + 8),
+                    buffer.getInt(index + 4), ackRange);
+                break;
+            case AckRun.ENDED:
+                settling.ackRun.onEnded(buffer.getLong(index), ackRange);
+                break;
+            default:
+                final int partition = buffer.getInt(index);
+                final int deliveryNumber = buffer.getInt(index + 4);
+                final long offset = buffer.getLong(index + 8);
+                final QueueException error = settle(Settlement.ofCode(code), partition, offset, deliveryNumber,
+                    buffer.getLong(index + 16));
+                if (error != null)
+                {
+                    settling.refused(new Receipt(partition, offset, deliveryNumber), error);
+                }
+        }
+    }
+
+    private void ackRange(final int partition, final long from, final int count, final int deliveryNumber)
+    {
+        if (partition < 0 || partition >= partitions.length)
+        {
+            for (long offset = from, end = from + count; offset < end; offset++)
+            {
+                refused(partition, offset, deliveryNumber, noSuchPartition(partition, offset, deliveryNumber));
+            }
+            return;
+        }
+        partitions[partition].state().ackRange(from, count, deliveryNumber, refusal);
+    }
+
+    private void refused(final int partition, final long offset, final int deliveryNumber, final QueueException error)
+    {
+        settling.refused(new Receipt(partition, offset, deliveryNumber), error);
+    }
+}
