@@ -199,6 +199,9 @@ final class SubscriptionAgent implements Runnable
         AgentRequest request;
         while ((request = requests.poll()) != null)
         {
+            // The caller may have moved the engine's clock after this pass first read it: the call, and the rest of
+            // the pass, are to see that time.
+            clock.update();
             handle(request);
             work++;
         }
