@@ -66,6 +66,13 @@ public record BenchSettings(
         }
     }
 
+    /** The same settings for a run of {@code count} records. */
+    public BenchSettings withRecords(final long count)
+    {
+        return new BenchSettings(count, baselineRecords, payloadBytes, partitions, producers, pipelines, durability,
+            batchSize, maxInFlightBatches, dataDirectory);
+    }
+
     /** Records producer {@code producer} (0-based) writes: an even share, the first ones taking the remainder. */
     public long recordsOfProducer(final int producer)
     {

@@ -20,6 +20,12 @@ import java.util.List;
 public final class IngestBench
 {
     public static final String NAME = "ingest";
+    /**
+     * Records of an untimed run into a log of its own before the measured one: otherwise the measured run, under a
+     * second long at the default size, carries the JIT compiling the producer's and the pipeline's paths, while
+     * the raw append's single loop compiles within its first milliseconds.
+     */
+    static final long WARM_UP_RECORDS = 1_000_000;
 
     private IngestBench()
     {
@@ -34,13 +40,9 @@ public final class IngestBench
     public static BenchRun run(final BenchSettings settings, final RawMappedAppendBaseline.Pages baselinePages,
         final PrintWriter progressOut) throws InterruptedException
     {
+        ingestOnce(settings.withRecords(Math.min(settings.records(), WARM_UP_RECORDS)), NAME + " warm-up", progressOut);
         final Throughput before = rawAppend(settings, baselinePages);
-        final IngestRun.Outcome outcome;
-        try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-ingest");
-            IngestRun run = IngestRun.onLogs(directory.path(), settings))
-        {
-            outcome = run.ingest(NAME, progressOut);
-        }
+        final IngestRun.Outcome outcome = ingestOnce(settings, NAME, progressOut);
         final Throughput after = rawAppend(settings, baselinePages);
 
         final BenchResult result = new BenchResult(NAME, settings.partitions(), settings.producers(),
@@ -52,6 +54,16 @@ public final class IngestBench
             LatencySummary.ofNanos(outcome.latencyNanos()),
             outcome.fsyncs());
         return new BenchRun(result, List.of(outcome.throughput()), LatencyDistribution.ofNanos(outcome.latencyNanos()));
+    }
+
+    private static IngestRun.Outcome ingestOnce(final BenchSettings settings, final String task,
+        final PrintWriter progressOut) throws InterruptedException
+    {
+        try (ScratchDirectory directory = ScratchDirectory.create(settings.dataDirectory(), "bench-ingest");
+            IngestRun run = IngestRun.onLogs(directory.path(), settings))
+        {
+            return run.ingest(task, progressOut);
+        }
     }
 
     private static Throughput rawAppend(final BenchSettings settings, final RawMappedAppendBaseline.Pages pages)
