@@ -6,16 +6,21 @@ import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
 
 /**
- * Records gathered for one {@link LogProducer#publishBatch} call: their bytes back to back in one growable buffer.
- * Reusable after {@link #clear()}; grows to the largest batch it has held. Not thread-safe.
+ * Records gathered for one {@link LogProducer#publishBatch} call: their bytes back to back in one growable buffer,
+ * or left where they already lie back to back, in a caller's buffer ({@link #clearOver}), so that they are copied
+ * once, into the ring, instead of twice. Reusable after {@link #clear()}; grows to the largest batch it has held.
+ * Not thread-safe.
  */
 public final class RecordBatch
 {
+    private static final int FIELDS = 5;
+
     private final ExpandableArrayBuffer bytes = new ExpandableArrayBuffer(4096);
     private final IntArrayList layout = new IntArrayList();
     private final LongArrayList timestamps = new LongArrayList();
+    /** Where the records' bytes are: {@link #bytes}, or the caller's buffer of {@link #clearOver}. */
+    private DirectBuffer source = bytes;
     private int used;
-    private static final int FIELDS = 5;
 
     /**
      * Adds a record; lengths of -1 mean a null key or value.
@@ -36,6 +41,10 @@ public final class RecordBatch
         final DirectBuffer headers, final int headersOffset, final int headersLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
     {
+        if (source != bytes)
+        {
+            throw new IllegalStateException("this batch's records stay in the caller's buffer: add them in place");
+        }
         final int start = used;
         if (keyLength > 0)
         {
@@ -52,6 +61,49 @@ public final class RecordBatch
             bytes.putBytes(used, value, valueOffset, valueLength);
             used += valueLength;
         }
+        return note(timestamp, attributes, start, keyLength, headersLength, valueLength);
+    }
+
+    /**
+     * Empties the batch for records that stay in {@code records} until the batch is published, each one's key,
+     * headers and value back to back there: {@link #addInPlace} notes where they lie and copies nothing. The caller
+     * must not change those bytes before {@link LogProducer#publishBatch} returns.
+     */
+    public RecordBatch clearOver(final DirectBuffer records)
+    {
+        clear();
+        source = records;
+        return this;
+    }
+
+    /**
+     * Adds a record whose key, headers and value lie back to back in the buffer of {@link #clearOver}, from
+     * {@code bodyOffset}; lengths of -1 mean a null key or value.
+     *
+     * @param timestamp epoch millis, or -1 for the append time.
+     * @throws IllegalStateException when the batch copies its records ({@link #clear()} was called last).
+     * @throws IndexOutOfBoundsException when the record does not lie inside that buffer.
+     */
+    public RecordBatch addInPlace(final long timestamp, final int attributes, final int bodyOffset,
+        final int keyLength, final int headersLength, final int valueLength)
+    {
+        if (source == bytes)
+        {
+            throw new IllegalStateException("this batch copies its records: add them with add, or clearOver first");
+        }
+        final long end = (long)bodyOffset + Math.max(0, keyLength) + headersLength + Math.max(0, valueLength);
+        if (bodyOffset < 0 || headersLength < 0 || end > source.capacity())
+        {
+            throw new IndexOutOfBoundsException("a record of key " + keyLength + ", headers " + headersLength +
+                " and value " + valueLength + " bytes at " + bodyOffset + " does not lie inside the " +
+                source.capacity() + " bytes of the batch's buffer");
+        }
+        return note(timestamp, attributes, bodyOffset, keyLength, headersLength, valueLength);
+    }
+
+    private RecordBatch note(final long timestamp, final int attributes, final int start, final int keyLength,
+        final int headersLength, final int valueLength)
+    {
         layout.addInt(start);
         layout.addInt(keyLength);
         layout.addInt(headersLength);
@@ -75,8 +127,10 @@ public final class RecordBatch
         return timestamps.size();
     }
 
+    /** Empties the batch; records added next are copied into it. */
     public void clear()
     {
+        source = bytes;
         used = 0;
         layout.clear();
         timestamps.clear();
@@ -100,7 +154,7 @@ public final class RecordBatch
     void checkAttributes(final int record)
     {
         final int start = layout.getInt(record * FIELDS);
-        LogProducer.checkAttributes(layout.getInt(record * FIELDS + 4), bytes, start + Math.max(0, keyLength(record)),
+        LogProducer.checkAttributes(layout.getInt(record * FIELDS + 4), source, start + Math.max(0, keyLength(record)),
             headersLength(record));
     }
 
@@ -112,9 +166,9 @@ public final class RecordBatch
         final int headersLength = headersLength(record);
         final int keyBytes = Math.max(0, keyLength);
         event.set(log, timestamps.getLong(record), layout.getInt(record * FIELDS + 4),
-            bytes, start, keyLength,
-            bytes, start + keyBytes, headersLength,
-            bytes, start + keyBytes + headersLength, valueLength(record),
+            source, start, keyLength,
+            source, start + keyBytes, headersLength,
+            source, start + keyBytes + headersLength, valueLength(record),
             listener, correlation);
     }
 }

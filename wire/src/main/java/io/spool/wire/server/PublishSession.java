@@ -69,9 +69,9 @@ final class PublishSession implements PendingPublish.Completion
     private final AtomicReference<PendingPublish> completedFrames = new AtomicReference<>();
     private final Runnable drainTask = this::drain;
     private final ArrayDeque<PendingPublish> spare = new ArrayDeque<>();
-    private final UnsafeBuffer key = new UnsafeBuffer(0, 0);
+    /** The body of the frame being published, which the batch's records point into. */
+    private final UnsafeBuffer records = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer headers = new UnsafeBuffer(0, 0);
-    private final UnsafeBuffer value = new UnsafeBuffer(0, 0);
     private final RecordBatch batch = new RecordBatch();
     private int unconfirmed;
 
@@ -127,15 +127,17 @@ final class PublishSession implements PendingPublish.Completion
     }
 
     /**
-     * Reads the records of the body into the batch, without copying them twice: each record's fields are checked
-     * to lie inside the frame as it is read.
+     * Notes where the records of the body lie, for the batch to publish them from the frame itself: each record's
+     * bytes are copied once, into the ring. Each record's fields are checked to lie inside the frame as it is read.
      *
      * @throws IndexOutOfBoundsException when a record runs past the frame, has negative lengths, or bytes are left.
      */
     private void gather(final ByteBuf body, final int count)
     {
-        batch.clear();
-        int index = body.readerIndex();
+        final int start = body.readerIndex();
+        FrameBytes.wrap(records, body, start, body.readableBytes());
+        batch.clearOver(records);
+        int index = start;
         final int end = body.writerIndex();
         for (int i = 0; i < count; i++)
         {
@@ -158,14 +160,9 @@ final class PublishSession implements PendingPublish.Completion
                 throw new IndexOutOfBoundsException("record " + i + " of " + count + " runs past the frame");
             }
             final int keyIndex = index + RECORD_HEADER_LENGTH;
-            final int headersIndex = keyIndex + keyBytes;
-            final int valueIndex = headersIndex + headersLength;
-            FrameBytes.wrap(key, body, keyIndex, keyBytes);
-            FrameBytes.wrap(headers, body, headersIndex, headersLength);
-            FrameBytes.wrap(value, body, valueIndex, valueBytes);
-            batch.add(body.getLongLE(index + RECORD_TIMESTAMP_OFFSET), body.getIntLE(index + RECORD_ATTRIBUTES_OFFSET),
-                key, 0, keyLength, headers, 0, headersLength, value, 0, valueLength);
-            index = valueIndex + valueBytes;
+            batch.addInPlace(body.getLongLE(index + RECORD_TIMESTAMP_OFFSET),
+                body.getIntLE(index + RECORD_ATTRIBUTES_OFFSET), keyIndex - start, keyLength, headersLength, valueLength);
+            index = keyIndex + keyBytes + headersLength + valueBytes;
         }
         if (index != end)
         {
