@@ -4,18 +4,16 @@ import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * One benchmark producer's publishing step, shared by {@code spool bench} and the JMH benchmarks: wait for room in
- * the in-flight window, gather a batch of records with the same value, read the clock once, publish the batch with
- * one claim to the next log in turn. Allocates nothing once the batch buffer has grown to its size.
+ * the in-flight window, gather a batch of records with the same value (left in place: the batch notes where the
+ * value lies and the ring copies it, as an application publishing from its own buffer does), read the clock once,
+ * publish the batch with one claim to the next log in turn. Allocates nothing once the batch has grown to its size.
  * Not thread-safe: one producing thread.
  */
 public final class BatchPublisher
 {
-    private static final DirectBuffer EMPTY = new UnsafeBuffer(new byte[0]);
-
     private final LogProducer producer;
     private final PartitionLog[] logs;
     private final int firstLog;
@@ -50,11 +48,11 @@ public final class BatchPublisher
             throw new IllegalStateException("all " + next + " batches are already published");
         }
         confirms.awaitInFlightAtMost(next, maxInFlightBatches - 1);
-        batch.clear();
+        batch.clearOver(value);
         final int valueLength = value.capacity();
         for (int i = confirms.sizeOfBatch(next); i > 0; i--)
         {
-            batch.add(-1, EMPTY, 0, -1, EMPTY, 0, 0, value, 0, valueLength);
+            batch.addInPlace(-1, 0, 0, -1, 0, valueLength);
         }
         confirms.beforePublish(next, System.nanoTime());
         producer.publishBatch(logs[(int)((firstLog + next) % logs.length)], batch, confirms,
