@@ -38,7 +38,7 @@ public final class QueueConsumer implements AutoCloseable
     private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
     /** One reader per partition and the one delivery the listener sees; owned by the consumer thread. */
     private final RecordFinder[] finders;
-    private final Delivery delivery = new Delivery();
+    private final Delivery delivery = Delivery.viewingTheLog();
     private final DeliveryHandoff.SlotHandler deliver = this::deliver;
     /** Below this many deliveries waiting, the consumer wakes a sleeping agent for more. */
     private final int lowWater;
