@@ -124,8 +124,8 @@ final class Acquisitions
                 {
                     core.holdRecord(offset, consumerId, deadline);
                 }
-                handler.onDelivery(offset, 1);
             }
+            handler.onFirstDeliveries(first, taken, now);
             delivered += taken;
         }
         endRun(runFrom, runLength, consumerId, now, locksInRuns ? deadline : NO_RUN_LOCK);

@@ -4,6 +4,7 @@ import io.spool.log.HeadersCodec;
 import io.spool.log.RecordView;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -16,7 +17,10 @@ import java.util.Map;
  */
 public final class Delivery
 {
-    private final ExpandableArrayBuffer body = new ExpandableArrayBuffer(256);
+    /** The copy of a received message, or null for a pushed one, whose {@link #body} views the log. */
+    private final ExpandableArrayBuffer copy;
+    private final UnsafeBuffer view;
+    private final DirectBuffer body;
     private String subscription;
     private int partition;
     private long offset;
@@ -27,11 +31,31 @@ public final class Delivery
     private int headersLength;
     private int valueLength;
 
+    /** A delivery that keeps a copy of its message, for a receive: it outlives the read of the log. */
     Delivery()
     {
+        copy = new ExpandableArrayBuffer(256);
+        view = null;
+        body = copy;
     }
 
-    /** Copies the message out of the log record and names the delivery. */
+    private Delivery(final UnsafeBuffer view)
+    {
+        copy = null;
+        this.view = view;
+        body = view;
+    }
+
+    /**
+     * A delivery that views its message in the log instead of copying it, for a push consumer: it is valid only
+     * inside the listener's call, while the consumer's reader holds the record's segment mapped.
+     */
+    static Delivery viewingTheLog()
+    {
+        return new Delivery(new UnsafeBuffer(new byte[0]));
+    }
+
+    /** Copies the message out of the log record, or views it there, and names the delivery. */
     void fill(final String subscription, final int partition, final int deliveryNumber,
         final long firstDeliveryTime, final RecordView record)
     {
@@ -45,7 +69,14 @@ public final class Delivery
         this.headersLength = record.headersLength();
         this.valueLength = record.valueLength();
         final int length = Math.max(0, keyLength) + headersLength + Math.max(0, valueLength);
-        body.putBytes(0, record.buffer(), record.keyOffset(), length);
+        if (copy != null)
+        {
+            copy.putBytes(0, record.buffer(), record.keyOffset(), length);
+        }
+        else
+        {
+            view.wrap(record.buffer(), record.keyOffset(), length);
+        }
     }
 
     public String subscription()

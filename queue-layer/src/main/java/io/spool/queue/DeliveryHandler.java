@@ -13,4 +13,16 @@ public interface DeliveryHandler
      * @param deliveryNumber 1 for the first delivery; above 1 means the message is redelivered.
      */
     void onDelivery(long offset, int deliveryNumber);
+
+    /**
+     * First deliveries of the {@code count} consecutive offsets from {@code firstOffset} on, all first delivered at
+     * {@code firstDeliveryTime}; a handler that takes runs whole saves a call and a look-up per message.
+     */
+    default void onFirstDeliveries(final long firstOffset, final int count, final long firstDeliveryTime)
+    {
+        for (long offset = firstOffset, end = firstOffset + count; offset < end; offset++)
+        {
+            onDelivery(offset, 1);
+        }
+    }
 }

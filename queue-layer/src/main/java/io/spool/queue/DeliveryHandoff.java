@@ -4,27 +4,34 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The deliveries a subscription's agent hands to one push consumer, as slots of primitives (partition, offset,
- * delivery number, first delivery time) in a ring: the agent stages slots past the published end while its pass runs
- * and publishes them with one ordered store once the pass is journaled; the consumer thread takes them in order and
- * reads each message from the log itself. Nothing is allocated per delivery, and the agent neither copies records
- * nor wakes the consumer per message.
+ * The deliveries a subscription's agent hands to one push consumer, as runs of primitives (partition, first offset,
+ * count, delivery number, first delivery time) in a ring: the agent stages runs past the published end while its
+ * pass runs, a delivery that continues the last staged run joining it, and publishes them with one ordered store
+ * once the pass is journaled; the consumer thread takes them in order and reads each run's messages from the log
+ * itself, consecutive records in one pass as a stream poll does. Nothing is allocated per delivery, and the agent
+ * neither copies records nor wakes the consumer per message.
+ * <p>
+ * Design note: room and credit are counted in messages, not runs. A run holds at least one message, so a ring of
+ * {@code size} runs never overflows while at most {@code size} messages are staged and not taken; and the consumer
+ * counts each message taken as it reaches it, so the agent sees credit and room free up within a run.
  * <p>
  * Thread-safe for one producer (the agent thread: {@link #stage}, {@link #publish}) and one consumer (the consumer
- * thread: {@link #take}).
+ * thread: {@link #take}, {@link #tookOne}).
  */
 final class DeliveryHandoff
 {
-    private static final VarHandle PUBLISHED;
-    private static final VarHandle TAKEN;
+    private static final VarHandle PUBLISHED_RUNS;
+    private static final VarHandle PUBLISHED_MESSAGES;
+    private static final VarHandle TAKEN_MESSAGES;
 
     static
     {
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PUBLISHED = lookup.findVarHandle(DeliveryHandoff.class, "published", long.class);
-            TAKEN = lookup.findVarHandle(DeliveryHandoff.class, "taken", long.class);
+            PUBLISHED_RUNS = lookup.findVarHandle(DeliveryHandoff.class, "publishedRuns", long.class);
+            PUBLISHED_MESSAGES = lookup.findVarHandle(DeliveryHandoff.class, "publishedMessages", long.class);
+            TAKEN_MESSAGES = lookup.findVarHandle(DeliveryHandoff.class, "takenMessages", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -32,23 +39,29 @@ final class DeliveryHandoff
         }
     }
 
-    /** Reads the slot a consumer takes. */
-    interface SlotHandler
+    /** Reads the run a consumer takes. */
+    interface RunHandler
     {
-        void onSlot(int partition, long offset, int deliveryNumber, long firstDeliveryTime);
+        void onRun(int partition, long firstOffset, int count, int deliveryNumber, long firstDeliveryTime);
     }
 
     private final int mask;
     private final int[] partitions;
-    private final long[] offsets;
+    private final long[] firstOffsets;
+    private final int[] counts;
     private final int[] deliveryNumbers;
     private final long[] firstDeliveryTimes;
-    /** Slots below it may be read by the consumer; written by the agent with release semantics. */
-    private volatile long published;
-    /** Slots below it were taken by the consumer; written by the consumer with release semantics. */
-    private volatile long taken;
-    /** Owned by the agent: slots below it are written, those from {@link #published} on not yet visible. */
-    private long staged;
+    /** Runs below it may be read by the consumer; written by the agent with volatile semantics. */
+    private volatile long publishedRuns;
+    /** Messages in the published runs; written by the agent before {@link #publishedRuns}. */
+    private volatile long publishedMessages;
+    /** Messages the consumer took; written by the consumer with release semantics. */
+    private volatile long takenMessages;
+    /** Owned by the agent: runs and messages written, those past the published ones not yet visible. */
+    private long stagedRuns;
+    private long stagedMessages;
+    /** Owned by the consumer: runs taken. */
+    private long takenRuns;
 
     /** A ring that holds at least {@code capacity} deliveries. */
     DeliveryHandoff(final int capacity)
@@ -56,82 +69,105 @@ final class DeliveryHandoff
         final int size = Integer.highestOneBit(Math.max(2, capacity) * 2 - 1);
         mask = size - 1;
         partitions = new int[size];
-        offsets = new long[size];
+        firstOffsets = new long[size];
+        counts = new int[size];
         deliveryNumbers = new int[size];
         firstDeliveryTimes = new long[size];
     }
 
-    /** Agent thread: free slots, counting staged ones as taken. */
+    /** Agent thread: room for this many more messages, counting staged ones as taken. */
     int remaining()
     {
-        return mask + 1 - (int)(staged - (long)TAKEN.getAcquire(this));
+        return mask + 1 - pending();
     }
 
-    /** Agent thread: deliveries staged or published that the consumer has not taken yet. */
+    /** Agent thread: messages staged or published that the consumer has not taken yet. */
     int pending()
     {
-        return (int)(staged - (long)TAKEN.getAcquire(this));
+        return (int)(stagedMessages - (long)TAKEN_MESSAGES.getAcquire(this));
     }
 
-    /** Agent thread: whether slots were staged since the last publish. */
+    /** Agent thread: whether runs were staged since the last publish. */
     boolean hasStaged()
     {
-        return staged != (long)PUBLISHED.getOpaque(this);
-    }
-
-    /** Agent thread: writes a slot past the published end; only when {@link #remaining()} is above zero. */
-    void stage(final int partition, final long offset, final int deliveryNumber, final long firstDeliveryTime)
-    {
-        final int slot = (int)staged & mask;
-        partitions[slot] = partition;
-        offsets[slot] = offset;
-        deliveryNumbers[slot] = deliveryNumber;
-        firstDeliveryTimes[slot] = firstDeliveryTime;
-        staged++;
+        return stagedRuns != (long)PUBLISHED_RUNS.getOpaque(this);
     }
 
     /**
-     * Agent thread: makes every staged slot visible to the consumer. A volatile store, not just a release: the agent
-     * reads the consumer's idle flag next, and must not read it before the consumer can see the slots, or a consumer
-     * going to sleep would miss them.
+     * Agent thread: writes {@code count} deliveries from {@code firstOffset} on past the published end, joining the
+     * last staged run if they continue it; only while {@link #remaining()} is at least {@code count}.
+     */
+    void stage(final int partition, final long firstOffset, final int count, final int deliveryNumber,
+        final long firstDeliveryTime)
+    {
+        final int last = (int)(stagedRuns - 1) & mask;
+        if (hasStaged() && partitions[last] == partition && firstOffsets[last] + counts[last] == firstOffset &&
+            deliveryNumbers[last] == deliveryNumber && firstDeliveryTimes[last] == firstDeliveryTime)
+        {
+            counts[last] += count;
+        }
+        else
+        {
+            final int slot = (int)stagedRuns & mask;
+            partitions[slot] = partition;
+            firstOffsets[slot] = firstOffset;
+            counts[slot] = count;
+            deliveryNumbers[slot] = deliveryNumber;
+            firstDeliveryTimes[slot] = firstDeliveryTime;
+            stagedRuns++;
+        }
+        stagedMessages += count;
+    }
+
+    /**
+     * Agent thread: makes every staged run visible to the consumer. The run count is a volatile store, not just a
+     * release: the agent reads the consumer's idle flag next, and must not read it before the consumer can see the
+     * runs, or a consumer going to sleep would miss them.
      */
     void publish()
     {
-        PUBLISHED.setVolatile(this, staged);
+        PUBLISHED_MESSAGES.setRelease(this, stagedMessages);
+        PUBLISHED_RUNS.setVolatile(this, stagedRuns);
     }
 
-    /** Consumer side: published slots not taken yet. */
+    /** Consumer side: published messages not taken yet. */
     int available()
     {
-        return (int)((long)PUBLISHED.getAcquire(this) - (long)TAKEN.getOpaque(this));
+        return (int)((long)PUBLISHED_MESSAGES.getAcquire(this) - (long)TAKEN_MESSAGES.getOpaque(this));
     }
 
-    /** Consumer thread: whether a published slot waits. */
+    /** Consumer thread: whether no published run waits. */
     boolean isEmpty()
     {
-        return (long)TAKEN.getOpaque(this) == (long)PUBLISHED.getAcquire(this);
+        return takenRuns == (long)PUBLISHED_RUNS.getAcquire(this);
     }
 
     /**
-     * Consumer thread: takes the next published slot (it no longer counts as pending) and hands it to
-     * {@code handler}.
+     * Consumer thread: takes the next published run and hands it to {@code handler}, which calls {@link #tookOne()}
+     * as it reaches each of the run's messages.
      *
      * @return false if none was published.
      */
-    boolean take(final SlotHandler handler)
+    boolean take(final RunHandler handler)
     {
-        final long next = (long)TAKEN.getOpaque(this);
-        if (next == (long)PUBLISHED.getAcquire(this))
+        if (isEmpty())
         {
             return false;
         }
-        final int slot = (int)next & mask;
+        final int slot = (int)takenRuns & mask;
         final int partition = partitions[slot];
-        final long offset = offsets[slot];
+        final long firstOffset = firstOffsets[slot];
+        final int count = counts[slot];
         final int deliveryNumber = deliveryNumbers[slot];
         final long firstDeliveryTime = firstDeliveryTimes[slot];
-        TAKEN.setRelease(this, next + 1);
-        handler.onSlot(partition, offset, deliveryNumber, firstDeliveryTime);
+        takenRuns++;
+        handler.onRun(partition, firstOffset, count, deliveryNumber, firstDeliveryTime);
         return true;
+    }
+
+    /** Consumer thread: one more message of the run being taken no longer counts as pending. */
+    void tookOne()
+    {
+        TAKEN_MESSAGES.setRelease(this, (long)TAKEN_MESSAGES.getOpaque(this) + 1);
     }
 }

@@ -75,6 +75,19 @@ final class MessageExpiry
         int read = 0;
         while (read < budget && scanned < limit)
         {
+            if (marksPlain && scanned >= cursor)
+            {
+                // A plain message needs no expiry and, at or past the cursor, only its mark: runs of them are
+                // marked together, and each message of another kind is read on its own below.
+                final int run = inspector.plainRun(scanned, (int)Math.min(budget - read, limit - scanned), traits);
+                if (run > 0)
+                {
+                    plain.markPlain(scanned, run, cursor);
+                    scanned += run;
+                    read += run;
+                    continue;
+                }
+            }
             final long offset = scanned++;
             if (offset < window.floor() || offset < cursor && window.isSettled(offset))
             {

@@ -37,6 +37,25 @@ final class PlainMarks
         highest = Math.max(highest, offset);
     }
 
+    /** Records the {@code count} messages from {@code from} on as plain, a word of marks at a time. */
+    void markPlain(final long from, final int count, final long cursor)
+    {
+        final long last = from + count - 1;
+        if (last - cursor + 1 > mask + 1)
+        {
+            grow(last - cursor + 1, cursor);
+        }
+        long offset = from;
+        while (offset <= last)
+        {
+            final int slot = (int)offset & mask;
+            final int inWord = Math.min(64 - (slot & 63), (int)(last - offset + 1));
+            bits[slot >>> 6] |= inWord == 64 ? -1L : ((1L << inWord) - 1) << slot;
+            offset += inWord;
+        }
+        highest = Math.max(highest, last);
+    }
+
     /** Only for an offset at or past the cursor that was marked. */
     boolean isPlain(final long offset)
     {

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -13,8 +14,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A push consumer of one subscription: its own thread takes the deliveries the subscription's agent handed it (never
- * more unacked than the prefetch), reads each message from the log into one reused {@link Delivery} and hands it to
- * the listener. Settlements travel back to the agent through a lock-free ring, so acking allocates nothing and takes
+ * more unacked than the prefetch) as runs of consecutive offsets, reads each run's records from the log in one poll,
+ * views each in one reused {@link Delivery} and hands it to the listener. Settlements travel back to the agent through a lock-free ring, so acking allocates nothing and takes
  * no lock; acks the consumer's own thread makes in delivery order go as one run ({@link AckRun}), a ring entry per
  * run and an ordered store per ack. An ack wakes a sleeping agent only once the consumer runs low on deliveries.
  * <p>
@@ -38,8 +39,14 @@ public final class QueueConsumer implements AutoCloseable
     private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
     /** One reader per partition and the one delivery the listener sees; owned by the consumer thread. */
     private final RecordFinder[] finders;
-    private final Delivery delivery = new Delivery();
-    private final DeliveryHandoff.SlotHandler deliver = this::deliver;
+    private final Delivery delivery = Delivery.viewingTheLog();
+    private final DeliveryHandoff.RunHandler deliverRun = this::deliverRun;
+    private final RecordHandler deliverRecord = this::deliverRecord;
+    /** The run being delivered: its partition, delivery number, first delivery time and next offset. */
+    private int runPartition;
+    private int runDeliveryNumber;
+    private long runFirstDeliveryTime;
+    private long runNext;
     /** Below this many deliveries waiting, the consumer wakes a sleeping agent for more. */
     private final int lowWater;
     private final Thread thread;
@@ -278,7 +285,7 @@ public final class QueueConsumer implements AutoCloseable
                 {
                     notice.run();
                 }
-                else if (!handoff.take(deliver))
+                else if (!handoff.take(deliverRun))
                 {
                     idle = true;
                     if (handoff.isEmpty() && notices.isEmpty() && !closed)
@@ -299,20 +306,44 @@ public final class QueueConsumer implements AutoCloseable
         }
     }
 
-    /** Consumer thread: reads one handed-over message and gives it to the listener. */
-    private void deliver(final int partition, final long offset, final int deliveryNumber, final long firstDeliveryTime)
+    /**
+     * Consumer thread: reads a handed-over run's records from the log in one pass, as a stream poll does, and gives
+     * each to the listener, until the consumer closes.
+     */
+    private void deliverRun(final int partition, final long firstOffset, final int count, final int deliveryNumber,
+        final long firstDeliveryTime)
     {
-        final RecordView record = finders[partition].find(offset);
-        if (record == null)
+        runPartition = partition;
+        runDeliveryNumber = deliveryNumber;
+        runFirstDeliveryTime = firstDeliveryTime;
+        runNext = firstOffset;
+        final long end = firstOffset + count;
+        while (runNext < end && !closed)
         {
-            // Retention removed the record since it was acquired: there is nothing to deliver, so it is done.
-            if (!options.autoAck())
+            final long from = runNext;
+            if (!finders[partition].readRun(from, (int)(end - from), deliverRecord) || runNext == from)
             {
-                ackInRun(partition, offset, deliveryNumber);
+                // Retention removed the record since it was acquired: there is nothing to deliver, so it is done.
+                handoff.tookOne();
+                if (!options.autoAck())
+                {
+                    ackInRun(partition, runNext, deliveryNumber);
+                }
+                runNext++;
             }
+        }
+    }
+
+    /** Consumer thread: gives the run's next message to the listener, unless the consumer closed meanwhile. */
+    private void deliverRecord(final RecordView record)
+    {
+        runNext++;
+        if (closed)
+        {
             return;
         }
-        delivery.fill(agent.name(), partition, deliveryNumber, firstDeliveryTime, record);
+        handoff.tookOne();
+        delivery.fill(agent.name(), runPartition, runDeliveryNumber, runFirstDeliveryTime, record);
         try
         {
             listener.onDelivery(delivery, this);

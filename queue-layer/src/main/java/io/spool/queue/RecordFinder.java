@@ -7,8 +7,8 @@ import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
 
 /**
- * Finds the record at an offset of one partition log through a reader of its own: reading offsets in order costs a
- * poll each, no index lookup. Not thread-safe: one per reading thread.
+ * Finds the record at an offset of one partition log, or a run of consecutive ones, through a reader of its own:
+ * reading offsets in order costs a poll each, no index lookup. Not thread-safe: one per reading thread.
  */
 final class RecordFinder implements AutoCloseable
 {
@@ -38,6 +38,25 @@ final class RecordFinder implements AutoCloseable
             return null;
         }
         return found;
+    }
+
+    /**
+     * Hands the {@code count} records from {@code from} on to {@code handler}, in one poll when they are all there.
+     *
+     * @return false when retention removed the record the reader reached: the records before it were handed over.
+     */
+    boolean readRun(final long from, final int count, final RecordHandler handler)
+    {
+        try
+        {
+            reader.seek(from);
+            reader.poll(handler, count);
+            return true;
+        }
+        catch (final OffsetOutOfRangeException ex)
+        {
+            return false;
+        }
     }
 
     @Override

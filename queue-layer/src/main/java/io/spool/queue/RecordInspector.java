@@ -38,6 +38,7 @@ final class RecordInspector implements MessageInspector, RecordHandler
     private final int[] size = new int[BATCH];
     private final long[] deliverAt = new long[BATCH];
     private final long[] expireAt = new long[BATCH];
+    private final boolean[] plain = new boolean[BATCH];
     /** The traits of offsets {@code [cachedFrom, cachedFrom + cachedCount)} are in the arrays. */
     private long cachedFrom = -1;
     private int cachedCount;
@@ -72,6 +73,40 @@ final class RecordInspector implements MessageInspector, RecordHandler
         traits.expireAt = expireAt[i];
     }
 
+    /** Answers from the batch of traits read, reading the next batch when the run reaches its end. */
+    @Override
+    public int plainRun(final long offset, final int max, final MessageTraits scratch)
+    {
+        int run = 0;
+        while (run < max)
+        {
+            final long next = offset + run;
+            if (next < cachedFrom || next >= cachedFrom + cachedCount)
+            {
+                load(next, next == cachedFrom + cachedCount ? BATCH : 1);
+            }
+            final int from = (int)(next - cachedFrom);
+            if (from < 0 || from >= cachedCount)
+            {
+                // Retention removed the record: inspect() reads it as plain, and so does the run.
+                run++;
+                continue;
+            }
+            final int end = Math.min(cachedCount, from + max - run);
+            int i = from;
+            while (i < end && plain[i])
+            {
+                i++;
+            }
+            run += i - from;
+            if (i < end)
+            {
+                break;
+            }
+        }
+        return run;
+    }
+
     /** Reads the traits of up to {@code count} records from {@code offset}: many when reading in order. */
     private void load(final long offset, final int count)
     {
@@ -98,6 +133,7 @@ final class RecordInspector implements MessageInspector, RecordHandler
         size[i] = target.size;
         deliverAt[i] = target.deliverAt;
         expireAt[i] = target.expireAt;
+        plain[i] = target.isPlain();
     }
 
     private void read(final RecordView record)

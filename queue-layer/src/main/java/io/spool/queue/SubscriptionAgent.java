@@ -42,9 +42,8 @@ final class SubscriptionAgent implements Runnable
     /** Answers held back until this pass's state changes are journaled: nobody sees an effect a crash could undo. */
     private final List<AgentRequest> completions = new ArrayList<>();
     private final List<QueueConsumer> consumers = new ArrayList<>();
-    /** The partition state the running acquire takes from, and the consumer a push stages for. */
+    /** The partition state the running acquire takes from. */
     private SubscriptionPartitionState acquiringFrom;
-    private QueueConsumer pushingTo;
     private final LongArrayList acquiredOffsets = new LongArrayList();
     private final IntArrayList acquiredDeliveries = new IntArrayList();
     private final IntArrayList acquiredPartitions = new IntArrayList();
@@ -54,9 +53,7 @@ final class SubscriptionAgent implements Runnable
         acquiredDeliveries.addInt(deliveryNumber);
         acquiredPartitions.addInt(acquiringFrom.partition());
     };
-    /** Stages a delivery straight into the hand-off of the consumer being pushed to, without the lists. */
-    private final DeliveryHandler stage = (offset, deliveryNumber) ->
-        stage(pushingTo, acquiringFrom, offset, deliveryNumber);
+    private final HandoffStager stage = new HandoffStager();
     private final Thread thread;
     private volatile boolean running = true;
     /** True while the agent thread parks, so senders unpark it only then. */
@@ -357,7 +354,7 @@ final class SubscriptionAgent implements Runnable
         }
         if (!consumer.options().autoAck())
         {
-            pushingTo = consumer;
+            stage.to(consumer);
             return acquire(max, consumer.id(), stage);
         }
         final int n = acquire(max, consumer.id(), collect);
@@ -366,16 +363,10 @@ final class SubscriptionAgent implements Runnable
             final SubscriptionPartitionState state = partitions[acquiredPartitions.getInt(d)].state();
             final long offset = acquiredOffsets.getLong(d);
             final int deliveryNumber = acquiredDeliveries.getInt(d);
-            stage(consumer, state, offset, deliveryNumber);
+            HandoffStager.stage(consumer, state, offset, deliveryNumber);
             state.ack(offset, deliveryNumber);
         }
         return n;
-    }
-
-    private static void stage(final QueueConsumer consumer, final SubscriptionPartitionState state, final long offset,
-        final int deliveryNumber)
-    {
-        consumer.handoff.stage(state.partition(), offset, deliveryNumber, state.firstDeliveryTime(offset));
     }
 
     private int inFlightOf(final int consumerId)
@@ -401,6 +392,7 @@ final class SubscriptionAgent implements Runnable
         for (int i = 0; i < partitions.length && total < max; i++)
         {
             acquiringFrom = partitions[(nextPartition + i) % partitions.length].state();
+            stage.from(acquiringFrom);
             total += acquiringFrom.acquire(max - total, consumerId, handler);
         }
         nextPartition = (nextPartition + 1) % partitions.length;

@@ -63,6 +63,29 @@ class DelaysTest
     }
 
     @Test
+    void aDelayedMessageAmongPlainOnesTheReadAheadFoundIsHeldWhileTheOthersGo()
+    {
+        final Subscription work = subscribe(SubscriptionSettings.builder());
+        // Past the first batch of records the read-ahead reads at once, with plain messages on both sides.
+        for (int i = 0; i < 100; i++)
+        {
+            fx.publish("orders", "plain " + i);
+        }
+        fx.publishWith("orders", "one second", QueueHeaders.DELAY, "1000");
+        for (int i = 100; i < 130; i++)
+        {
+            fx.publish("orders", "plain " + i);
+        }
+        work.sync();
+
+        final List<String> received = values(work.receive(500, 0));
+        assertThat(received).hasSize(130).allSatisfy(value -> assertThat(value).startsWith("plain "));
+        assertThat(work.metrics().delayed()).isEqualTo(1);
+        fx.advance(work, 1_000);
+        assertThat(values(work.receive(10, 0))).containsExactly("one second");
+    }
+
+    @Test
     void aDeliveryTimeHeaderHoldsTheMessageUntilThen()
     {
         final Subscription work = subscribe(SubscriptionSettings.builder());

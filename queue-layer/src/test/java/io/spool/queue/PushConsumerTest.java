@@ -132,6 +132,29 @@ class PushConsumerTest
     }
 
     @Test
+    void aConsumerClosedByItsListenerIsHandedNothingMoreOfTheRunItWasReading()
+    {
+        publish(20);
+        final AtomicInteger delivered = new AtomicInteger();
+        final CountDownLatch closed = new CountDownLatch(1);
+        work.consume(ConsumerOptions.prefetch(10), (delivery, c) ->
+        {
+            if (delivered.incrementAndGet() == 3)
+            {
+                c.close();
+                closed.countDown();
+            }
+        });
+        await(closed);
+        work.sync();
+
+        assertThat(delivered).hasValue(3);
+        final List<Delivery> after = work.receive(100, 0);
+        assertThat(after).hasSize(20);
+        assertThat(after.stream().filter(Delivery::redelivered).count()).isEqualTo(10);
+    }
+
+    @Test
     void autoAckLosesWhatTheConsumerHadNotFinishedWhenItStops()
     {
         publish(20);

@@ -68,6 +68,28 @@ class TimeToLiveTest
     }
 
     @Test
+    void aMessageWithATimeToLiveAmongPlainOnesIsFoundByTheReadAheadAndExpiresOnTime()
+    {
+        final Subscription work = subscribe(SubscriptionSettings.builder());
+        // Past the first batch of records the read-ahead reads at once, with plain messages on both sides.
+        for (int i = 0; i < 100; i++)
+        {
+            fx.publish("orders", "plain " + i);
+        }
+        fx.publishWith("orders", "one second", QueueHeaders.TTL, "1000");
+        for (int i = 100; i < 130; i++)
+        {
+            fx.publish("orders", "plain " + i);
+        }
+        work.sync();
+        fx.advance(work, 1_000);
+
+        assertThat(deadValues(1)).containsExactly("one second");
+        final List<String> received = values(work.receive(500, 0));
+        assertThat(received).hasSize(130).allSatisfy(value -> assertThat(value).startsWith("plain "));
+    }
+
+    @Test
     void aSubscriptionTtlExpiresTheBacklogOnTime()
     {
         final Subscription work = subscribe(SubscriptionSettings.builder().messageTtlMillis(5_000));
