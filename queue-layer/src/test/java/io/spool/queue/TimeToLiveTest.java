@@ -188,4 +188,27 @@ class TimeToLiveTest
         work.ack(head.receipt());
         assertThat(values(work.receive(10, 0))).containsExactly("A2");
     }
-}
+
+    @Test
+    void aShortLivedMessageAfterSegmentsOfPlainOnesStillExpires()
+    {
+        final Subscription work = subscribe(SubscriptionSettings.builder());
+        final String[] plain = new String[4_000];
+        for (int i = 0; i < plain.length; i++)
+        {
+            plain[i] = "plain " + i;
+        }
+        fx.publish("orders", plain);
+        final long shortLived = fx.publishWith("orders", "one millisecond", QueueHeaders.TTL, "1");
+        fx.publish("orders", "after");
+        assertThat(fx.spool.streams().topics().topic("orders").partition(0).segmentCount())
+            .as("the plain messages fill segments of their own before the one with headers").isGreaterThan(2);
+        work.sync();
+        work.sync();
+
+        fx.advance(work, 2);
+        assertThat(deadValues(1)).containsExactly("one millisecond");
+        final List<Delivery> delivered = work.receive(5_000, 0);
+        assertThat(delivered).hasSize(plain.length + 1).noneMatch(d -> d.offset() == shortLived);
+        assertThat(work.metrics().dead()).isEqualTo(1);
+    }
