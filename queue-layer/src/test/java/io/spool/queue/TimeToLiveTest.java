@@ -212,3 +212,4 @@ class TimeToLiveTest
         assertThat(delivered).hasSize(plain.length + 1).noneMatch(d -> d.offset() == shortLived);
         assertThat(work.metrics().dead()).isEqualTo(1);
     }
+}
