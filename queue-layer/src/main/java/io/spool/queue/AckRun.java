@@ -20,11 +20,11 @@ import java.lang.invoke.VarHandle;
  */
 final class AckRun
 {
-    /** Ring message type of a run's first ack: partition, delivery number, first offset, run number. */
+    /** Ring message type of a run's first ack, laid out as {@link SettlementEntry} with the run number as argument. */
     static final int OPENED = 64;
     /** Ring message type of a run's end: run number, final count. */
     static final int ENDED = 65;
-    static final int OPENED_LENGTH = 24;
+    /** Length of an {@link #ENDED} entry: the run's number and count packed in a long. */
     static final int ENDED_LENGTH = 8;
     /** A run is ended and another begun past this many acks, so a count always fits the low half of a long. */
     static final int MAX_COUNT = 1 << 30;

@@ -2,7 +2,6 @@ package io.spool.queue;
 
 import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
-import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -25,7 +24,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class QueueConsumer implements AutoCloseable
 {
-    static final int SETTLEMENT_LENGTH = 24;
     private static final int SETTLEMENT_RING_BYTES = 128 * 1024;
 
     private final int id;
@@ -190,12 +188,8 @@ public final class QueueConsumer implements AutoCloseable
         {
             endAckRun();
             final int number = ackRun.open(partition, offset, deliveryNumber);
-            final int index = claim(AckRun.OPENED, AckRun.OPENED_LENGTH);
-            final AtomicBuffer buffer = settlements.buffer();
-            buffer.putInt(index, partition);
-            buffer.putInt(index + 4, deliveryNumber);
-            buffer.putLong(index + 8, offset);
-            buffer.putInt(index + 16, number);
+            final int index = claim(AckRun.OPENED, SettlementEntry.LENGTH);
+            SettlementEntry.write(settlements.buffer(), index, partition, deliveryNumber, offset, number);
             settlements.commit(index);
             ackRun.publish();
         }
@@ -230,12 +224,8 @@ public final class QueueConsumer implements AutoCloseable
     private void send(final Settlement settlement, final int partition, final long offset, final int deliveryNumber,
         final long argument)
     {
-        final int index = claim(settlement.code(), SETTLEMENT_LENGTH);
-        final AtomicBuffer buffer = settlements.buffer();
-        buffer.putInt(index, partition);
-        buffer.putInt(index + 4, deliveryNumber);
-        buffer.putLong(index + 8, offset);
-        buffer.putLong(index + 16, argument);
+        final int index = claim(settlement.code(), SettlementEntry.LENGTH);
+        SettlementEntry.write(settlements.buffer(), index, partition, deliveryNumber, offset, argument);
         settlements.commit(index);
         if (settlement != Settlement.ACK)
         {

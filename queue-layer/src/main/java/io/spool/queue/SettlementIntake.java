@@ -140,21 +140,22 @@ final class SettlementIntake
         switch (code)
         {
             case AckRun.OPENED:
-                settling.ackRun.onOpened(buffer.getInt(index + 16), buffer.getInt(index), buffer.getLong(index + 8),
-                    buffer.getInt(index + 4), ackRange);
+                settling.ackRun.onOpened((int)SettlementEntry.argument(buffer, index),
+                    SettlementEntry.partition(buffer, index), SettlementEntry.offset(buffer, index),
+                    SettlementEntry.deliveryNumber(buffer, index), ackRange);
                 break;
             case AckRun.ENDED:
                 settling.ackRun.onEnded(buffer.getLong(index), ackRange);
                 break;
             default:
-                final int partition = buffer.getInt(index);
-                final int deliveryNumber = buffer.getInt(index + 4);
-                final long offset = buffer.getLong(index + 8);
+                final int partition = SettlementEntry.partition(buffer, index);
+                final int deliveryNumber = SettlementEntry.deliveryNumber(buffer, index);
+                final long offset = SettlementEntry.offset(buffer, index);
                 final QueueException error = settle(Settlement.ofCode(code), partition, offset, deliveryNumber,
-                    buffer.getLong(index + 16));
+                    SettlementEntry.argument(buffer, index));
                 if (error != null)
                 {
-                    settling.refused(new Receipt(partition, offset, deliveryNumber), error);
+                    refused(partition, offset, deliveryNumber, error);
                 }
         }
     }
