@@ -74,6 +74,18 @@ final class PartitionCore
         inFlightByConsumer.put(consumerId, inFlightByConsumer.get(consumerId) + count);
     }
 
+    /**
+     * An ack took effect on the held record at {@code offset}: its timer, its record and its place in the window go.
+     * The caller ends its hold first (the record names the holder), and journals the ack.
+     */
+    void settleAcked(final long offset, final int record)
+    {
+        timers.unlink(record);
+        records.free(record);
+        window.settle(offset, false);
+        firstDeliveries.settled(offset);
+    }
+
     /** An acquired record stops counting as in flight, for the subscription and for its consumer. */
     void endHold(final int record)
     {

@@ -74,10 +74,7 @@ final class RangeAcks
                 continue;
             }
             endHolds(records.consumer(record), 1);
-            core.timers.unlink(record);
-            records.free(record);
-            window.settle(offset, false);
-            core.firstDeliveries.settled(offset);
+            core.settleAcked(offset, record);
             groups.settled(offset);
             offset++;
         }

@@ -192,11 +192,8 @@ public final class SubscriptionPartitionState
     public void ack(final long offset, final int deliveryNumber)
     {
         final int record = releases.heldRecord(offset, deliveryNumber, "ack");
-        core.timers.unlink(record);
         core.endHold(record);
-        core.records.free(record);
-        window.settle(offset, false);
-        core.firstDeliveries.settled(offset);
+        core.settleAcked(offset, record);
         core.stateLog.acked(offset);
         core.advanceFloorFrom(offset);
         groups.settled(offset);
