@@ -37,6 +37,11 @@ public final class RawMappedAppendBaseline implements AutoCloseable
     {
         /** Blocks written with zeros and every page touched up front: the loop never faults. */
         PREPARED,
+        /**
+         * Blocks written with zeros up front, so the file is allocated and its pages sit in the page cache, but the
+         * mapping is fresh: the loop takes a minor fault per page, with no zero-fill and no block allocation.
+         */
+        ALLOCATED,
         /** Sparse files, nothing touched: the loop faults in and zero-fills each page as it first writes it. */
         FRESH
     }
@@ -202,7 +207,7 @@ public final class RawMappedAppendBaseline implements AutoCloseable
 
     private static Path create(final Path file, final int length, final Pages pages)
     {
-        try (FileChannel channel = IoUtil.createEmptyFile(file.toFile(), length, pages == Pages.PREPARED))
+        try (FileChannel channel = IoUtil.createEmptyFile(file.toFile(), length, pages != Pages.FRESH))
         {
             return file;
         }

@@ -84,7 +84,15 @@ public final class RawBaselineRun implements AutoCloseable
     /** What a raw append on {@code pages} is called in a report; prepared pages are the default yardstick. */
     public static String appendName(final RawMappedAppendBaseline.Pages pages)
     {
-        return pages == RawMappedAppendBaseline.Pages.PREPARED ? RAW_APPEND : RAW_APPEND + " on fresh pages";
+        switch (pages)
+        {
+            case PREPARED:
+                return RAW_APPEND;
+            case ALLOCATED:
+                return RAW_APPEND + " on allocated pages";
+            default:
+                return RAW_APPEND + " on fresh pages";
+        }
     }
 
     public long records()

@@ -6,7 +6,7 @@ import picocli.CommandLine.TypeConversionException;
 
 import java.util.Locale;
 
-/** Reads {@code prepared} or {@code fresh} as the way the raw append baseline readies its pages. */
+/** Reads {@code prepared}, {@code allocated} or {@code fresh} as the way the raw append baseline readies its pages. */
 final class BaselinePagesConverter implements ITypeConverter<RawMappedAppendBaseline.Pages>
 {
     @Override
@@ -19,6 +19,6 @@ final class BaselinePagesConverter implements ITypeConverter<RawMappedAppendBase
                 return pages;
             }
         }
-        throw new TypeConversionException("baseline pages must be prepared or fresh, was '" + value + "'");
+        throw new TypeConversionException("baseline pages must be prepared, allocated or fresh, was '" + value + "'");
     }
 }

@@ -29,11 +29,12 @@ final class IngestCommand implements Callable<Integer>
     @Mixin
     BenchOptions options;
 
-    @Option(names = "--baseline-pages", defaultValue = "prepared", paramLabel = "prepared|fresh",
+    @Option(names = "--baseline-pages", defaultValue = "prepared", paramLabel = "prepared|allocated|fresh",
         converter = BaselinePagesConverter.class,
         description = "How the raw append baseline readies its segment pages: prepared (zero-filled and touched "
-            + "before its timed loop: the yardstick) or fresh (sparse, as the log's own segments are, so the loop "
-            + "takes each page's first-write fault itself) (default: ${DEFAULT-VALUE}).")
+            + "before its timed loop: the yardstick), allocated (zero-filled but mapped fresh, so the loop takes a "
+            + "minor fault per page) or fresh (sparse, as the log's own segments are, so the loop takes each page's "
+            + "first-write fault itself) (default: ${DEFAULT-VALUE}).")
     RawMappedAppendBaseline.Pages baselinePages;
 
     @Override

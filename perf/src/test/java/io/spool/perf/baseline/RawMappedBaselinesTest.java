@@ -1,6 +1,8 @@
 package io.spool.perf.baseline;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -122,31 +124,31 @@ class RawMappedBaselinesTest
         }
     }
 
-    @Test
-    void freshPagesHoldTheSameFramesAsPreparedPages() throws IOException
+    @ParameterizedTest
+    @EnumSource(value = RawMappedAppendBaseline.Pages.class, names = "PREPARED", mode = EnumSource.Mode.EXCLUDE)
+    void otherPagesHoldTheSameFramesAsPreparedPages(final RawMappedAppendBaseline.Pages pages) throws IOException
     {
         final byte[] value = valueOf(100);
         final Path preparedDirectory = Files.createDirectory(directory.resolve("prepared"));
-        final Path freshDirectory = Files.createDirectory(directory.resolve("fresh"));
+        final Path otherDirectory = Files.createDirectory(directory.resolve("other"));
         try (RawMappedAppendBaseline prepared = new RawMappedAppendBaseline(preparedDirectory, SEGMENT_BYTES, 3, value,
                 RawMappedAppendBaseline.Pages.PREPARED);
-            RawMappedAppendBaseline fresh = new RawMappedAppendBaseline(freshDirectory, SEGMENT_BYTES, 3, value,
-                RawMappedAppendBaseline.Pages.FRESH))
+            RawMappedAppendBaseline other = new RawMappedAppendBaseline(otherDirectory, SEGMENT_BYTES, 3, value, pages))
         {
             prepared.append(1_200, TIMESTAMP);
-            fresh.append(1_200, TIMESTAMP);
+            other.append(1_200, TIMESTAMP);
             prepared.close();
-            fresh.close();
+            other.close();
 
-            assertThat(fresh.segmentFiles()).hasSize(3);
+            assertThat(other.segmentFiles()).hasSize(3);
             for (int i = 0; i < 3; i++)
             {
-                assertThat(Files.size(fresh.segmentFiles().get(i))).isEqualTo(SEGMENT_BYTES);
-                assertThat(Files.readAllBytes(fresh.segmentFiles().get(i)))
+                assertThat(Files.size(other.segmentFiles().get(i))).isEqualTo(SEGMENT_BYTES);
+                assertThat(Files.readAllBytes(other.segmentFiles().get(i)))
                     .isEqualTo(Files.readAllBytes(prepared.segmentFiles().get(i)));
             }
-            assertThat(frameCount(fresh.segmentFiles().get(0)) + frameCount(fresh.segmentFiles().get(1)) +
-                frameCount(fresh.segmentFiles().get(2))).isEqualTo(1_200);
+            assertThat(frameCount(other.segmentFiles().get(0)) + frameCount(other.segmentFiles().get(1)) +
+                frameCount(other.segmentFiles().get(2))).isEqualTo(1_200);
         }
     }
 
