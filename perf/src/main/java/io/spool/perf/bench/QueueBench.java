@@ -37,8 +37,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code spool bench queue}: for each consumer count and prefetch asked for, a topic of records drained as a
  * queue (push consumers acking every delivery), beside the same records read as a stream (one consumer polling
  * from offset 0) in the same run. Both read records already published: each round reads the topic as a stream and
- * then drains it through a new subscription from the earliest offset, so the two alternate under the same load; a
- * first round warms both up and is not counted, and the figures are the medians of the rounds after it. A last,
+ * then drains it through a new subscription from the earliest offset, so the two alternate under the same load; the
+ * rounds of the first second (at least one) warm both up and are not counted, and the figures are the medians of the
+ * {@link #ROUNDS} rounds after them. The consumers count their acks without a shared atomic (see {@link AckTally}).
+ * A last,
  * live phase publishes a fifth as many records while the consumers ack them; each record carries its publish time,
  * which gives publish-to-ack latency. Not thread-safe: one run at a time.
  */
@@ -48,6 +50,13 @@ public final class QueueBench
     private static final int PUBLISH_BATCH = 1000;
     /** Timed rounds of stream poll and queue drain after the warm-up round. */
     public static final int ROUNDS = 3;
+    /**
+     * Untimed rounds come first until this long has passed, and at least one. One round of half a million records
+     * lasts a few tens of milliseconds, while the JIT's compiler threads stay busy for about a second on two cores
+     * (CPU samples per thread over a run): with a single warm-up round the timed rounds shared the machine with the
+     * compiler.
+     */
+    static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private QueueBench()
     {
@@ -58,6 +67,16 @@ public final class QueueBench
      */
     public static List<BenchRun> run(final Path dataDirectory, final long records, final int payloadBytes,
         final int partitions, final int[] consumerCounts, final int[] prefetches, final PrintWriter progressOut)
+        throws InterruptedException
+    {
+        return run(dataDirectory, records, payloadBytes, partitions, consumerCounts, prefetches, WARM_UP_NANOS,
+            progressOut);
+    }
+
+    /** @param warmUpNanos how long untimed rounds run first; one always does. */
+    static List<BenchRun> run(final Path dataDirectory, final long records, final int payloadBytes,
+        final int partitions, final int[] consumerCounts, final int[] prefetches, final long warmUpNanos,
+        final PrintWriter progressOut)
         throws InterruptedException
     {
         final List<BenchRun> results = new ArrayList<>();
@@ -76,14 +95,15 @@ public final class QueueBench
                     publish(spool, topic, records, payloadBytes);
                     final List<Throughput> streams = new ArrayList<>();
                     final List<Drained> drains = new ArrayList<>();
-                    for (int round = 0; round <= ROUNDS; round++)
+                    final long warmUpEnd = System.nanoTime() + warmUpNanos;
+                    for (int round = 0; drains.size() < ROUNDS; round++)
                     {
                         final Throughput stream = streamPoll(spool, topic, partitions, payloadBytes);
                         final Subscription subscription = subscribe(spool, topic, topic + "-" + round);
                         final Drained drained = consume(spool, subscription, records, 0, payloadBytes, consumers,
                             prefetch, null, "receive + ack of the published records");
                         spool.deleteSubscription(subscription.name());
-                        if (round > 0)
+                        if (round > 0 && System.nanoTime() - warmUpEnd >= 0)
                         {
                             streams.add(stream);
                             drains.add(drained);
@@ -145,11 +165,11 @@ public final class QueueBench
         final AtomicHistogram latency, final String what)
         throws InterruptedException
     {
-        final CountDownLatch acked = new CountDownLatch(1);
-        final AtomicLong remaining = new AtomicLong(records);
+        final AckTally acked = new AckTally(consumerCount);
         final List<QueueConsumer> consumers = new ArrayList<>();
         for (int c = 0; c < consumerCount; c++)
         {
+            final int counter = c;
             consumers.add(subscription.consume(ConsumerOptions.prefetch(prefetch), (delivery, consumer) ->
             {
                 consumer.ack(delivery);
@@ -158,22 +178,19 @@ public final class QueueBench
                     LatencyHistograms.record(latency,
                         System.nanoTime() - delivery.buffer().getLong(delivery.valueOffset()));
                 }
-                if (remaining.decrementAndGet() == 0)
-                {
-                    acked.countDown();
-                }
+                acked.increment(counter);
             }));
         }
-        final ThroughputSampler sampler = ThroughputSampler.start(what, () -> records - remaining.get());
+        final ThroughputSampler sampler = ThroughputSampler.start(what, acked::total);
         final long start = System.nanoTime();
         if (livePublishes > 0)
         {
             publish(spool, subscription.topic(), livePublishes, payloadBytes);
         }
-        if (!acked.await(10, TimeUnit.MINUTES))
+        if (!acked.awaitTotal(records, 10, TimeUnit.MINUTES))
         {
             sampler.close();
-            throw new IllegalStateException("queue bench: " + remaining.get() + " records never acked");
+            throw new IllegalStateException("queue bench: " + (records - acked.total()) + " records never acked");
         }
         final long elapsed = System.nanoTime() - start;
         final ThroughputSeries throughput = sampler.stop();
