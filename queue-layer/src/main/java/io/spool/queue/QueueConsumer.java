@@ -51,6 +51,7 @@ public final class QueueConsumer implements AutoCloseable
     private volatile boolean closed;
     /** True while the consumer thread parks, so the agent unparks it only then. */
     private volatile boolean idle;
+    private final LookBeforePark lookBeforePark = new LookBeforePark();
 
     QueueConsumer(final int id, final ConsumerOptions options, final DeliveryListener listener,
         final SubscriptionAgent agent)
@@ -275,7 +276,11 @@ public final class QueueConsumer implements AutoCloseable
                 {
                     notice.run();
                 }
-                else if (!handoff.take(deliverRun))
+                else if (handoff.take(deliverRun))
+                {
+                    lookBeforePark.workDone();
+                }
+                else if (!lookBeforePark.lookAgain())
                 {
                     idle = true;
                     if (handoff.isEmpty() && notices.isEmpty() && !closed)

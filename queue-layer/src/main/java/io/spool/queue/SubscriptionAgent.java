@@ -58,6 +58,7 @@ final class SubscriptionAgent implements Runnable
     private volatile boolean running = true;
     /** True while the agent thread parks, so senders unpark it only then. */
     private volatile boolean idle;
+    private final LookBeforePark lookBeforePark = new LookBeforePark();
     private int nextPartition;
     private int nextConsumer;
 
@@ -166,7 +167,11 @@ final class SubscriptionAgent implements Runnable
         {
             while (running)
             {
-                if (doWork() == 0)
+                if (doWork() > 0)
+                {
+                    lookBeforePark.workDone();
+                }
+                else if (!lookBeforePark.lookAgain())
                 {
                     idle = true;
                     // Checked after the flag is up: a sender that wrote before seeing it is found here.
