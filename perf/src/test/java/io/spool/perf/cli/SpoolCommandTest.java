@@ -129,7 +129,7 @@ class SpoolCommandTest
     void unknownBaselinePagesAreRefusedByName()
     {
         assertThat(execute("bench", "ingest", "--baseline-pages", "warm")).isEqualTo(2);
-        assertThat(err.toString()).contains("baseline pages must be prepared or fresh, was 'warm'");
+        assertThat(err.toString()).contains("baseline pages must be prepared, allocated or fresh, was 'warm'");
     }
 
     @Test
