@@ -54,6 +54,13 @@ final class MessageExpiry
         return marksPlain && offset < scanned && plain.isPlain(offset);
     }
 
+    /** How many messages from {@code from} on, before {@code end}, the cursor may take in a row as known plain. */
+    int knownPlainRun(final long from, final long end)
+    {
+        final long stop = Math.min(end, scanned);
+        return marksPlain && stop > from ? plain.plainRunLength(from, stop) : 0;
+    }
+
     /** The read cursor meets a message whose traits it just read. */
     void metAtCursor(final long offset, final MessageTraits met)
     {

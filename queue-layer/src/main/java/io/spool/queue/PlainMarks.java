@@ -62,6 +62,28 @@ final class PlainMarks
         return (bits[((int)offset & mask) >>> 6] & (1L << offset)) != 0;
     }
 
+    /**
+     * How many offsets from {@code from} on, before {@code end}, are marked plain in a row, read a word of marks at
+     * a time. Only for offsets at or past the cursor that were marked.
+     */
+    int plainRunLength(final long from, final long end)
+    {
+        long offset = from;
+        while (offset < end)
+        {
+            final int slot = (int)offset & mask;
+            final int inWord = (int)Math.min(64 - (slot & 63), end - offset);
+            // Shifted down, the marks above this word's end are zeros, so the run of ones stops there at the latest.
+            final int ones = Long.numberOfTrailingZeros(~(bits[slot >>> 6] >>> slot));
+            offset += Math.min(ones, inWord);
+            if (ones < inWord)
+            {
+                break;
+            }
+        }
+        return (int)(offset - from);
+    }
+
     long footprintBytes()
     {
         return (long)bits.length * Long.BYTES;
@@ -78,14 +100,12 @@ final class PlainMarks
         }
         bits = new long[capacity >>> 6];
         mask = capacity - 1;
-        for (long offset = cursor; offset <= highest; offset++)
+        // Both rings hold whole words and an offset's bit sits at offset % 64 in either, so the marks move a word at
+        // a time. The first and last words bring bits of offsets outside [cursor, highest]: below the cursor nobody
+        // asks, and above the highest every offset is marked, plain or not, before it is asked about.
+        for (long offset = cursor & -64L; offset <= highest; offset += 64)
         {
-            final int oldSlot = (int)offset & oldMask;
-            if ((old[oldSlot >>> 6] & (1L << oldSlot)) != 0)
-            {
-                final int slot = (int)offset & mask;
-                bits[slot >>> 6] |= 1L << slot;
-            }
+            bits[((int)offset & mask) >>> 6] = old[((int)offset & oldMask) >>> 6];
         }
     }
 }

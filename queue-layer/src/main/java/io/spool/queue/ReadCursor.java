@@ -62,11 +62,7 @@ final class ReadCursor
     {
         final long from = core.cursor;
         final long end = Math.min(Math.min(core.logEnd, windowEnd), from + max);
-        long offset = from;
-        while (offset < end && core.expiry.isKnownPlain(offset))
-        {
-            offset++;
-        }
+        final long offset = from + core.expiry.knownPlainRun(from, end);
         if (offset > from)
         {
             core.window.ensureCovers(offset - 1);

@@ -2,6 +2,9 @@ package io.spool.queue;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.BitSet;
+import java.util.Random;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class PlainMarksTest
@@ -52,5 +55,53 @@ class PlainMarksTest
         assertThat(marks.isPlain(1_023)).isTrue();
         assertThat(marks.isPlain(1_024)).isFalse();
         assertThat(marks.isPlain(1_088)).isTrue();
+    }
+
+    @Test
+    void aPlainRunIsCountedAcrossWordsUpToTheFirstOffsetNotPlainOrTheEnd()
+    {
+        final PlainMarks marks = new PlainMarks();
+        marks.markPlain(0, 200, 0);
+        marks.mark(200, false, 0);
+        marks.markPlain(201, 10, 0);
+
+        assertThat(marks.plainRunLength(3, 1_000)).isEqualTo(197);
+        assertThat(marks.plainRunLength(3, 130)).isEqualTo(127);
+        assertThat(marks.plainRunLength(63, 65)).isEqualTo(2);
+        assertThat(marks.plainRunLength(200, 211)).isZero();
+        assertThat(marks.plainRunLength(201, 211)).isEqualTo(10);
+        assertThat(marks.plainRunLength(5, 5)).isZero();
+    }
+
+    /** Against what was marked, with the cursor moving on and the ring growing under the marks. */
+    @Test
+    void plainRunsAgreeWithWhatWasMarked()
+    {
+        final Random random = new Random(20261130);
+        final PlainMarks marks = new PlainMarks();
+        final BitSet marked = new BitSet();
+        long cursor = 0;
+        int next = 0;
+        for (int step = 0; step < 2_000; step++)
+        {
+            if (random.nextInt(4) == 0)
+            {
+                final boolean plain = random.nextBoolean();
+                marks.mark(next, plain, cursor);
+                marked.set(next++, plain);
+            }
+            else
+            {
+                final int run = 1 + random.nextInt(random.nextBoolean() ? 5 : 400);
+                marks.markPlain(next, run, cursor);
+                marked.set(next, next + run);
+                next += run;
+            }
+            cursor = Math.min(next, cursor + random.nextInt(300));
+            final int from = (int)cursor + random.nextInt((int)Math.max(1, next - cursor));
+            final int end = Math.min(next, from + random.nextInt(500));
+            final int expected = Math.min(end, marked.nextClearBit(from)) - from;
+            assertThat(marks.plainRunLength(from, end)).as("from %d to %d", from, end).isEqualTo(Math.max(0, expected));
+        }
     }
 }
