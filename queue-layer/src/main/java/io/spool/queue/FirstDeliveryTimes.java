@@ -101,6 +101,19 @@ final class FirstDeliveryTimes
         }
     }
 
+    /** The {@code count} messages from {@code from} on were acked: {@link #settled} for each, if any was out of order. */
+    void settledRun(final long from, final int count)
+    {
+        if (outOfOrder.isEmpty())
+        {
+            return;
+        }
+        for (long offset = from; offset < from + count; offset++)
+        {
+            settled(offset);
+        }
+    }
+
     /** Drops the runs wholly below the ack floor. */
     void trimBelow(final long floor)
     {

@@ -63,6 +63,19 @@ final class GroupGate
         return group == MessageTraits.NO_GROUP || sticky.take(offset, group, consumerId);
     }
 
+    /** The {@code count} messages from {@code from} on were acked: {@link #settled} for each, if any can matter. */
+    void settledRun(final long from, final int count)
+    {
+        if (sticky == null && groups.hasNoHeads())
+        {
+            return;
+        }
+        for (long offset = from; offset < from + count; offset++)
+        {
+            settled(offset);
+        }
+    }
+
     /**
      * The message at {@code offset} was acked or went dead: its key no longer ties it to a consumer, and if it
      * headed an ordered group, the next waiting message of the group becomes available (or delayed, or dead if it

@@ -57,7 +57,7 @@ final class MessageGroups
      */
     long settled(final long offset)
     {
-        if (groupByHead.isEmpty())
+        if (hasNoHeads())
         {
             return NONE;
         }
@@ -80,6 +80,12 @@ final class MessageGroups
     }
 
     /** Messages waiting behind their group's head. */
+    /** Whether no ordered group has a message out: then settling a message frees no other. */
+    boolean hasNoHeads()
+    {
+        return groupByHead.isEmpty();
+    }
+
     int waitingCount()
     {
         return waiting;

@@ -53,11 +53,9 @@ final class RangeAcks
                 core.timers.unlinkMarked(plain);
                 records.freeRun(offset, plain);
                 window.settleRun(offset, plain);
-                for (final long stop = offset + plain; offset < stop; offset++)
-                {
-                    core.firstDeliveries.settled(offset);
-                    groups.settled(offset);
-                }
+                core.firstDeliveries.settledRun(offset, plain);
+                groups.settledRun(offset, plain);
+                offset += plain;
                 continue;
             }
             final int record;

@@ -31,6 +31,8 @@ final class RecordInspector implements MessageInspector, RecordHandler
     private final boolean groupsFromKey;
     private final boolean readsGroups;
     private final long subscriptionTtlMillis;
+    /** Whether a record without headers is plain: no subscription TTL and no groups taken from record keys. */
+    private final boolean headerFreeIsPlain;
     private final byte[] subscriptionName;
     private final MessageTraits target = new MessageTraits();
     private final boolean[] routed = new boolean[BATCH];
@@ -50,6 +52,7 @@ final class RecordInspector implements MessageInspector, RecordHandler
         this.readsGroups = settings.groupMode() != GroupMode.NONE;
         this.groupsFromKey = settings.groupKeySource() == GroupKeySource.RECORD_KEY;
         this.subscriptionTtlMillis = settings.messageTtlMillis();
+        this.headerFreeIsPlain = subscriptionTtlMillis == SubscriptionSettings.NO_TTL && !(readsGroups && groupsFromKey);
     }
 
     @Override
@@ -66,9 +69,13 @@ final class RecordInspector implements MessageInspector, RecordHandler
             // Retention removed the record: it is delivered as plain, and the delivery finds it gone.
             return;
         }
+        traits.size = size[i];
+        if (plain[i])
+        {
+            return;
+        }
         traits.routed = routed[i];
         traits.group = group[i];
-        traits.size = size[i];
         traits.deliverAt = deliverAt[i];
         traits.expireAt = expireAt[i];
     }
@@ -123,17 +130,31 @@ final class RecordInspector implements MessageInspector, RecordHandler
         }
     }
 
+    /**
+     * Keeps the record's traits for {@link #inspect} and {@link #plainRun}. A plain message keeps only its size: its
+     * other traits are those of {@link MessageTraits#clear()}. Most messages of most topics carry no headers, and
+     * without a subscription TTL or groups read from keys such a message is plain without more reading.
+     */
     @Override
     public void onRecord(final RecordView record)
     {
-        read(record);
         final int i = cachedCount++;
-        routed[i] = target.routed;
-        group[i] = target.group;
+        if (headerFreeIsPlain && record.headersLength() == 0)
+        {
+            size[i] = record.frameLength();
+            plain[i] = true;
+            return;
+        }
+        read(record);
         size[i] = target.size;
-        deliverAt[i] = target.deliverAt;
-        expireAt[i] = target.expireAt;
         plain[i] = target.isPlain();
+        if (!plain[i])
+        {
+            routed[i] = target.routed;
+            group[i] = target.group;
+            deliverAt[i] = target.deliverAt;
+            expireAt[i] = target.expireAt;
+        }
     }
 
     private void read(final RecordView record)
