@@ -79,13 +79,13 @@ final class MessageGroups
         return next;
     }
 
-    /** Messages waiting behind their group's head. */
     /** Whether no ordered group has a message out: then settling a message frees no other. */
     boolean hasNoHeads()
     {
         return groupByHead.isEmpty();
     }
 
+    /** Messages waiting behind their group's head. */
     int waitingCount()
     {
         return waiting;
