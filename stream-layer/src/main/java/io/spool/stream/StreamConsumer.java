@@ -32,6 +32,7 @@ public final class StreamConsumer implements AutoCloseable
     private final EpochClock clock;
     private final ConsumerConfig config;
     private final PartitionCursors cursors = new PartitionCursors();
+    private final ConsumerOffsets consumerOffsets;
     private final Dispatch dispatch = new Dispatch();
     private final Owner owner = new Owner();
     /**
@@ -51,6 +52,7 @@ public final class StreamConsumer implements AutoCloseable
         this.coordinator = coordinator;
         this.clock = clock;
         this.config = config;
+        this.consumerOffsets = new ConsumerOffsets(coordinator, config.resetPolicy(), cursors);
         this.lastAutoCommit = clock.time();
         this.heartbeatIntervalNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(1, config.sessionTimeoutMillis() / 3));
     }
@@ -186,7 +188,7 @@ public final class StreamConsumer implements AutoCloseable
     public long position(final TopicPartition partition)
     {
         final PartitionCursor cursor = cursor(partition);
-        ensurePosition(cursor);
+        consumerOffsets.ensurePosition(cursor, groupId());
         return cursor.position();
     }
 
@@ -258,16 +260,7 @@ public final class StreamConsumer implements AutoCloseable
     public void commitSync()
     {
         ensureOpen();
-        final Map<TopicPartition, Long> offsets = new HashMap<>();
-        for (final PartitionCursor cursor : cursors.inOrder())
-        {
-            final long position = cursor.positionToCommit();
-            if (position != PartitionCursor.UNSET)
-            {
-                offsets.put(cursor.partition, position);
-            }
-        }
-        commitSync(offsets);
+        commitSync(consumerOffsets.movedPositions(cursors.partitions()));
     }
 
     /**
@@ -295,14 +288,7 @@ public final class StreamConsumer implements AutoCloseable
         {
             coordinator.commitStandalone(config.groupId(), offsets);
         }
-        offsets.forEach((partition, offset) ->
-        {
-            final PartitionCursor cursor = cursors.get(partition);
-            if (cursor != null)
-            {
-                cursor.committed(offset);
-            }
-        });
+        consumerOffsets.markCommitted(offsets);
     }
 
     /** The group's committed offset for the partition, or {@link CommittedOffsetStore#NO_OFFSET}. */
@@ -390,7 +376,7 @@ public final class StreamConsumer implements AutoCloseable
                 // its topic was deleted; the group revokes the partition on the next sync, so skip it quietly
                 continue;
             }
-            ensurePosition(cursor);
+            consumerOffsets.ensurePosition(cursor, groupId());
             dispatch.topic = cursor.partition.topic();
             dispatch.partition = cursor.partition.partition();
             read += cursor.poll(dispatch, maxRecords - read, (int)(maxBytes - bytes));
@@ -398,31 +384,6 @@ public final class StreamConsumer implements AutoCloseable
         }
         nextStart = nextStart + 1 < current.length ? nextStart + 1 : 0;
         return read;
-    }
-
-    private void ensurePosition(final PartitionCursor cursor)
-    {
-        if (cursor.hasPosition())
-        {
-            return;
-        }
-        final String group = groupId();
-        final long committed = group == null ? CommittedOffsetStore.NO_OFFSET :
-            coordinator.committed(group, cursor.partition);
-        if (committed != CommittedOffsetStore.NO_OFFSET)
-        {
-            cursor.seek(committed);
-            cursor.committed(committed);
-            return;
-        }
-        switch (config.resetPolicy())
-        {
-            case EARLIEST -> cursor.seek(cursor.log.startOffset());
-            case LATEST -> cursor.seek(cursor.log.endOffset());
-            case ERROR -> throw new NoOffsetForPartitionException("no position and no committed offset for " +
-                cursor.partition + (group == null ? "" : " in group \"" + group + "\"") +
-                ", and the reset policy is ERROR; seek first");
-        }
     }
 
     private PartitionCursor cursor(final TopicPartition partition)
@@ -479,18 +440,9 @@ public final class StreamConsumer implements AutoCloseable
             {
                 return;
             }
-            final Map<TopicPartition, Long> offsets = new HashMap<>();
-            for (final TopicPartition partition : partitions)
-            {
-                final long position = cursors.get(partition).positionToCommit();
-                if (position != PartitionCursor.UNSET)
-                {
-                    offsets.put(partition, position);
-                }
-            }
             try
             {
-                commitSync(offsets);
+                commitSync(consumerOffsets.movedPositions(partitions));
             }
             catch (final CommitFailedException | UnknownMemberException ex)
             {
@@ -513,29 +465,7 @@ public final class StreamConsumer implements AutoCloseable
                 final Topic topic = topics.topicOrNull(partition.topic());
                 if (topic != null && partition.partition() < topic.partitionCount())
                 {
-                    ensurePositionQuietly(cursors.add(partition, topic));
-                }
-            }
-        }
-
-        /**
-         * Sets the position before the assigned callback when it can; a missing offset under the ERROR policy or
-         * a committed offset retention already removed stays unset, so the next poll reports it and the callback
-         * still runs.
-         */
-        private void ensurePositionQuietly(final PartitionCursor cursor)
-        {
-            if (config.resetPolicy() != OffsetResetPolicy.ERROR ||
-                coordinator.committed(groupId(), cursor.partition) != CommittedOffsetStore.NO_OFFSET)
-            {
-                try
-                {
-                    ensurePosition(cursor);
-                }
-                catch (final OffsetOutOfRangeException ex)
-                {
-                    LOGGER.log(System.Logger.Level.DEBUG, "position of " + cursor.partition +
-                        " left unset: " + ex.getMessage());
+                    consumerOffsets.ensurePositionQuietly(cursors.add(partition, topic), groupId());
                 }
             }
         }
