@@ -39,7 +39,7 @@ public final class QueueConsumer implements AutoCloseable
     private final RecordFinder[] finders;
     private final Delivery delivery = Delivery.viewingTheLog();
     private final DeliveryHandoff.RunHandler deliverRun = this::deliverRun;
-    private final RecordHandler deliverRecord = this::deliverRecord;
+    private final RunRecords deliverRecord = new RunRecords(this);
     /** The run being delivered: its partition, delivery number, first delivery time and next offset. */
     private int runPartition;
     private int runDeliveryNumber;
@@ -399,5 +399,27 @@ public final class QueueConsumer implements AutoCloseable
             }
         }
         agent.removeConsumer(this);
+    }
+
+    /**
+     * Gives each record of a handed-over run to {@link #deliverRecord}. A final class rather than a lambda: where
+     * the log reader's poll is inlined into {@link #deliverRun}, the JIT then knows the handler's exact type and
+     * inlines the delivery into the record loop; typed as a lambda behind {@link RecordHandler}, it stayed a virtual
+     * call per record, since the poll's own type profile sees every reader's handler.
+     */
+    private static final class RunRecords implements RecordHandler
+    {
+        private final QueueConsumer consumer;
+
+        RunRecords(final QueueConsumer consumer)
+        {
+            this.consumer = consumer;
+        }
+
+        @Override
+        public void onRecord(final RecordView record)
+        {
+            consumer.deliverRecord(record);
+        }
     }
 }
