@@ -9,7 +9,7 @@ import org.agrona.concurrent.EpochClock;
  * make: holding a message for a consumer, ending a hold, and moving the ack floor. Not thread-safe: owned by the
  * subscription partition's thread.
  * <p>
- * Design note: the parts ({@link SubscriptionPartitionState} for acquire and settle, {@link Releases},
+ * Design note: the parts ({@link SubscriptionPartitionState}, {@link DeliverySettlement}, {@link Releases},
  * {@link Delays}, {@link DeadLettering}, {@link GroupGate}, {@link Deadlines}, {@link MessageStates}) reach the data
  * through these fields rather than accessors: they are one state machine split by job, not independent objects.
  */

@@ -1,7 +1,5 @@
 package io.spool.queue;
 
-import org.agrona.collections.IntArrayList;
-import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.util.ArrayList;
@@ -13,7 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * The single thread that owns a subscription's message state: it applies settlements, ends due locks and delays,
  * pushes deliveries to consumers within their credit, answers receives (long-polling ones when messages arrive or
  * their wait ends), and journals what changed once per pass (group commit). Other threads talk to it only through
- * its request queue and the consumers' settlement rings, so the state needs no lock.
+ * its request queue and the consumers' settlement rings, so the state needs no lock. Which consumer or receive gets
+ * which ready message is {@link Dispatcher}'s to decide.
  * <p>
  * Thread-safe: every method but {@link #run()} may be called from any thread.
  */
@@ -21,19 +20,10 @@ final class SubscriptionAgent implements Runnable
 {
     static final int PULL_CONSUMER = 0;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /**
-     * Consumers with credit take turns of this many messages, so ready messages spread over them as RabbitMQ's
-     * round-robin does, even when one consumer's prefetch alone could take them all. A consumer served alone takes
-     * the pass's whole push in one turn: there is nobody to share with, and each turn is an acquire of its own.
-     */
-    private static final int PUSH_TURN = 32;
-    /** Pushes per pass are bounded so settlements and timers are not starved by a deep backlog. */
-    private static final int PUSH_PER_PASS = 8192;
 
     private final String name;
     private final PassClock clock;
     private final PartitionWorker[] partitions;
-    private final boolean singleActiveConsumer;
     private final OverflowControl overflow;
     private final SettlementIntake intake;
     private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
@@ -42,31 +32,18 @@ final class SubscriptionAgent implements Runnable
     /** Answers held back until this pass's state changes are journaled: nobody sees an effect a crash could undo. */
     private final List<AgentRequest> completions = new ArrayList<>();
     private final List<QueueConsumer> consumers = new ArrayList<>();
-    /** The partition state the running acquire takes from. */
-    private SubscriptionPartitionState acquiringFrom;
-    private final LongArrayList acquiredOffsets = new LongArrayList();
-    private final IntArrayList acquiredDeliveries = new IntArrayList();
-    private final IntArrayList acquiredPartitions = new IntArrayList();
-    private final DeliveryHandler collect = (offset, deliveryNumber) ->
-    {
-        acquiredOffsets.addLong(offset);
-        acquiredDeliveries.addInt(deliveryNumber);
-        acquiredPartitions.addInt(acquiringFrom.partition());
-    };
-    private final HandoffStager stage = new HandoffStager();
+    private final Dispatcher dispatcher;
     private final Thread thread;
     private volatile boolean running = true;
     /** True while the agent thread parks, so senders unpark it only then. */
     private volatile boolean idle;
     private final LookBeforePark lookBeforePark = new LookBeforePark();
-    private int nextPartition;
-    private int nextConsumer;
 
     SubscriptionAgent(final String name, final PassClock clock, final PartitionWorker[] partitions,
         final SubscriptionSettings settings)
     {
-        this.singleActiveConsumer = settings.singleActiveConsumer();
         this.overflow = new OverflowControl(settings, partitions);
+        this.dispatcher = new Dispatcher(partitions, settings.singleActiveConsumer());
         this.name = name;
         this.clock = clock;
         this.partitions = partitions;
@@ -213,7 +190,7 @@ final class SubscriptionAgent implements Runnable
             work += partition.refresh();
         }
         work += overflow.enforce();
-        work += push();
+        work += dispatcher.push(consumers);
         work += serveReceives();
         for (final PartitionWorker partition : partitions)
         {
@@ -308,116 +285,6 @@ final class SubscriptionAgent implements Runnable
         barriers.clear();
     }
 
-    /**
-     * Hands deliveries to push consumers within their credit, consumers taken in turn so each gets its share; with a
-     * single active consumer, only to the longest-standing one, the others waiting until it goes. Its released
-     * deliveries are then the lowest offsets ready, so the next consumer takes over in offset order.
-     */
-    private int push()
-    {
-        int pushed = 0;
-        final int count = singleActiveConsumer ? Math.min(1, consumers.size()) : consumers.size();
-        final int turn = count == 1 ? PUSH_PER_PASS : PUSH_TURN;
-        boolean progress = count > 0;
-        while (progress && pushed < PUSH_PER_PASS)
-        {
-            progress = false;
-            for (int i = 0; i < count; i++)
-            {
-                final QueueConsumer consumer = consumers.get((nextConsumer + i) % count);
-                final int n = pushTo(consumer, Math.min(turn, credit(consumer)));
-                pushed += n;
-                progress |= n > 0;
-            }
-        }
-        if (count > 0)
-        {
-            nextConsumer = (nextConsumer + 1) % count;
-        }
-        return pushed;
-    }
-
-    /**
-     * How many more deliveries a consumer may take: up to its prefetch of unacked ones (for auto-ack, of ones it has
-     * not taken yet), and never more than its hand-off ring has room for (a delivery whose lock expired before the
-     * consumer took it leaves the prefetch but not the ring).
-     */
-    private int credit(final QueueConsumer consumer)
-    {
-        final DeliveryHandoff handoff = consumer.handoff;
-        final int prefetch = consumer.options().prefetch();
-        return consumer.options().autoAck() ? prefetch - handoff.pending() :
-            Math.min(prefetch - inFlightOf(consumer.id()), handoff.remaining());
-    }
-
-    /** Stages up to {@code max} messages for one consumer; returns how many were acquired. */
-    private int pushTo(final QueueConsumer consumer, final int max)
-    {
-        if (max <= 0)
-        {
-            return 0;
-        }
-        if (!consumer.options().autoAck())
-        {
-            stage.to(consumer);
-            return acquire(max, consumer.id(), stage);
-        }
-        final int n = acquire(max, consumer.id(), collect);
-        for (int d = 0; d < n; d++)
-        {
-            final SubscriptionPartitionState state = partitions[acquiredPartitions.getInt(d)].state();
-            final long offset = acquiredOffsets.getLong(d);
-            final int deliveryNumber = acquiredDeliveries.getInt(d);
-            HandoffStager.stage(consumer, state, offset, deliveryNumber);
-            state.ack(offset, deliveryNumber);
-        }
-        return n;
-    }
-
-    private int inFlightOf(final int consumerId)
-    {
-        int held = 0;
-        for (final PartitionWorker partition : partitions)
-        {
-            held += partition.state().inFlightOf(consumerId);
-        }
-        return held;
-    }
-
-    /**
-     * Acquires up to {@code max} messages across partitions, taking partitions in turn, and hands each to
-     * {@code handler} ({@link #collect} puts them in the acquired lists, partition by partition).
-     */
-    private int acquire(final int max, final int consumerId, final DeliveryHandler handler)
-    {
-        acquiredOffsets.clear();
-        acquiredDeliveries.clear();
-        acquiredPartitions.clear();
-        int total = 0;
-        for (int i = 0; i < partitions.length && total < max; i++)
-        {
-            acquiringFrom = partitions[(nextPartition + i) % partitions.length].state();
-            stage.from(acquiringFrom);
-            total += acquiringFrom.acquire(max - total, consumerId, handler);
-        }
-        nextPartition = (nextPartition + 1) % partitions.length;
-        return total;
-    }
-
-    /** Copies acquired message {@code i} into {@code delivery} for a receive; a message retention removed is acked. */
-    private boolean fill(final int i, final Delivery delivery)
-    {
-        final PartitionWorker partition = partitions[acquiredPartitions.getInt(i)];
-        final long offset = acquiredOffsets.getLong(i);
-        final int deliveryNumber = acquiredDeliveries.getInt(i);
-        if (partition.read(offset, deliveryNumber, delivery))
-        {
-            return true;
-        }
-        partition.state().ack(offset, deliveryNumber);
-        return false;
-    }
-
     private int serveReceives()
     {
         int served = 0;
@@ -425,15 +292,7 @@ final class SubscriptionAgent implements Runnable
         for (int r = 0; r < waitingReceives.size(); r++)
         {
             final AgentRequest request = waitingReceives.get(r);
-            final int n = acquire(request.max, PULL_CONSUMER, collect);
-            for (int i = 0; i < n; i++)
-            {
-                final Delivery delivery = new Delivery();
-                if (fill(i, delivery))
-                {
-                    request.deliveries.add(delivery);
-                }
-            }
+            dispatcher.receive(request.max, request.deliveries);
             if (!request.deliveries.isEmpty() || now >= request.deadline)
             {
                 completions.add(request);

@@ -17,8 +17,8 @@ import org.agrona.concurrent.EpochClock;
  * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
  * <p>
  * Design note: the data (per-offset bits and counts, held records, deadlines, first delivery times, expiry) sits in
- * {@link PartitionCore}, and the state machine is split by job: this class checks requests and settles single
- * deliveries; {@link Acquisitions} hands messages out, {@link RangeAcks} settles runs of in-order acks,
+ * {@link PartitionCore}, and the state machine is split by job: this class checks requests; {@link DeliverySettlement}
+ * settles single deliveries, {@link Acquisitions} hands messages out, {@link RangeAcks} settles runs of in-order acks,
  * {@link ReadCursor} decides what a message met for the first time becomes, {@link Releases} brings held messages
  * back, {@link Delays} keeps delayed ones, {@link DeadLettering} ends dead ones, {@link GroupGate} orders groups,
  * {@link Deadlines} acts when locks, delays and times to live end, {@link MessageStates} answers questions, and
@@ -40,7 +40,6 @@ public final class SubscriptionPartitionState
     private final PartitionCore core;
     private final OffsetWindow window;
     private final long lockTimeoutMillis;
-    private final RetryPolicy retryPolicy;
     private final DeadLettering dead;
     private final Delays delays;
     private final GroupGate groups;
@@ -51,6 +50,7 @@ public final class SubscriptionPartitionState
     private final StateRestore restore;
     private final RangeAcks rangeAcks;
     private final Acquisitions acquisitions;
+    private final DeliverySettlement settlement;
     /** Whether the read cursor meets messages as the log end passes them, not when an acquire reaches them. */
     private final boolean meetsArrivals;
 
@@ -70,7 +70,6 @@ public final class SubscriptionPartitionState
         this.core = new PartitionCore(partition, settings, clock, startOffset, stateLog);
         this.window = core.window;
         this.lockTimeoutMillis = settings.lockTimeoutMillis();
-        this.retryPolicy = settings.retryPolicy();
         this.dead = new DeadLettering(core, settings, deadLetters);
         this.delays = new Delays(core, dead);
         this.groups = new GroupGate(core, settings, dead, delays);
@@ -82,6 +81,7 @@ public final class SubscriptionPartitionState
         this.restore = new StateRestore(core, delays, releases);
         this.rangeAcks = new RangeAcks(core, releases, groups);
         this.acquisitions = new Acquisitions(core, groups, cursor);
+        this.settlement = new DeliverySettlement(core, settings.retryPolicy(), releases, delays, dead, groups);
         this.meetsArrivals = settings.groupMode() == GroupMode.ORDERED;
     }
 
@@ -191,12 +191,7 @@ public final class SubscriptionPartitionState
      */
     public void ack(final long offset, final int deliveryNumber)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "ack");
-        core.endHold(record);
-        core.settleAcked(offset, record);
-        core.stateLog.acked(offset);
-        core.advanceFloorFrom(offset);
-        groups.settled(offset);
+        settlement.ack(offset, deliveryNumber);
     }
 
     /**
@@ -216,16 +211,7 @@ public final class SubscriptionPartitionState
      */
     public void nack(final long offset, final int deliveryNumber)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "nack");
-        core.timers.unlink(record);
-        if (retryPolicy.isLadder())
-        {
-            delays.retry(offset, record, retryPolicy);
-        }
-        else
-        {
-            releases.returnHeld(offset, record);
-        }
+        settlement.nack(offset, deliveryNumber);
     }
 
     /**
@@ -241,9 +227,7 @@ public final class SubscriptionPartitionState
             throw new InvalidRequestException("nack delay must be between 1 ms and " + MAX_DELAY_MILLIS +
                 " ms, was " + delayMillis + " ms");
         }
-        final int record = releases.heldRecord(offset, deliveryNumber, "nack with delay");
-        core.timers.unlink(record);
-        delays.delayHeld(offset, record, delayMillis);
+        settlement.nackWithDelay(offset, deliveryNumber, delayMillis);
     }
 
     /**
@@ -253,11 +237,7 @@ public final class SubscriptionPartitionState
      */
     public void reject(final long offset, final int deliveryNumber)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "reject");
-        core.timers.unlink(record);
-        core.endHold(record);
-        core.records.free(record);
-        dead.die(offset, DeadReason.REJECTED, window.deliveryCount(offset));
+        settlement.reject(offset, deliveryNumber);
     }
 
     /**
@@ -274,11 +254,7 @@ public final class SubscriptionPartitionState
             throw new InvalidRequestException("lock extension must be between 1 ms and " +
                 SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was " + lockMillis + " ms");
         }
-        final int record = releases.heldRecord(offset, deliveryNumber, "extend");
-        final long deadline = core.clock.time() + lockMillis;
-        core.timers.unlink(record);
-        core.timers.schedule(record, deadline);
-        return deadline;
+        return settlement.extend(offset, deliveryNumber, lockMillis);
     }
 
     /** {@link #ack(long, int)} by receipt; also refuses a receipt of another partition. */

@@ -1,0 +1,77 @@
+package io.spool.queue;
+
+/**
+ * Settles one delivery at a time, as its consumer asks: an ack ends the message, a nack brings it back (at once, or
+ * after a delay or the retry ladder's next rung), a reject makes it dead, an extension moves its lock. Each first finds
+ * the record the delivery holds, refusing a receipt that no longer holds the message; the arguments are checked
+ * already, by {@link SubscriptionPartitionState}. Not thread-safe: owned by the subscription partition's thread.
+ */
+final class DeliverySettlement
+{
+    private final PartitionCore core;
+    private final RetryPolicy retryPolicy;
+    private final Releases releases;
+    private final Delays delays;
+    private final DeadLettering dead;
+    private final GroupGate groups;
+
+    DeliverySettlement(final PartitionCore core, final RetryPolicy retryPolicy, final Releases releases,
+        final Delays delays, final DeadLettering dead, final GroupGate groups)
+    {
+        this.core = core;
+        this.retryPolicy = retryPolicy;
+        this.releases = releases;
+        this.delays = delays;
+        this.dead = dead;
+        this.groups = groups;
+    }
+
+    void ack(final long offset, final int deliveryNumber)
+    {
+        final int record = releases.heldRecord(offset, deliveryNumber, "ack");
+        core.endHold(record);
+        core.settleAcked(offset, record);
+        core.stateLog.acked(offset);
+        core.advanceFloorFrom(offset);
+        groups.settled(offset);
+    }
+
+    void nack(final long offset, final int deliveryNumber)
+    {
+        final int record = releases.heldRecord(offset, deliveryNumber, "nack");
+        core.timers.unlink(record);
+        if (retryPolicy.isLadder())
+        {
+            delays.retry(offset, record, retryPolicy);
+        }
+        else
+        {
+            releases.returnHeld(offset, record);
+        }
+    }
+
+    void nackWithDelay(final long offset, final int deliveryNumber, final long delayMillis)
+    {
+        final int record = releases.heldRecord(offset, deliveryNumber, "nack with delay");
+        core.timers.unlink(record);
+        delays.delayHeld(offset, record, delayMillis);
+    }
+
+    void reject(final long offset, final int deliveryNumber)
+    {
+        final int record = releases.heldRecord(offset, deliveryNumber, "reject");
+        core.timers.unlink(record);
+        core.endHold(record);
+        core.records.free(record);
+        dead.die(offset, DeadReason.REJECTED, core.window.deliveryCount(offset));
+    }
+
+    long extend(final long offset, final int deliveryNumber, final long lockMillis)
+    {
+        final int record = releases.heldRecord(offset, deliveryNumber, "extend");
+        final long deadline = core.clock.time() + lockMillis;
+        core.timers.unlink(record);
+        core.timers.schedule(record, deadline);
+        return deadline;
+    }
+}
