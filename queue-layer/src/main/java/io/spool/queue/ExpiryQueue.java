@@ -47,11 +47,6 @@ final class ExpiryQueue
         return size == 0;
     }
 
-    int size()
-    {
-        return size;
-    }
-
     /** The earliest expiry; only when not empty. */
     long nextExpiry()
     {

@@ -207,11 +207,6 @@ final class MessageExpiry
         return aheadEnd;
     }
 
-    int queueSize()
-    {
-        return queue.size();
-    }
-
     long footprintBytes()
     {
         return queue.footprintBytes() + plain.footprintBytes();

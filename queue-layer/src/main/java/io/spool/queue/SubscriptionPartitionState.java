@@ -263,21 +263,6 @@ public final class SubscriptionPartitionState
         ack(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "ack"));
     }
 
-    public void nack(final Receipt receipt)
-    {
-        nack(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "nack"));
-    }
-
-    public void reject(final Receipt receipt)
-    {
-        reject(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "reject"));
-    }
-
-    public long extend(final Receipt receipt, final long lockMillis)
-    {
-        return extend(receipt.offset(), releases.receiptCheck().deliveryNumberFor(receipt, "extend"), lockMillis);
-    }
-
     /**
      * Returns every delivery a consumer holds to available (marked redelivered), as when it closes or its
      * connection is lost. Visits the pages of held records, not the whole window.
@@ -336,12 +321,6 @@ public final class SubscriptionPartitionState
     public long readyBytes()
     {
         return core.readyBytes == null ? 0 : core.readyBytes.total();
-    }
-
-    /** Messages queued for expiry, acked ones included until their expiry passes. */
-    public int expiryQueueSize()
-    {
-        return core.expiry.queueSize();
     }
 
     /**
