@@ -4,7 +4,6 @@ import io.spool.log.HeadersCodec;
 import io.spool.log.RecordView;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -13,20 +12,25 @@ import java.util.Map;
  * One delivery of one message to a consumer: the message (key, headers, value, timestamp, offset) and how it was
  * delivered (delivery number, redelivered flag, receipt). A pushed delivery is one object its consumer reuses,
  * valid only inside {@link DeliveryListener#onDelivery}: keep its {@link #receipt()} to settle it later. A delivery
- * returned by {@link Subscription#receive} belongs to the caller. Not thread-safe.
+ * returned by {@link Subscription#receive} belongs to the caller. The key, headers and value lie in {@link #buffer()}
+ * at the offsets the getters give. Not thread-safe.
+ * <p>
+ * Design note: a pushed delivery reads its message through the consumer's view of the log record, which the
+ * consumer's reader moves from record to record, so handing the listener the next message of a run writes nothing
+ * here: it costs the getters the listener calls, no more.
  */
 public final class Delivery
 {
-    /** The copy of a received message, or null for a pushed one, whose {@link #body} views the log. */
+    /** The copy of a received message, or null for a pushed one, which reads {@link #record}. */
     private final ExpandableArrayBuffer copy;
-    private final UnsafeBuffer view;
-    private final DirectBuffer body;
+    /** A pushed delivery's message: the view the consumer's reader moves over the log. */
+    private RecordView record;
     private String subscription;
     private int partition;
-    private long offset;
-    private long timestamp;
     private int deliveryNumber;
     private long firstDeliveryTime;
+    private long offset;
+    private long timestamp;
     private int keyLength;
     private int headersLength;
     private int valueLength;
@@ -35,15 +39,11 @@ public final class Delivery
     Delivery()
     {
         copy = new ExpandableArrayBuffer(256);
-        view = null;
-        body = copy;
     }
 
-    private Delivery(final UnsafeBuffer view)
+    private Delivery(final ExpandableArrayBuffer copy)
     {
-        copy = null;
-        this.view = view;
-        body = view;
+        this.copy = copy;
     }
 
     /**
@@ -52,30 +52,38 @@ public final class Delivery
      */
     static Delivery viewingTheLog()
     {
-        return new Delivery(new UnsafeBuffer(new byte[0]));
+        return new Delivery(null);
     }
 
-    /** Copies the message out of the log record, or views it there, and names the delivery. */
+    /** Copies the message out of the log record and names the delivery; for a delivery that keeps a copy. */
     void fill(final String subscription, final int partition, final int deliveryNumber,
         final long firstDeliveryTime, final RecordView record)
     {
-        this.firstDeliveryTime = firstDeliveryTime;
-        this.subscription = subscription;
-        this.partition = partition;
+        names(subscription, partition, deliveryNumber, firstDeliveryTime);
         this.offset = record.offset();
         this.timestamp = record.timestamp();
-        this.deliveryNumber = deliveryNumber;
         this.keyLength = record.keyLength();
         this.headersLength = record.headersLength();
         this.valueLength = record.valueLength();
         final int length = Math.max(0, keyLength) + headersLength + Math.max(0, valueLength);
-        if (copy != null)
+        copy.putBytes(0, record.buffer(), record.keyOffset(), length);
+    }
+
+    /** Names the deliveries of a run a pushed delivery is about to view, one after the other. */
+    void names(final String subscription, final int partition, final int deliveryNumber, final long firstDeliveryTime)
+    {
+        this.subscription = subscription;
+        this.partition = partition;
+        this.deliveryNumber = deliveryNumber;
+        this.firstDeliveryTime = firstDeliveryTime;
+    }
+
+    /** A pushed delivery's message is the one {@code view} is on, until the view moves. */
+    void views(final RecordView view)
+    {
+        if (record != view)
         {
-            copy.putBytes(0, record.buffer(), record.keyOffset(), length);
-        }
-        else
-        {
-            view.wrap(record.buffer(), record.keyOffset(), length);
+            record = view;
         }
     }
 
@@ -91,13 +99,13 @@ public final class Delivery
 
     public long offset()
     {
-        return offset;
+        return record != null ? record.offset() : offset;
     }
 
     /** When the message was published (epoch millis). */
     public long timestamp()
     {
-        return timestamp;
+        return record != null ? record.timestamp() : timestamp;
     }
 
     /** 1 for the first delivery, counting every delivery since, including those cut short by a crash. */
@@ -121,68 +129,77 @@ public final class Delivery
     /** The handle that settles this delivery; allocates. */
     public Receipt receipt()
     {
-        return new Receipt(partition, offset, deliveryNumber);
+        return new Receipt(partition, offset(), deliveryNumber);
     }
 
-    /** The bytes of key, headers and value, back to back; see the offset and length getters. */
+    /** The bytes of key, headers and value, back to back from {@link #keyOffset()}; see the other getters. */
     public DirectBuffer buffer()
     {
-        return body;
+        return record != null ? record.buffer() : copy;
     }
 
+    /** Where the key starts in {@link #buffer()}, and the headers and value after it. */
+    public int keyOffset()
+    {
+        return record != null ? record.keyOffset() : 0;
+    }
+
+    /** The key's length, -1 for a null key. */
     public int keyLength()
     {
-        return keyLength;
+        return record != null ? record.keyLength() : keyLength;
     }
 
     public int headersOffset()
     {
-        return Math.max(0, keyLength);
+        return record != null ? record.headersOffset() : Math.max(0, keyLength);
     }
 
     public int headersLength()
     {
-        return headersLength;
+        return record != null ? record.headersLength() : headersLength;
     }
 
     public int valueOffset()
     {
-        return headersOffset() + headersLength;
+        return record != null ? record.valueOffset() : headersOffset() + headersLength;
     }
 
+    /** The value's length, -1 for a null value. */
     public int valueLength()
     {
-        return valueLength;
+        return record != null ? record.valueLength() : valueLength;
     }
 
     /** A copy of the key, or null. */
     public byte[] key()
     {
-        return copy(0, keyLength);
+        return copy(keyOffset(), keyLength());
     }
 
     /** A copy of the value, or null. */
     public byte[] value()
     {
-        return copy(valueOffset(), valueLength);
+        return copy(valueOffset(), valueLength());
     }
 
     /** The value as UTF-8 text, or null. */
     public String valueAsString()
     {
-        return valueLength < 0 ? null : body.getStringWithoutLengthUtf8(valueOffset(), valueLength);
+        final int length = valueLength();
+        return length < 0 ? null : buffer().getStringWithoutLengthUtf8(valueOffset(), length);
     }
 
     /** The headers, decoded; allocates. */
     public Map<String, byte[]> headers()
     {
-        return HeadersCodec.decode(body, headersOffset(), headersLength);
+        return HeadersCodec.decode(buffer(), headersOffset(), headersLength());
     }
 
     /** The first header of that name as UTF-8 text, or null. */
     public String header(final String name)
     {
-        final byte[] value = HeadersCodec.find(body, headersOffset(), headersLength, name);
+        final byte[] value = HeadersCodec.find(buffer(), headersOffset(), headersLength(), name);
         return value == null ? null : new String(value, StandardCharsets.UTF_8);
     }
 
@@ -193,13 +210,13 @@ public final class Delivery
             return null;
         }
         final byte[] out = new byte[length];
-        body.getBytes(at, out);
+        buffer().getBytes(at, out);
         return out;
     }
 
     @Override
     public String toString()
     {
-        return "Delivery{" + subscription + " " + partition + "@" + offset + " #" + deliveryNumber + '}';
+        return "Delivery{" + subscription + " " + partition + "@" + offset() + " #" + deliveryNumber + '}';
     }
 }

@@ -40,10 +40,7 @@ public final class QueueConsumer implements AutoCloseable
     private final Delivery delivery = Delivery.viewingTheLog();
     private final DeliveryHandoff.RunHandler deliverRun = this::deliverRun;
     private final RunRecords deliverRecord = new RunRecords(this);
-    /** The run being delivered: its partition, delivery number, first delivery time and next offset. */
-    private int runPartition;
-    private int runDeliveryNumber;
-    private long runFirstDeliveryTime;
+    /** The next offset of the run being delivered. */
     private long runNext;
     /** Below this many deliveries waiting, the consumer wakes a sleeping agent for more. */
     private final int lowWater;
@@ -308,9 +305,7 @@ public final class QueueConsumer implements AutoCloseable
     private void deliverRun(final int partition, final long firstOffset, final int count, final int deliveryNumber,
         final long firstDeliveryTime)
     {
-        runPartition = partition;
-        runDeliveryNumber = deliveryNumber;
-        runFirstDeliveryTime = firstDeliveryTime;
+        delivery.names(agent.name(), partition, deliveryNumber, firstDeliveryTime);
         runNext = firstOffset;
         final long end = firstOffset + count;
         while (runNext < end && !closed)
@@ -338,7 +333,7 @@ public final class QueueConsumer implements AutoCloseable
             return;
         }
         handoff.tookOne();
-        delivery.fill(agent.name(), runPartition, runDeliveryNumber, runFirstDeliveryTime, record);
+        delivery.views(record);
         try
         {
             listener.onDelivery(delivery, this);

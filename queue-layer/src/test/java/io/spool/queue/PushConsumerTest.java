@@ -5,8 +5,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.spool.log.HeadersCodec;
+import io.spool.stream.ProducerRecord;
+import org.agrona.DirectBuffer;
+
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -55,6 +62,60 @@ class PushConsumerTest
         {
             throw new IllegalStateException(ex);
         }
+    }
+
+    /**
+     * A pushed delivery views the log and a received one keeps a copy: through either, the key, headers and value
+     * read back as published, by the copying getters and by the buffer at the offsets the getters give.
+     */
+    @Test
+    void pushedAndReceivedDeliveriesReadTheirMessageThroughEveryGetter()
+    {
+        final Subscription audit = fx.spool.createSubscription("audit", "jobs", SubscriptionSettings.DEFAULT);
+        for (int i = 0; i < 3; i++)
+        {
+            fx.spool.newProducer().send(new ProducerRecord("jobs", 0, bytes("key-" + i),
+                Map.of("trace", bytes("trace-" + i)), bytes("value-" + i))).join();
+        }
+        final List<String> pushed = new CopyOnWriteArrayList<>();
+        final CountDownLatch all = new CountDownLatch(3);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(10), (delivery, c) ->
+        {
+            pushed.add(readEveryWay(delivery));
+            c.ack(delivery);
+            all.countDown();
+        });
+        await(all);
+        consumer.close();
+        final List<String> received = new ArrayList<>();
+        for (final Delivery delivery : audit.receive(10, 0))
+        {
+            received.add(readEveryWay(delivery));
+        }
+
+        final List<String> expected = List.of(
+            "0 key-0 trace-0 value-0 | key-0 trace-0 value-0",
+            "1 key-1 trace-1 value-1 | key-1 trace-1 value-1",
+            "2 key-2 trace-2 value-2 | key-2 trace-2 value-2");
+        assertThat(pushed).isEqualTo(expected);
+        assertThat(received).isEqualTo(expected);
+    }
+
+    private static String readEveryWay(final Delivery delivery)
+    {
+        final DirectBuffer buffer = delivery.buffer();
+        final Map<String, byte[]> headers =
+            HeadersCodec.decode(buffer, delivery.headersOffset(), delivery.headersLength());
+        return delivery.offset() + " " + new String(delivery.key(), StandardCharsets.UTF_8) + " " +
+            delivery.header("trace") + " " + delivery.valueAsString() + " | " +
+            buffer.getStringWithoutLengthUtf8(delivery.keyOffset(), delivery.keyLength()) + " " +
+            new String(headers.get("trace"), StandardCharsets.UTF_8) + " " +
+            buffer.getStringWithoutLengthUtf8(delivery.valueOffset(), delivery.valueLength());
+    }
+
+    private static byte[] bytes(final String text)
+    {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test

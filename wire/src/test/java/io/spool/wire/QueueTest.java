@@ -1,5 +1,6 @@
 package io.spool.wire;
 
+import io.spool.log.HeadersCodec;
 import io.spool.queue.AlreadySettledException;
 import io.spool.queue.ConsumerOptions;
 import io.spool.queue.QueueException;
@@ -176,6 +177,33 @@ class QueueTest
         pulled.forEach(d -> before.add(d.offset() * 10 + d.partition()));
         pushed.forEach(d -> before.add(d.offset() * 10 + d.partition()));
         assertThat(back).extracting(d -> d.offset() * 10 + d.partition()).containsExactlyInAnyOrderElementsOf(before);
+    }
+
+    /** The server encodes a pushed delivery from its view of the log and a received one from its copy. */
+    @Test
+    void pushedAndReceivedDeliveriesCarryKeyHeadersAndValue()
+    {
+        client.admin().createSubscription("push", "jobs", SubscriptionSettings.DEFAULT);
+        client.admin().createSubscription("pull", "jobs", SubscriptionSettings.DEFAULT);
+        final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
+        for (int i = 0; i < 3; i++)
+        {
+            producer.send("jobs", bytes("key-" + i), HeadersCodec.encode(Map.of("trace", bytes("trace-" + i))),
+                bytes("value-" + i), i);
+        }
+        assertThat(producer.awaitConfirms()).isTrue();
+        final List<RemoteDelivery> pushed = new CopyOnWriteArrayList<>();
+        final RemoteQueueConsumer consumer = client.subscription("push").consume(ConsumerOptions.prefetch(10),
+            (delivery, self) -> pushed.add(delivery.copy()));
+        assertThat(WireFixture.await(() -> pushed.size() == 3, BOUND)).isTrue();
+        consumer.close();
+
+        for (final List<RemoteDelivery> deliveries : List.of(pushed, receive(client.subscription("pull"), 3)))
+        {
+            assertThat(deliveries).extracting(d -> new String(d.key()) + " " + new String(d.headers().get("trace")) +
+                " " + d.valueAsString()).containsExactlyInAnyOrder(
+                "key-0 trace-0 value-0", "key-1 trace-1 value-1", "key-2 trace-2 value-2");
+        }
     }
 
     @Test

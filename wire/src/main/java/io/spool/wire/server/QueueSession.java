@@ -298,7 +298,7 @@ final class QueueSession
     private static void encode(final ByteBuf out, final Delivery delivery)
     {
         QueueDescriptor.encodeDelivery(out, delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
-            delivery.redelivered(), delivery.timestamp(), delivery.buffer(), 0, delivery.keyLength(),
+            delivery.redelivered(), delivery.timestamp(), delivery.buffer(), delivery.keyOffset(), delivery.keyLength(),
             delivery.headersOffset(), delivery.headersLength(), delivery.valueOffset(), delivery.valueLength());
     }
 
@@ -359,7 +359,8 @@ final class QueueSession
         public void onDelivery(final Delivery delivery, final QueueConsumer consumer)
         {
             final ByteBuf out = channel.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH +
-                QueueDescriptor.DELIVERY_FIXED_LENGTH + delivery.valueOffset() + Math.max(0, delivery.valueLength()));
+                QueueDescriptor.DELIVERY_FIXED_LENGTH + delivery.valueOffset() - delivery.keyOffset() +
+                Math.max(0, delivery.valueLength()));
             final int start = FrameDescriptor.begin(out, OpCode.DELIVERY, 0, tag);
             encode(out, delivery);
             FrameDescriptor.finish(out, start);
