@@ -64,7 +64,7 @@ final class AgentRequest
         {
             if (!agent.isRunning())
             {
-                throw new QueueException("subscription " + agent.name() + " is closed");
+                throw agent.stopped();
             }
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
         }

@@ -35,6 +35,8 @@ final class SubscriptionAgent implements Runnable
     private final Dispatcher dispatcher;
     private final Thread thread;
     private volatile boolean running = true;
+    /** Why the agent thread ended before it was closed, or null. */
+    private volatile Throwable failure;
     /** True while the agent thread parks, so senders unpark it only then. */
     private volatile boolean idle;
     private final LookBeforePark lookBeforePark = new LookBeforePark();
@@ -125,7 +127,7 @@ final class SubscriptionAgent implements Runnable
     {
         if (!running)
         {
-            throw new QueueException("subscription " + name + " is closed");
+            throw stopped();
         }
         while (!requests.offer(request))
         {
@@ -160,10 +162,25 @@ final class SubscriptionAgent implements Runnable
                 }
             }
         }
+        catch (final RuntimeException | Error ex)
+        {
+            // Left to the thread's handler to report; callers learn of it from stopped() instead of waiting on.
+            failure = ex;
+            throw ex;
+        }
         finally
         {
+            running = false;
             failPending();
         }
+    }
+
+    /** What a call to a subscription whose agent no longer runs gets: closed, or failed and why. */
+    QueueException stopped()
+    {
+        final Throwable cause = failure;
+        return cause == null ? new QueueException("subscription " + name + " is closed") :
+            new QueueException("subscription " + name + " stopped: its agent failed with " + cause, cause);
     }
 
     /**
@@ -333,7 +350,7 @@ final class SubscriptionAgent implements Runnable
 
     private void failPending()
     {
-        final QueueException closed = new QueueException("subscription " + name + " is closed");
+        final QueueException closed = stopped();
         AgentRequest request;
         while ((request = requests.poll()) != null)
         {
