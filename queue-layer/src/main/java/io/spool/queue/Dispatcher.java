@@ -12,11 +12,16 @@ import java.util.List;
 final class Dispatcher
 {
     /**
-     * Consumers with credit take turns of this many messages, so ready messages spread over them as RabbitMQ's
-     * round-robin does, even when one consumer's prefetch alone could take them all. A consumer served alone takes
-     * the pass's whole push in one turn: there is nobody to share with, and each turn is an acquire of its own.
+     * Consumers with credit take turns, so ready messages spread over them as RabbitMQ's round-robin does, even when
+     * one consumer's prefetch alone could take them all: a turn is an even share of the ready messages, at least
+     * {@link #MIN_TURN} and at most {@link #MAX_TURN}. A few ready messages go out 32 at a time; a backlog goes out in
+     * long runs, each of which a consumer reads in one poll and acks as one run (with turns of 32, four consumers at
+     * prefetch 1,000 drained a backlog at 0.17 to 0.20 of the stream poll, with turns of 256 at 0.26 to 0.37). A
+     * consumer served alone takes the pass's whole push in one turn: there is nobody to share with, and each turn is
+     * an acquire of its own.
      */
-    private static final int PUSH_TURN = 32;
+    private static final int MIN_TURN = 32;
+    private static final int MAX_TURN = 1024;
     /** Pushes per pass are bounded so settlements and timers are not starved by a deep backlog. */
     private static final int PUSH_PER_PASS = 8192;
 
@@ -52,7 +57,7 @@ final class Dispatcher
     {
         int pushed = 0;
         final int count = singleActiveConsumer ? Math.min(1, consumers.size()) : consumers.size();
-        final int turn = count == 1 ? PUSH_PER_PASS : PUSH_TURN;
+        final int turn = count <= 1 ? PUSH_PER_PASS : evenTurn(count);
         boolean progress = count > 0;
         while (progress && pushed < PUSH_PER_PASS)
         {
@@ -70,6 +75,11 @@ final class Dispatcher
             nextConsumer = (nextConsumer + 1) % count;
         }
         return pushed;
+    }
+
+    private int evenTurn(final int consumers)
+    {
+        return (int)Math.max(MIN_TURN, Math.min(MAX_TURN, PartitionWorker.readyCount(partitions) / consumers));
     }
 
     /**

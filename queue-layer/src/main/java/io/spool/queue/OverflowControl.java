@@ -115,12 +115,7 @@ final class OverflowControl
 
     private long readyLength()
     {
-        long ready = 0;
-        for (final PartitionWorker partition : partitions)
-        {
-            ready += partition.state().readyCount();
-        }
-        return ready;
+        return PartitionWorker.readyCount(partitions);
     }
 
     private long readyBytes()

@@ -151,6 +151,17 @@ final class PartitionWorker implements DeadLetterHandler
     }
 
     /** Journals what this pass changed and publishes the ack floor. */
+    /** Messages ready across the partitions, as {@link SubscriptionPartitionState#readyCount()} counts them. */
+    static long readyCount(final PartitionWorker[] partitions)
+    {
+        long ready = 0;
+        for (final PartitionWorker partition : partitions)
+        {
+            ready += partition.state().readyCount();
+        }
+        return ready;
+    }
+
     void commit()
     {
         store.commit();
