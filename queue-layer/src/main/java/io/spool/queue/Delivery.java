@@ -16,8 +16,8 @@ import java.util.Map;
  * at the offsets the getters give. Not thread-safe.
  * <p>
  * Design note: a pushed delivery reads its message through the consumer's view of the log record, which the
- * consumer's reader moves from record to record, so handing the listener the next message of a run writes nothing
- * here: it costs the getters the listener calls, no more.
+ * consumer's reader moves from record to record, so handing the listener the next message of a run writes only its
+ * offset here: the rest costs the getters the listener calls, no more.
  */
 public final class Delivery
 {
@@ -78,13 +78,18 @@ public final class Delivery
         this.firstDeliveryTime = firstDeliveryTime;
     }
 
-    /** A pushed delivery's message is the one {@code view} is on, until the view moves. */
+    /**
+     * A pushed delivery's message is the one {@code view} is on, until the view moves. The offset alone is copied:
+     * a receipt or {@link #toString()} taken after the listener's call then reads no memory the consumer's reader
+     * may have unmapped since.
+     */
     void views(final RecordView view)
     {
         if (record != view)
         {
             record = view;
         }
+        offset = view.offset();
     }
 
     public String subscription()
@@ -99,7 +104,7 @@ public final class Delivery
 
     public long offset()
     {
-        return record != null ? record.offset() : offset;
+        return offset;
     }
 
     /** When the message was published (epoch millis). */
@@ -129,7 +134,7 @@ public final class Delivery
     /** The handle that settles this delivery; allocates. */
     public Receipt receipt()
     {
-        return new Receipt(partition, offset(), deliveryNumber);
+        return new Receipt(partition, offset, deliveryNumber);
     }
 
     /** The bytes of key, headers and value, back to back from {@link #keyOffset()}; see the other getters. */
@@ -217,6 +222,6 @@ public final class Delivery
     @Override
     public String toString()
     {
-        return "Delivery{" + subscription + " " + partition + "@" + offset() + " #" + deliveryNumber + '}';
+        return "Delivery{" + subscription + " " + partition + "@" + offset + " #" + deliveryNumber + '}';
     }
 }
