@@ -156,7 +156,9 @@ class QueueProperties
                 (s, max) -> s.consumers.auditReceive(max)))
             .withAction(2, Action.just("audit ack", Transformer.mutate("audit acks everything it holds",
                 s -> s.consumers.auditAck())))
-            .withAction(1, Action.just("run maintenance", Transformer.mutate("run maintenance",
+            // Weighed 1, maintenance deleted segments in 3.6% of sequences (1,500 tries), so one run of 100 in about
+            // 40 saw none and failed the coverage check; weighed 3, in 7.5% (400 tries): one run in about 2,500.
+            .withAction(3, Action.just("run maintenance", Transformer.mutate("run maintenance",
                 QueueSystem::runMaintenance)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", QueueSystem::restart)))
             .withAction(1, Action.just("crash", Transformer.mutate("crash", QueueSystem::crash)))
