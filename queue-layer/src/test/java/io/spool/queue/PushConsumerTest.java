@@ -178,6 +178,39 @@ class PushConsumerTest
         consumers[1].close();
     }
 
+    /** A backlog goes out in long turns (an even share of it each): still every message once, and all of them. */
+    @Test
+    void competingConsumersWithALargePrefetchDrainABacklogEachMessageOnce()
+    {
+        final int messages = 4_000;
+        publish(messages);
+        final Set<String> seen = ConcurrentHashMap.newKeySet();
+        final AtomicInteger deliveries = new AtomicInteger();
+        final CountDownLatch all = new CountDownLatch(messages);
+        final QueueConsumer[] consumers = new QueueConsumer[4];
+        for (int i = 0; i < consumers.length; i++)
+        {
+            consumers[i] = work.consume(ConsumerOptions.prefetch(1_000), (delivery, c) ->
+            {
+                deliveries.incrementAndGet();
+                seen.add(delivery.partition() + "@" + delivery.offset());
+                c.ack(delivery);
+                all.countDown();
+            });
+        }
+        await(all);
+        work.sync();
+
+        assertThat(seen).hasSize(messages);
+        assertThat(deliveries.get()).isEqualTo(messages);
+        assertThat(work.metrics().ready()).isZero();
+        assertThat(work.metrics().inFlight()).isZero();
+        for (final QueueConsumer consumer : consumers)
+        {
+            consumer.close();
+        }
+    }
+
     @Test
     void closingAConsumerReturnsItsUnackedDeliveriesMarkedRedelivered()
     {
