@@ -39,8 +39,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * from offset 0) in the same run. Both read records already published: each round reads the topic as a stream and
  * then drains it through a new subscription from the earliest offset, so the two alternate under the same load; the
  * rounds of the first second (at least one) warm both up and are not counted, and the figures are the medians of the
- * {@link #ROUNDS} rounds after them. The consumers count their acks without a shared atomic (see {@link AckTally}).
- * A last,
+ * rounds after them: at least {@link #ROUNDS}, and as many more as the timed drains need to add up to
+ * {@link #TIMED_NANOS}. The consumers count their acks without a shared atomic (see {@link AckTally}). A last,
  * live phase publishes a fifth as many records while the consumers ack them; each record carries its publish time,
  * which gives publish-to-ack latency. Not thread-safe: one run at a time.
  */
@@ -48,8 +48,13 @@ public final class QueueBench
 {
     public static final String NAME = "queue";
     private static final int PUBLISH_BATCH = 1000;
-    /** Timed rounds of stream poll and queue drain after the warm-up round. */
+    /** Fewest timed rounds of stream poll and queue drain after the warm-up rounds. */
     public static final int ROUNDS = 3;
+    /**
+     * Least time the timed drains add up to: more rounds run until they do. A backlog of half a million records
+     * drains in under 10 ms at prefetch 1,000, so three rounds alone were at the mercy of one scheduling hiccup.
+     */
+    static final long TIMED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /**
      * Untimed rounds come first until this long has passed, and at least one. One round of half a million records
      * lasts a few tens of milliseconds, while the JIT's compiler threads stay busy for about a second on two cores
@@ -70,13 +75,16 @@ public final class QueueBench
         throws InterruptedException
     {
         return run(dataDirectory, records, payloadBytes, partitions, consumerCounts, prefetches, WARM_UP_NANOS,
-            progressOut);
+            TIMED_NANOS, progressOut);
     }
 
-    /** @param warmUpNanos how long untimed rounds run first; one always does. */
+    /**
+     * @param warmUpNanos how long untimed rounds run first; one always does.
+     * @param timedNanos  how long the timed drains must add up to; {@link #ROUNDS} always run.
+     */
     static List<BenchRun> run(final Path dataDirectory, final long records, final int payloadBytes,
         final int partitions, final int[] consumerCounts, final int[] prefetches, final long warmUpNanos,
-        final PrintWriter progressOut)
+        final long timedNanos, final PrintWriter progressOut)
         throws InterruptedException
     {
         final List<BenchRun> results = new ArrayList<>();
@@ -96,7 +104,8 @@ public final class QueueBench
                     final List<Throughput> streams = new ArrayList<>();
                     final List<Drained> drains = new ArrayList<>();
                     final long warmUpEnd = System.nanoTime() + warmUpNanos;
-                    for (int round = 0; drains.size() < ROUNDS; round++)
+                    long timed = 0;
+                    for (int round = 0; drains.size() < ROUNDS || timed < timedNanos; round++)
                     {
                         final Throughput stream = streamPoll(spool, topic, partitions, payloadBytes);
                         final Subscription subscription = subscribe(spool, topic, topic + "-" + round);
@@ -107,6 +116,7 @@ public final class QueueBench
                         {
                             streams.add(stream);
                             drains.add(drained);
+                            timed += drained.elapsedNanos();
                         }
                     }
                     streams.sort(Comparator.comparingLong(Throughput::elapsedNanos));
@@ -120,7 +130,7 @@ public final class QueueBench
                     results.add(new BenchRun(new BenchResult(
                         NAME + " (" + consumers + " consumer(s), prefetch " + prefetch + ")",
                         partitions, 1, "none",
-                        new Throughput("spool queue receive + ack, median of " + ROUNDS + " rounds", records,
+                        new Throughput("spool queue receive + ack, median of " + drains.size() + " rounds", records,
                             payloadBytes, Math.max(1, backlog.elapsedNanos())),
                         streams.get(streams.size() / 2), "publish to ack", LatencySummary.ofNanos(latency),
                         BenchResult.FSYNCS_NOT_COUNTED),
