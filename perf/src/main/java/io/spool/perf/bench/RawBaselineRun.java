@@ -84,15 +84,12 @@ public final class RawBaselineRun implements AutoCloseable
     /** What a raw append on {@code pages} is called in a report; prepared pages are the default yardstick. */
     public static String appendName(final RawMappedAppendBaseline.Pages pages)
     {
-        switch (pages)
+        return switch (pages)
         {
-            case PREPARED:
-                return RAW_APPEND;
-            case ALLOCATED:
-                return RAW_APPEND + " on allocated pages";
-            default:
-                return RAW_APPEND + " on fresh pages";
-        }
+            case PREPARED -> RAW_APPEND;
+            case ALLOCATED -> RAW_APPEND + " on allocated pages";
+            case FRESH -> RAW_APPEND + " on fresh pages";
+        };
     }
 
     public long records()
