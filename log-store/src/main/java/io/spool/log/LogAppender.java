@@ -29,6 +29,7 @@ final class LogAppender
     private ByteBuffer checksumView;
     private long nextOffset;
     private int writePosition;
+    private int cachedEnd;
     private int bytesSinceIndex;
     private long lastIndexedTimestamp;
     private long firstTimestamp;
@@ -62,6 +63,7 @@ final class LogAppender
         buffer = segment.buffer();
         checksumView = segment.newChecksumView();
         writePosition = SegmentDescriptor.HEADER_LENGTH;
+        cachedEnd = segment.cachedEnd();
         bytesSinceIndex = Integer.MAX_VALUE;
         lastIndexedTimestamp = Long.MIN_VALUE;
         firstTimestamp = -1;
@@ -161,6 +163,10 @@ final class LogAppender
         {
             roll(nowMillis);
         }
+        if (writePosition + aligned > cachedEnd)
+        {
+            cacheUpTo(writePosition + aligned);
+        }
         final int position = writePosition;
         final UnsafeBuffer buffer = this.buffer;
         buffer.putByte(position + VERSION_OFFSET, CURRENT_VERSION);
@@ -191,6 +197,16 @@ final class LogAppender
         bytesSinceIndex += aligned;
         writePosition = position + aligned;
         return nextOffset++;
+    }
+
+    /** The prefaulter fills the pages ahead; when it has fallen behind, this thread fills them itself. */
+    private void cacheUpTo(final int end)
+    {
+        cachedEnd = active.cachedEnd();
+        if (end > cachedEnd)
+        {
+            cachedEnd = active.fillTo(end);
+        }
     }
 
     private void index(final int position)

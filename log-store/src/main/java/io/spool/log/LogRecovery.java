@@ -150,7 +150,7 @@ final class LogRecovery
             {
                 return null;
             }
-            final MappedByteBuffer mapped = Segment.map(path, FileChannel.MapMode.READ_ONLY, length);
+            final MappedByteBuffer mapped = SegmentFiles.map(path, FileChannel.MapMode.READ_ONLY, length);
             try
             {
                 final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
@@ -298,7 +298,7 @@ final class LogRecovery
         final boolean active)
     {
         final ByteBuffer expected = ByteBuffer.allocate(INDEX_HEADER_LENGTH + entries.remaining());
-        expected.put(Segment.indexHeader(magic, entryLength)).put(entries).flip();
+        expected.put(SegmentFiles.indexHeader(magic, entryLength)).put(entries).flip();
         try
         {
             if (Files.exists(path))

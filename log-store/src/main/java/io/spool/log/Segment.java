@@ -10,7 +10,6 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 import static io.spool.log.SegmentDescriptor.*;
 
@@ -53,6 +52,7 @@ final class Segment
     private OffsetIndex offsetIndex;
     private TimeIndex timeIndex;
     private int activeCapacity;
+    private PageCacheFill fill;
 
     private Segment(final Path dir, final long baseOffset, final IdleSegmentMappings idleMappings)
     {
@@ -72,17 +72,9 @@ final class Segment
         final Segment segment = new Segment(dir, baseOffset, idleMappings);
         try
         {
-            try (FileChannel channel = FileChannel.open(segment.logPath,
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE))
-            {
-                final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-                header.putLong(MAGIC_OFFSET, SEGMENT_MAGIC);
-                header.putInt(VERSION_OFFSET, FILE_VERSION);
-                header.putLong(BASE_OFFSET_OFFSET, baseOffset);
-                channel.write(header, 0);
-            }
-            writeIndexHeader(segment.offsetIndexPath, OFFSET_INDEX_MAGIC, OFFSET_INDEX_ENTRY_LENGTH);
-            writeIndexHeader(segment.timeIndexPath, TIME_INDEX_MAGIC, TIME_INDEX_ENTRY_LENGTH);
+            SegmentFiles.createRecordFile(segment.logPath, baseOffset);
+            SegmentFiles.writeIndexHeader(segment.offsetIndexPath, OFFSET_INDEX_MAGIC, OFFSET_INDEX_ENTRY_LENGTH);
+            SegmentFiles.writeIndexHeader(segment.timeIndexPath, TIME_INDEX_MAGIC, TIME_INDEX_ENTRY_LENGTH);
         }
         catch (final IOException ex)
         {
@@ -92,7 +84,7 @@ final class Segment
         segment.sizeBytes = HEADER_LENGTH;
         segment.maxTimestamp = -1;
         segment.firstTimestamp = -1;
-        segment.mapActive(config, 0, 0);
+        segment.mapActive(config, 0, 0, HEADER_LENGTH);
         return segment;
     }
 
@@ -107,7 +99,7 @@ final class Segment
         segment.sizeBytes = scanned.validEnd;
         segment.maxTimestamp = scanned.maxTimestamp;
         segment.firstTimestamp = scanned.firstTimestamp;
-        segment.mapActive(config, scanned.offsetIndexEntries(), scanned.timeIndexEntries());
+        segment.mapActive(config, scanned.offsetIndexEntries(), scanned.timeIndexEntries(), scanned.validEnd);
         return segment;
     }
 
@@ -127,45 +119,19 @@ final class Segment
         return segment;
     }
 
-    private static void writeIndexHeader(final Path path, final long magic, final int entryLength) throws IOException
-    {
-        try (FileChannel channel = FileChannel.open(path,
-            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
-        {
-            channel.write(indexHeader(magic, entryLength), 0);
-        }
-    }
-
-    static ByteBuffer indexHeader(final long magic, final int entryLength)
-    {
-        final ByteBuffer header = ByteBuffer.allocate(INDEX_HEADER_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        header.putLong(0, magic);
-        header.putInt(VERSION_OFFSET, FILE_VERSION);
-        header.putInt(INDEX_ENTRY_LENGTH_OFFSET, entryLength);
-        return header;
-    }
-
-    static int offsetIndexCapacity(final LogConfig config)
-    {
-        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * OFFSET_INDEX_ENTRY_LENGTH;
-    }
-
-    static int timeIndexCapacity(final LogConfig config)
-    {
-        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * TIME_INDEX_ENTRY_LENGTH;
-    }
-
-    private synchronized void mapActive(final LogConfig config, final int offsetEntries, final int timeEntries)
+    private synchronized void mapActive(final LogConfig config, final int offsetEntries, final int timeEntries,
+        final int cachedEnd)
     {
         try
         {
             final long existing = Files.size(logPath);
             activeCapacity = (int)Math.max(existing, config.segmentBytes());
-            logMap = map(logPath, FileChannel.MapMode.READ_WRITE, activeCapacity);
-            offsetIndexMap = map(offsetIndexPath, FileChannel.MapMode.READ_WRITE,
-                Math.max(offsetIndexCapacity(config), INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
-            timeIndexMap = map(timeIndexPath, FileChannel.MapMode.READ_WRITE,
-                Math.max(timeIndexCapacity(config), INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
+            logMap = SegmentFiles.map(logPath, FileChannel.MapMode.READ_WRITE, activeCapacity);
+            offsetIndexMap = SegmentFiles.map(offsetIndexPath, FileChannel.MapMode.READ_WRITE, Math.max(
+                SegmentFiles.offsetIndexCapacity(config), INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
+            timeIndexMap = SegmentFiles.map(timeIndexPath, FileChannel.MapMode.READ_WRITE, Math.max(
+                SegmentFiles.timeIndexCapacity(config), INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
+            fill = new PageCacheFill(logPath, cachedEnd, activeCapacity);
         }
         catch (final IOException ex)
         {
@@ -182,9 +148,10 @@ final class Segment
     {
         try
         {
-            logMap = map(logPath, FileChannel.MapMode.READ_ONLY, Files.size(logPath));
-            offsetIndexMap = map(offsetIndexPath, FileChannel.MapMode.READ_ONLY, Files.size(offsetIndexPath));
-            timeIndexMap = map(timeIndexPath, FileChannel.MapMode.READ_ONLY, Files.size(timeIndexPath));
+            logMap = SegmentFiles.map(logPath, FileChannel.MapMode.READ_ONLY, Files.size(logPath));
+            offsetIndexMap = SegmentFiles.map(offsetIndexPath, FileChannel.MapMode.READ_ONLY,
+                Files.size(offsetIndexPath));
+            timeIndexMap = SegmentFiles.map(timeIndexPath, FileChannel.MapMode.READ_ONLY, Files.size(timeIndexPath));
         }
         catch (final IOException ex)
         {
@@ -198,23 +165,9 @@ final class Segment
             (timeIndexMap.capacity() - INDEX_HEADER_LENGTH) / TIME_INDEX_ENTRY_LENGTH);
     }
 
-    static MappedByteBuffer map(final Path path, final FileChannel.MapMode mode, final long size) throws IOException
-    {
-        final boolean write = mode == FileChannel.MapMode.READ_WRITE;
-        try (FileChannel channel = write ?
-            FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE) :
-            FileChannel.open(path, StandardOpenOption.READ))
-        {
-            if (write && channel.size() < size)
-            {
-                channel.write(ByteBuffer.allocate(1), size - 1);
-            }
-            return channel.map(mode, 0, size);
-        }
-    }
-
     private void unmapAll()
     {
+        stopFill();
         if (logMap != null)
         {
             IoUtil.unmap(logMap);
@@ -343,9 +296,10 @@ final class Segment
         final long maxTimestamp, final boolean hasDedupRecords)
     {
         this.hasDedupRecords = hasDedupRecords;
-        trim(logPath, sizeBytes);
-        trim(offsetIndexPath, INDEX_HEADER_LENGTH + offsetIndex.entries() * OFFSET_INDEX_ENTRY_LENGTH);
-        trim(timeIndexPath, INDEX_HEADER_LENGTH + timeIndex.entries() * TIME_INDEX_ENTRY_LENGTH);
+        stopFill();
+        SegmentFiles.trim(logPath, sizeBytes);
+        SegmentFiles.trim(offsetIndexPath, INDEX_HEADER_LENGTH + offsetIndex.entries() * OFFSET_INDEX_ENTRY_LENGTH);
+        SegmentFiles.trim(timeIndexPath, INDEX_HEADER_LENGTH + timeIndex.entries() * TIME_INDEX_ENTRY_LENGTH);
         this.endOffset = endOffset;
         this.sizeBytes = sizeBytes;
         this.firstTimestamp = firstTimestamp;
@@ -354,8 +308,8 @@ final class Segment
     }
 
     /**
-     * Prefaulter thread, holding a reference: faults in the pages of [from, to) of the active record file, a chunk
-     * at a time under this segment's monitor, so that {@link #close} (which trims the file) never runs while a page
+     * Prefaulter thread, holding a reference: fills (see {@link PageCacheFill}) and faults in the pages of [from, to)
+     * of the active record file, a chunk at a time under this segment's monitor, so that {@link #close} (which trims the file) never runs while a page
      * past the trimmed end is touched. See {@link SegmentPrefaulter} for why a compare-and-set of 0 to 0 cannot
      * change what the writer stored.
      *
@@ -377,6 +331,7 @@ final class Segment
                 {
                     return position;
                 }
+                fill.fillTo(chunkEnd);
                 for (; position < chunkEnd; position += SegmentPrefaulter.PAGE_BYTES)
                 {
                     buffer.compareAndSetInt(position, 0, 0);
@@ -386,22 +341,39 @@ final class Segment
         return position;
     }
 
+    /**
+     * Writer thread: below this position of the active record file the pages are in the page cache, and nothing
+     * else will write there; the writer stores only below it (see {@link PageCacheFill}).
+     */
+    int cachedEnd()
+    {
+        return fill.end();
+    }
+
+    /**
+     * Writer thread, when it has caught up with the fill: brings the pages up to {@code target} into the page cache
+     * itself.
+     *
+     * @return the new {@link #cachedEnd()}, at least {@code target} unless that is past the capacity.
+     */
+    synchronized int fillTo(final int target)
+    {
+        return fill == null ? activeCapacity : fill.fillTo(target);
+    }
+
+    private void stopFill()
+    {
+        if (fill != null)
+        {
+            fill.stop();
+            fill = null;
+        }
+    }
+
     /** Whether the pages of [from, to) of the record file are in memory; for diagnostics, holding a reference. */
     synchronized boolean isResident(final int from, final int to)
     {
         return logMap != null && logMap.slice(from, to - from).isLoaded();
-    }
-
-    private static void trim(final Path path, final long size)
-    {
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
-        {
-            channel.truncate(size);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot trim " + path, ex);
-        }
     }
 
     /**

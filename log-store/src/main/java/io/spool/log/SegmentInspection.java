@@ -217,7 +217,7 @@ public final class SegmentInspection
         {
             // Never map past the end of the file: touching such a page kills the process.
             final long mappedBytes = Math.min(Files.size(file), validBytes);
-            final MappedByteBuffer mapped = Segment.map(file, FileChannel.MapMode.READ_ONLY, mappedBytes);
+            final MappedByteBuffer mapped = SegmentFiles.map(file, FileChannel.MapMode.READ_ONLY, mappedBytes);
             try
             {
                 final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
@@ -281,7 +281,7 @@ public final class SegmentInspection
             scan.fail("file of " + fileBytes + " bytes cannot be a segment", baseOffset, 0);
             return scan;
         }
-        final MappedByteBuffer mapped = Segment.map(segmentFile, FileChannel.MapMode.READ_ONLY, fileBytes);
+        final MappedByteBuffer mapped = SegmentFiles.map(segmentFile, FileChannel.MapMode.READ_ONLY, fileBytes);
         try
         {
             final UnsafeBuffer buffer = new UnsafeBuffer(mapped);

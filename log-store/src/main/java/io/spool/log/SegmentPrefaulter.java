@@ -9,9 +9,11 @@ import java.util.concurrent.locks.LockSupport;
  * pre-allocated (sparse) segment costs the kernel a fault, a zero-fill and a block reservation: on one thread that
  * is most of an append's time; here it overlaps with the appends.
  * <p>
- * A page is touched with an atomic compare-and-set of 0 to 0 on one of its words, which is a write to the mapping
- * (so the write fault is taken here) that can never change a byte: if the writer already stored something there
- * the exchange fails and writes nothing. Touches run under the segment's monitor while it is active, and the writer
+ * Each chunk is first brought into the page cache by a positional write of zeros ({@link PageCacheFill}), which
+ * costs the kernel a tenth of what a store into a hole of the mapping does. Then each of its pages is touched with
+ * an atomic compare-and-set of 0 to 0 on one of its words, which is a write to the mapping (so the write fault is
+ * taken here) that can never change a byte: if the writer already stored something there the exchange fails and
+ * writes nothing. Touches run under the segment's monitor while it is active, and the writer
  * closes (and trims) a segment under the same monitor, so nothing is touched past the end of a trimmed file.
  * <p>
  * The lead doubles, up to the configured bound, for as long as a log keeps growing between visits, and falls back

@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The prefaulter touches segment pages ahead of the writer with a compare-and-set that cannot change a byte, and
- * never past the end of a segment that a roll closed and trimmed.
+ * The prefaulter fills and touches segment pages ahead of the writer without changing a byte the writer stored,
+ * and never past the end of a segment that a roll closed and trimmed; without it the writer fills pages itself.
  */
 class SegmentPrefaulterTest
 {
@@ -81,10 +81,38 @@ class SegmentPrefaulterTest
             assertThat(log.segmentCount()).as("segments rolled").isGreaterThan(100);
         }
 
+        assertReopensCleanWith(smallSegments, records, perBatch);
+    }
+
+    @Test
+    void withoutAPrefaulterTheWriterFillsThePagesItselfAndStoresOnlyBelowTheFill() throws Exception
+    {
+        final int records = 10_000;
+        final LogConfig smallSegments = LogConfig.builder().segmentBytes(96 * 1024).maxRecordBytes(4096).build();
+        try (LogStore store = LogStore.open(dir, LogStoreConfig.builder().backgroundMaintenance(false)
+            .prefaultBytes(0).build()))
+        {
+            final PartitionLog log = store.openLog("t/0", smallSegments);
+            final LogProducer producer = store.newProducer();
+            for (int i = 0; i < records; i++)
+            {
+                producer.appendAndWait(log, null, null, value(i));
+                assertThat(log.activeSegment().cachedEnd()).as("the fill is ahead of the writer")
+                    .isGreaterThanOrEqualTo(log.appender.writePosition());
+            }
+            assertThat(log.segmentCount()).as("segments rolled").isGreaterThan(10);
+        }
+
+        assertReopensCleanWith(smallSegments, records, records);
+    }
+
+    /** The log verifies healthy, recovers clean and holds {@code records} records, the i-th of value(i % period). */
+    private void assertReopensCleanWith(final LogConfig config, final int records, final int period) throws Exception
+    {
         assertThat(LogInspector.verify(dir.resolve("t/0")).isHealthy()).isTrue();
         try (LogStore store = LogStore.open(dir, LogStoreConfig.builder().backgroundMaintenance(false).build()))
         {
-            final PartitionLog log = store.openLog("t/0", smallSegments);
+            final PartitionLog log = store.openLog("t/0", config);
             assertThat(log.recoveryReport().isClean()).isTrue();
             final List<String> read = new ArrayList<>();
             try (LogReader reader = log.newReader())
@@ -97,7 +125,7 @@ class SegmentPrefaulterTest
             assertThat(read).hasSize(records);
             for (int i = 0; i < records; i++)
             {
-                assertThat(read.get(i)).isEqualTo(new String(value(i % perBatch)));
+                assertThat(read.get(i)).isEqualTo(new String(value(i % period)));
             }
         }
     }

@@ -1,0 +1,98 @@
+package io.spool.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Brings the pages of an active segment's record file into the page cache ahead of its writer, by writing zeros
+ * over them with positional writes, and tracks how far that has gone.
+ * <p>
+ * Design note: the record file is sparse, and the first store through the mapping into a page of a hole costs the
+ * kernel a read of the hole (read-ahead zero-filling whole folios) and a block reservation: about 8 µs a page
+ * measured here (0.5 GB/s). A positional write of zeros over the same pages costs about 0.7 µs a page, after which
+ * a store through the mapping only has to map a page that is already cached and dirty (about 0.2 µs). So pages are
+ * filled before anybody stores into them: by the prefaulter ahead of the writer, or by the writer itself when it
+ * catches up.
+ * <p>
+ * The writer stores only below {@link #end()}, and zeros are written only at and above it, so a fill never
+ * overwrites a record. Filling is done under the owning segment's monitor, which also serialises it with the roll
+ * that trims the file. When a write fails (the channel was closed by an interrupt, the disk is full) filling stops
+ * and the end jumps to the capacity: the writer then stores into the holes as if nothing had been filled, which is
+ * slower but still correct.
+ * <p>
+ * Thread-safe for {@link #end()}; every other method runs under the segment's monitor.
+ */
+final class PageCacheFill
+{
+    static final int CHUNK_BYTES = 64 * 1024;
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(CHUNK_BYTES).asReadOnlyBuffer();
+
+    private final FileChannel channel;
+    private final ByteBuffer zeros = ZEROS.duplicate();
+    private final int capacity;
+    private volatile int end;
+
+    /**
+     * @param end the end of what is already in the page cache (the segment header, or a recovered segment's valid
+     *            records): never filled.
+     */
+    PageCacheFill(final Path recordFile, final int end, final int capacity) throws IOException
+    {
+        this.channel = FileChannel.open(recordFile, StandardOpenOption.WRITE);
+        this.end = end;
+        this.capacity = capacity;
+    }
+
+    /** Below this position the pages are cached and no zero will be written again. */
+    int end()
+    {
+        return end;
+    }
+
+    /**
+     * Fills from {@link #end()} until it reaches {@code target} (or the capacity), a chunk at a time.
+     *
+     * @return the new end.
+     */
+    int fillTo(final int target)
+    {
+        final int limit = Math.min(target, capacity);
+        int filled = end;
+        try
+        {
+            while (filled < limit)
+            {
+                final int chunkEnd = Math.min(capacity, (filled & -CHUNK_BYTES) + CHUNK_BYTES);
+                zeros.clear().limit(chunkEnd - filled);
+                while (zeros.hasRemaining())
+                {
+                    channel.write(zeros, filled + zeros.position());
+                }
+                filled = chunkEnd;
+                end = filled;
+            }
+        }
+        catch (final IOException ex)
+        {
+            stop();
+        }
+        return end;
+    }
+
+    /** No more fills: the writer stores into whatever is left of the file as it stands. */
+    void stop()
+    {
+        end = capacity;
+        try
+        {
+            channel.close();
+        }
+        catch (final IOException ignored)
+        {
+            // nothing was promised about the fill, and the writer no longer depends on it
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package io.spool.log;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static io.spool.log.SegmentDescriptor.*;
+
+/**
+ * The file operations behind a segment: creating its files with their headers, sizing and mapping them, trimming
+ * them when the segment closes. Stateless.
+ */
+final class SegmentFiles
+{
+    private SegmentFiles()
+    {
+    }
+
+    /** Creates a record file holding only its header; fails if the file exists. */
+    static void createRecordFile(final Path path, final long baseOffset) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(path,
+            StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            final ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+            header.putLong(MAGIC_OFFSET, SEGMENT_MAGIC);
+            header.putInt(VERSION_OFFSET, FILE_VERSION);
+            header.putLong(BASE_OFFSET_OFFSET, baseOffset);
+            channel.write(header, 0);
+        }
+    }
+
+    static void writeIndexHeader(final Path path, final long magic, final int entryLength) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(path,
+            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
+        {
+            channel.write(indexHeader(magic, entryLength), 0);
+        }
+    }
+
+    static ByteBuffer indexHeader(final long magic, final int entryLength)
+    {
+        final ByteBuffer header = ByteBuffer.allocate(INDEX_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong(0, magic);
+        header.putInt(VERSION_OFFSET, FILE_VERSION);
+        header.putInt(INDEX_ENTRY_LENGTH_OFFSET, entryLength);
+        return header;
+    }
+
+    static int offsetIndexCapacity(final LogConfig config)
+    {
+        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * OFFSET_INDEX_ENTRY_LENGTH;
+    }
+
+    static int timeIndexCapacity(final LogConfig config)
+    {
+        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * TIME_INDEX_ENTRY_LENGTH;
+    }
+
+    static MappedByteBuffer map(final Path path, final FileChannel.MapMode mode, final long size) throws IOException
+    {
+        final boolean write = mode == FileChannel.MapMode.READ_WRITE;
+        try (FileChannel channel = write ?
+            FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE) :
+            FileChannel.open(path, StandardOpenOption.READ))
+        {
+            if (write && channel.size() < size)
+            {
+                channel.write(ByteBuffer.allocate(1), size - 1);
+            }
+            return channel.map(mode, 0, size);
+        }
+    }
+
+    static void trim(final Path path, final long size)
+    {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE))
+        {
+            channel.truncate(size);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot trim " + path, ex);
+        }
+    }
+}

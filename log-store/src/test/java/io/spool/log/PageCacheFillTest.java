@@ -1,0 +1,109 @@
+package io.spool.log;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Zeros go only at and above the fill's end, a chunk at a time, never past the capacity; a fill that cannot write
+ * hands the whole file to the writer.
+ */
+class PageCacheFillTest
+{
+    private static final int CAPACITY = 3 * PageCacheFill.CHUNK_BYTES + 4096;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void fillsWholeChunksFromItsEndAndLeavesWhatLiesBelowIt() throws Exception
+    {
+        final Path file = fileOfOnes();
+        final int written = 1000;
+        final PageCacheFill fill = new PageCacheFill(file, written, CAPACITY);
+
+        assertThat(fill.fillTo(written + 1)).as("up to the end of the first chunk").isEqualTo(PageCacheFill.CHUNK_BYTES);
+        assertThat(fill.fillTo(PageCacheFill.CHUNK_BYTES)).as("nothing left to do").isEqualTo(PageCacheFill.CHUNK_BYTES);
+        final byte[] bytes = Files.readAllBytes(file);
+        assertThat(allEqual(bytes, 0, written, (byte)1)).as("below the end: untouched").isTrue();
+        assertThat(allEqual(bytes, written, PageCacheFill.CHUNK_BYTES, (byte)0)).as("the filled chunk").isTrue();
+        assertThat(allEqual(bytes, PageCacheFill.CHUNK_BYTES, CAPACITY, (byte)1)).as("past the fill: untouched").isTrue();
+        fill.stop();
+    }
+
+    @Test
+    void neverWritesPastTheCapacity() throws Exception
+    {
+        final Path file = fileOfOnes();
+        final PageCacheFill fill = new PageCacheFill(file, 0, CAPACITY);
+
+        assertThat(fill.fillTo(Integer.MAX_VALUE)).isEqualTo(CAPACITY);
+        assertThat(fill.end()).isEqualTo(CAPACITY);
+        assertThat(Files.size(file)).isEqualTo(CAPACITY);
+        assertThat(allEqual(Files.readAllBytes(file), 0, CAPACITY, (byte)0)).isTrue();
+        fill.stop();
+    }
+
+    @Test
+    void aFailedWriteStopsTheFillAndLeavesTheRestToTheWriter() throws Exception
+    {
+        final Path file = fileOfOnes();
+        final PageCacheFill fill = new PageCacheFill(file, 0, CAPACITY);
+
+        Thread.currentThread().interrupt();
+        final int end;
+        try
+        {
+            end = fill.fillTo(PageCacheFill.CHUNK_BYTES);
+        }
+        finally
+        {
+            Thread.interrupted();
+        }
+
+        assertThat(end).as("the interrupt closed the channel: the writer may store anywhere").isEqualTo(CAPACITY);
+        assertThat(fill.fillTo(CAPACITY)).isEqualTo(CAPACITY);
+        assertThat(allEqual(Files.readAllBytes(file), 0, CAPACITY, (byte)1)).as("nothing was zeroed").isTrue();
+    }
+
+    @Test
+    void aStoppedFillWritesNothingMore() throws Exception
+    {
+        final Path file = fileOfOnes();
+        final PageCacheFill fill = new PageCacheFill(file, 0, CAPACITY);
+        fill.stop();
+
+        assertThat(fill.fillTo(CAPACITY)).isEqualTo(CAPACITY);
+        assertThat(allEqual(Files.readAllBytes(file), 0, CAPACITY, (byte)1)).isTrue();
+    }
+
+    private Path fileOfOnes() throws Exception
+    {
+        final Path file = dir.resolve("segment.log");
+        final byte[] ones = new byte[CAPACITY];
+        Arrays.fill(ones, (byte)1);
+        try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw"))
+        {
+            out.write(ones);
+        }
+        return file;
+    }
+
+    private static boolean allEqual(final byte[] bytes, final int from, final int to, final byte expected)
+    {
+        for (int i = from; i < to; i++)
+        {
+            if (bytes[i] != expected)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+}
