@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static io.spool.log.LogFixture.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -200,43 +201,108 @@ class IngestPipelineTest
     {
         open(8, 1);
         final PartitionLog log = store.openLog("b/0", LogConfig.DEFAULT);
-        final CountDownLatch release = new CountDownLatch(1);
-        final AtomicLong confirmed = new AtomicLong();
-        final ConfirmListener blocking = new ConfirmListener()
-        {
-            @Override
-            public void onConfirmed(final long correlation, final long offset)
-            {
-                try
-                {
-                    release.await();
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                }
-                confirmed.incrementAndGet();
-            }
-
-            @Override
-            public void onFailed(final long correlation, final SpoolException error)
-            {
-            }
-        };
+        final HeldConfirms held = new HeldConfirms();
         final LogProducer producer = store.newProducer();
         final UnsafeBuffer value = new UnsafeBuffer(bytes("x"));
         int accepted = 0;
-        while (producer.tryPublish(log, -1, value, 0, -1, value, 0, 0, value, 0, 1, blocking, accepted) !=
+        while (producer.tryPublish(log, -1, value, 0, -1, value, 0, 0, value, 0, 1, held, accepted) !=
             LogProducer.BACK_PRESSURED)
         {
             accepted++;
             assertThat(accepted).as("the ring bounds unconfirmed publishes").isLessThanOrEqualTo(8);
         }
         assertThat(accepted).isEqualTo(8);
-        release.countDown();
+        held.release.countDown();
         store.close();
-        assertThat(confirmed.get()).isEqualTo(8);
+        assertThat(held.confirmed.get()).isEqualTo(8);
         store = null;
+    }
+
+    @Test
+    void aPublisherWaitsOnAFullPipelineUntilThereIsRoom() throws Exception
+    {
+        open(8, 1);
+        final PartitionLog log = store.openLog("wait/0", LogConfig.DEFAULT);
+        final HeldConfirms held = new HeldConfirms();
+        final RecordBatch batch = new RecordBatch();
+        for (int i = 0; i < 20; i++)
+        {
+            batch.add(null, null, bytes("v" + i));
+        }
+        final Thread publisher = new Thread(() -> store.newProducer().publishBatch(log, batch, held, 0));
+        publisher.start();
+        publisher.join(TimeUnit.MILLISECONDS.toMillis(200));
+        assertThat(publisher.isAlive()).as("20 records do not fit 8 slots whose confirms are held").isTrue();
+
+        held.release.countDown();
+        publisher.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(publisher.isAlive()).isFalse();
+        assertThat(log.awaitEndAbove(19, TimeUnit.SECONDS.toNanos(30))).isTrue();
+        assertThat(LogFixture.readAll(log, 0)).hasSize(20).startsWith("0:null:v0").endsWith("19:null:v19");
+    }
+
+    @Test
+    void aPublisherWaitingOnAFullPipelineGivesUpWhenTheStoreCloses() throws Exception
+    {
+        open(8, 1);
+        final PartitionLog log = store.openLog("closing/0", LogConfig.DEFAULT);
+        final HeldConfirms held = new HeldConfirms();
+        final LogProducer producer = store.newProducer();
+        final UnsafeBuffer value = new UnsafeBuffer(bytes("x"));
+        for (int i = 0; i < 8; i++)
+        {
+            producer.publish(log, -1, value, 0, -1, value, 0, 0, value, 0, 1, held, i);
+        }
+        final AtomicReference<Throwable> outcome = new AtomicReference<>();
+        final Thread publisher = new Thread(() ->
+        {
+            try
+            {
+                store.newProducer().publish(log, -1, value, 0, -1, value, 0, 0, value, 0, 1, held, 8);
+            }
+            catch (final RuntimeException ex)
+            {
+                outcome.set(ex);
+            }
+        });
+        publisher.start();
+        final LogStore closing = store;
+        final Thread closer = new Thread(closing::close);
+        closer.start();
+        publisher.join(TimeUnit.SECONDS.toMillis(30));
+
+        assertThat(publisher.isAlive()).isFalse();
+        assertThat(outcome.get()).isInstanceOf(EngineClosedException.class);
+        held.release.countDown();
+        closer.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(held.confirmed.get()).as("what was in the ring is still confirmed").isEqualTo(8);
+        store = null;
+    }
+
+    /** Holds the pipeline thread in its first confirm until released, so the ring fills up behind it. */
+    private static final class HeldConfirms implements ConfirmListener
+    {
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicLong confirmed = new AtomicLong();
+
+        @Override
+        public void onConfirmed(final long correlation, final long offset)
+        {
+            try
+            {
+                release.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            confirmed.incrementAndGet();
+        }
+
+        @Override
+        public void onFailed(final long correlation, final SpoolException error)
+        {
+        }
     }
 
     @Test
