@@ -27,7 +27,7 @@ import java.nio.file.StandardOpenOption;
  */
 final class PageCacheFill
 {
-    static final int CHUNK_BYTES = 64 * 1024;
+    static final int CHUNK_BYTES = 256 * 1024;
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(CHUNK_BYTES).asReadOnlyBuffer();
 
     private final FileChannel channel;

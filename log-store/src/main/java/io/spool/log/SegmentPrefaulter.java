@@ -25,7 +25,7 @@ final class SegmentPrefaulter implements AutoCloseable
 {
     static final int PAGE_BYTES = 4096;
     private static final int MIN_LEAD_BYTES = 256 * 1024;
-    private static final int CHUNK_BYTES = 64 * 1024;
+    private static final int CHUNK_BYTES = 256 * 1024;
     private static final long MIN_PARK_NANOS = 50_000;
     private static final long MAX_PARK_NANOS = 5_000_000;
     private static final Ahead[] NONE = new Ahead[0];
