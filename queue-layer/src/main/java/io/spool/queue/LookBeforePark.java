@@ -13,20 +13,29 @@ import java.util.function.LongSupplier;
  * <p>
  * So a thread that did work looks again, yielding its CPU between looks, for up to {@link #LOOK_NANOS}. Yielding
  * rather than spinning lets a runnable thread on the same CPU go first, which matters once there are more consumers
- * than cores. A thread that parked and woke to find nothing does not look again before its next park: an idle
- * subscription costs no CPU beyond its timed wake-ups. Time here is the machine's, never the subscription's injected
- * clock: it bounds how long a thread holds a CPU, and a frozen test clock must not hold it forever.
+ * than cores. The price is CPU after each burst of work: a thread holds its core for up to {@link #LOOK_NANOS}
+ * before it parks when nothing else wants it. A thread that parked and woke to find nothing does not look again
+ * before its next park: an idle subscription costs no CPU beyond its timed wake-ups. Time here is the machine's,
+ * never the subscription's injected clock: it bounds how long a thread holds a CPU, and a frozen test clock must
+ * not hold it forever.
  * Not thread-safe: one per thread.
  */
 final class LookBeforePark
 {
     /**
-     * About what a park costs here. On the queue bench, yielding for 50 and for 150 microseconds did alike; spinning
-     * instead of yielding (for 20, 50 or 150) did better with one consumer in some runs, but four consumers on two
-     * cores fell to 0.03 to 0.06 of the stream poll in about half the runs (0.14 to 0.28 yielding), the spinning
-     * threads holding the CPUs that the others needed.
+     * Long enough that a thread between two exchanges yields rather than sleeps. Design note: a wake-up is where the
+     * scheduler places a thread, and this machine's scheduler puts the woken thread on its waker's CPU, where the two
+     * then take turns (traced: two Java threads handing work back and forth, each yielding 50 µs and then parking,
+     * switched to each other 1,900 times in a second on one CPU; yielding up to 2 ms, 54 times, each mostly on a CPU
+     * of its own). On the queue bench at prefetch 1,000, ten pairs alternated with 50 µs: four consumers went from
+     * 0.43 to 0.65 of the stream poll to 0.69 to 0.84, one consumer from 0.35 to 0.49 to 0.41 to 0.62; prefetch 1
+     * and 100 did not change. Yielding up to 2 ms gave four consumers 0.56 to 0.79 in eight runs of ten (0.22 and
+     * 0.44 in the others) and dropped one consumer to 0.22 in two runs of ten. Spinning instead of yielding (for
+     * 20, 50 or 150 µs) made four consumers on two cores fall to 0.03 to 0.06 in about half the runs, the spinning
+     * threads holding the CPUs that the others needed; spinning for a millisecond dropped one consumer to 0.05 in
+     * some runs.
      */
-    static final long LOOK_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    static final long LOOK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     private static final long NOT_IDLE = Long.MIN_VALUE;
 
     private final LongSupplier nanoTime;
