@@ -3,6 +3,7 @@ package io.spool.log;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.spool.log.RecordDescriptor.FRAME_LENGTH_OFFSET;
+import static io.spool.log.RecordDescriptor.HEADERS_LENGTH_OFFSET;
 import static io.spool.log.RecordDescriptor.OFFSET_OFFSET;
 import static io.spool.log.RecordDescriptor.align;
 
@@ -78,21 +79,11 @@ public final class LogReader implements AutoCloseable
      */
     public int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
     {
-        lastPollBytes = 0;
-        final long end = log.endOffset();
-        if (nextOffset >= end)
-        {
-            return 0;
-        }
-        if (!positioned)
-        {
-            locate(nextOffset);
-        }
+        final long stop = passStop(maxRecords);
         int count = 0;
         long bytes = 0;
         int at = position;
         long next = nextOffset;
-        final long stop = Math.min(end, next + maxRecords);
         try
         {
             // The segment switch stays out of the record loop: with it inside, the JIT reloaded the handler's and
@@ -100,16 +91,11 @@ public final class LogReader implements AutoCloseable
             reading:
             while (next < stop)
             {
-                long segmentEnd = endOfCurrentSegment();
-                if (next >= segmentEnd)
-                {
-                    enter(next);
-                    at = SegmentDescriptor.HEADER_LENGTH;
-                    segmentEnd = endOfCurrentSegment();
-                }
+                position = at;
+                final long segmentStop = Math.min(stop, segmentEndFrom(next));
+                at = position;
                 final UnsafeBuffer buffer = this.buffer;
                 final RecordView view = this.view.over(buffer);
-                final long segmentStop = Math.min(stop, segmentEnd);
                 while (next < segmentStop)
                 {
                     final int frameLength = buffer.getInt(at + FRAME_LENGTH_OFFSET);
@@ -136,6 +122,48 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
+     * Moves past up to {@code maxRecords} committed records that carry no headers, stopping before the first that
+     * does, and reads nothing of them but their frame and headers lengths: for a caller that needs to know no more
+     * of such a record (a queue's read-ahead takes it as plain).
+     *
+     * @return the number of records passed; 0 when the next record carries headers or none is committed.
+     * @throws OffsetOutOfRangeException when retention removed the records at the cursor.
+     */
+    public int skipHeaderFree(final int maxRecords)
+    {
+        final long from = nextOffset;
+        final long stop = passStop(maxRecords);
+        int at = position;
+        long next = nextOffset;
+        try
+        {
+            passing:
+            while (next < stop)
+            {
+                position = at;
+                final long segmentStop = Math.min(stop, segmentEndFrom(next));
+                at = position;
+                final UnsafeBuffer buffer = this.buffer;
+                while (next < segmentStop)
+                {
+                    if (buffer.getInt(at + HEADERS_LENGTH_OFFSET) != 0)
+                    {
+                        break passing;
+                    }
+                    at += align(buffer.getInt(at + FRAME_LENGTH_OFFSET));
+                    next++;
+                }
+            }
+        }
+        finally
+        {
+            position = at;
+            nextOffset = next;
+        }
+        return (int)(nextOffset - from);
+    }
+
+    /**
      * Where the current segment's records end as far as this poll may read: read after the committed end, a
      * segment not yet closed holds every committed record past the cursor, because a roll closes the old segment
      * before any record of the new one is committed.
@@ -143,6 +171,42 @@ public final class LogReader implements AutoCloseable
     private long endOfCurrentSegment()
     {
         return segment.isClosed() ? segment.endOffset() : Long.MAX_VALUE;
+    }
+
+    /**
+     * Where a pass over up to {@code maxRecords} records stops: at most the committed end; the cursor itself when
+     * nothing is committed past it. Positions the cursor first if a seek moved it.
+     */
+    private long passStop(final int maxRecords)
+    {
+        lastPollBytes = 0;
+        final long end = log.endOffset();
+        if (nextOffset >= end)
+        {
+            return nextOffset;
+        }
+        if (!positioned)
+        {
+            locate(nextOffset);
+        }
+        return Math.min(end, nextOffset + maxRecords);
+    }
+
+    /**
+     * The outer step of a pass over records: the end of the segment the pass reads from at {@code next}, entering
+     * the next segment (and moving {@link #position} to its first record) when the cursor has reached the end of
+     * the current one.
+     */
+    private long segmentEndFrom(final long next)
+    {
+        long end = endOfCurrentSegment();
+        if (next >= end)
+        {
+            enter(next);
+            position = SegmentDescriptor.HEADER_LENGTH;
+            end = endOfCurrentSegment();
+        }
+        return end;
     }
 
     /**

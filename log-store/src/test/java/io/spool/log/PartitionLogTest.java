@@ -78,6 +78,35 @@ class PartitionLogTest
     }
 
     @Test
+    void skippingHeaderFreeRecordsStopsBeforeTheFirstWithHeadersAndAcrossSegments()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        final byte[] headers = HeadersCodec.encode(new java.util.LinkedHashMap<>(Map.of("h", bytes("x"))));
+        final LogProducer producer = fx.store.newProducer();
+        for (int i = 0; i < 200; i++)
+        {
+            producer.appendAndWait(log, null, i == 150 ? headers : null, bytes(("value-" + i + "-").repeat(5)));
+        }
+        assertThat(log.segmentCount()).as("the run crosses segments").isGreaterThan(3);
+        try (LogReader reader = log.newReader())
+        {
+            assertThat(reader.skipHeaderFree(40)).as("bounded by the count asked for").isEqualTo(40);
+            assertThat(reader.skipHeaderFree(1_000)).as("up to the record with headers").isEqualTo(110);
+            assertThat(reader.skipHeaderFree(1_000)).as("a record with headers is not passed").isZero();
+            final List<Long> read = new java.util.ArrayList<>();
+            assertThat(reader.poll(r -> read.add(r.offset()), 1)).isEqualTo(1);
+            assertThat(read).containsExactly(150L);
+            assertThat(reader.skipHeaderFree(1_000)).as("up to the committed end").isEqualTo(49);
+            assertThat(reader.skipHeaderFree(1_000)).isZero();
+        }
+        try (LogReader reader = log.newReader())
+        {
+            reader.seek(120);
+            assertThat(reader.skipHeaderFree(1_000)).as("from a seek").isEqualTo(30);
+        }
+    }
+
+    @Test
     void reopenKeepsEverythingAndContinuesOffsets()
     {
         PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));

@@ -87,6 +87,14 @@ final class RecordInspector implements MessageInspector, RecordHandler
         int run = 0;
         while (run < max)
         {
+            if (headerFreeIsPlain && offset + run == cachedFrom + cachedCount)
+            {
+                run += skipHeaderFree(offset + run, max - run);
+                if (run == max)
+                {
+                    break;
+                }
+            }
             final long next = offset + run;
             if (next < cachedFrom || next >= cachedFrom + cachedCount)
             {
@@ -112,6 +120,29 @@ final class RecordInspector implements MessageInspector, RecordHandler
             }
         }
         return run;
+    }
+
+    /**
+     * Passes the header-free records from {@code offset} on, up to {@code max}, without reading their traits: they
+     * are plain. The cache then starts, empty, after them, where the next batch is read.
+     *
+     * @return the number of records passed.
+     */
+    private int skipHeaderFree(final long offset, final int max)
+    {
+        int passed = 0;
+        try
+        {
+            reader.seek(offset);
+            passed = reader.skipHeaderFree(max);
+        }
+        catch (final OffsetOutOfRangeException ex)
+        {
+            passed = 0;
+        }
+        cachedFrom = offset + passed;
+        cachedCount = 0;
+        return passed;
     }
 
     /** Reads the traits of up to {@code count} records from {@code offset}: many when reading in order. */
