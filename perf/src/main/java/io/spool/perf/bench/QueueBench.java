@@ -56,12 +56,14 @@ public final class QueueBench
      */
     static final long TIMED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /**
-     * Untimed rounds come first until this long has passed, and at least one. One round of half a million records
+     * Untimed rounds come first for at least this long, and at least one. One round of half a million records
      * lasts a few tens of milliseconds, while the JIT's compiler threads stay busy for about a second on two cores
      * (CPU samples per thread over a run): with a single warm-up round the timed rounds shared the machine with the
-     * compiler.
+     * compiler. Past it they go on until the JIT settles ({@link JitWarmUp}), for at most
+     * {@link #MAX_WARM_UP_NANOS}.
      */
     static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(1);
+    static final long MAX_WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private QueueBench()
     {
@@ -75,16 +77,17 @@ public final class QueueBench
         throws InterruptedException
     {
         return run(dataDirectory, records, payloadBytes, partitions, consumerCounts, prefetches, WARM_UP_NANOS,
-            TIMED_NANOS, progressOut);
+            MAX_WARM_UP_NANOS, TIMED_NANOS, progressOut);
     }
 
     /**
-     * @param warmUpNanos how long untimed rounds run first; one always does.
-     * @param timedNanos  how long the timed drains must add up to; {@link #ROUNDS} always run.
+     * @param warmUpNanos    how long untimed rounds run first; one always does.
+     * @param maxWarmUpNanos how long they may go on while the JIT has not settled.
+     * @param timedNanos     how long the timed drains must add up to; {@link #ROUNDS} always run.
      */
     static List<BenchRun> run(final Path dataDirectory, final long records, final int payloadBytes,
         final int partitions, final int[] consumerCounts, final int[] prefetches, final long warmUpNanos,
-        final long timedNanos, final PrintWriter progressOut)
+        final long maxWarmUpNanos, final long timedNanos, final PrintWriter progressOut)
         throws InterruptedException
     {
         final List<BenchRun> results = new ArrayList<>();
@@ -103,7 +106,7 @@ public final class QueueBench
                     publish(spool, topic, records, payloadBytes);
                     final List<Throughput> streams = new ArrayList<>();
                     final List<Drained> drains = new ArrayList<>();
-                    final long warmUpEnd = System.nanoTime() + warmUpNanos;
+                    final JitWarmUp warmUp = JitWarmUp.of(warmUpNanos, maxWarmUpNanos);
                     long timed = 0;
                     for (int round = 0; drains.size() < ROUNDS || timed < timedNanos; round++)
                     {
@@ -112,7 +115,7 @@ public final class QueueBench
                         final Drained drained = consume(spool, subscription, records, 0, payloadBytes, consumers,
                             prefetch, null, "receive + ack of the published records");
                         spool.deleteSubscription(subscription.name());
-                        if (round > 0 && System.nanoTime() - warmUpEnd >= 0)
+                        if (!warmUp.roundWasWarmUp())
                         {
                             streams.add(stream);
                             drains.add(drained);

@@ -10,6 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -22,7 +23,9 @@ import java.util.concurrent.Callable;
         "Prints messages/s, the ratio to the stream poll rate and publish-to-ack latency percentiles; with --json "
             + "one JSON object per line, one line per configuration.",
         "With --features, instead: receive + ack with ordered message groups and with every message delayed, each "
-            + "beside plain receive + ack in the same rounds."})
+            + "beside plain receive + ack in the same rounds.",
+        "Each configuration runs in a JVM of its own, so the code the JIT compiled for one does not run another; "
+            + "--no-fork runs them all in this JVM, as --report and --features do."})
 final class QueueCommand implements Callable<Integer>
 {
     @Spec
@@ -52,6 +55,10 @@ final class QueueCommand implements Callable<Integer>
         + "beside plain receive + ack, instead of the consumer and prefetch configurations.")
     boolean features;
 
+    @Option(names = "--fork", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "Run each configuration in a JVM of its own (default: ${DEFAULT-VALUE}).")
+    boolean fork;
+
     @Mixin
     RunOutputOptions output;
 
@@ -62,6 +69,10 @@ final class QueueCommand implements Callable<Integer>
         {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                 "--records and --partitions must be at least 1 and --payload-bytes at least 8 (the publish time)");
+        }
+        if (fork && !features && output.report == null && consumers.length * prefetch.length > 1)
+        {
+            return runForked(ConfigurationForks.ofThisJvm(spec.commandLine().getOut(), spec.commandLine().getErr()));
         }
         final List<BenchRun> runs = features ?
             QueueFeaturesBench.run(output.dataDir, (int)Math.min(records, Integer.MAX_VALUE), payloadBytes,
@@ -74,5 +85,39 @@ final class QueueCommand implements Callable<Integer>
         }
         BenchOutput.writeReport(output.report, runs, spec);
         return 0;
+    }
+
+    /** Each configuration in a child JVM; stops at the first that fails, with its exit code. */
+    int runForked(final ConfigurationForks forks) throws IOException, InterruptedException
+    {
+        for (final int consumerCount : consumers)
+        {
+            for (final int prefetchCount : prefetch)
+            {
+                final int exit = forks.run(configurationArguments(consumerCount, prefetchCount));
+                if (exit != 0)
+                {
+                    spec.commandLine().getErr().println("bench queue: the run with " + consumerCount +
+                        " consumer(s) at prefetch " + prefetchCount + " failed in its own JVM (exit code " + exit +
+                        ")");
+                    return exit;
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** This command's arguments for one configuration, run in this JVM. */
+    List<String> configurationArguments(final int consumerCount, final int prefetchCount)
+    {
+        final List<String> arguments = new ArrayList<>(List.of("bench", "queue", "--no-fork",
+            "--records", Long.toString(records), "--payload-bytes", Integer.toString(payloadBytes),
+            "--partitions", Integer.toString(partitions), "--consumers", Integer.toString(consumerCount),
+            "--prefetch", Integer.toString(prefetchCount), "--data-dir", output.dataDir.toString()));
+        if (output.json)
+        {
+            arguments.add("--json");
+        }
+        return arguments;
     }
 }

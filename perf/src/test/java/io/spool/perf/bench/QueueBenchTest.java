@@ -22,7 +22,7 @@ class QueueBenchTest
     void everyConfigurationDrainsEveryRecordBesideTheStreamBaseline() throws Exception
     {
         final StringWriter progress = new StringWriter();
-        final List<BenchRun> results = QueueBench.run(dir, 500, 100, 2, new int[]{1, 2}, new int[]{1, 50}, 0, 0,
+        final List<BenchRun> results = QueueBench.run(dir, 500, 100, 2, new int[]{1, 2}, new int[]{1, 50}, 0, 0, 0,
             new PrintWriter(progress));
         assertThat(results).hasSize(4);
         for (final BenchResult result : results.stream().map(BenchRun::result).toList())
