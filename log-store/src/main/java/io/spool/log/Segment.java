@@ -127,10 +127,11 @@ final class Segment
             final long existing = Files.size(logPath);
             activeCapacity = (int)Math.max(existing, config.segmentBytes());
             logMap = SegmentFiles.map(logPath, FileChannel.MapMode.READ_WRITE, activeCapacity);
-            offsetIndexMap = SegmentFiles.map(offsetIndexPath, FileChannel.MapMode.READ_WRITE, Math.max(
-                SegmentFiles.offsetIndexCapacity(config), INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
-            timeIndexMap = SegmentFiles.map(timeIndexPath, FileChannel.MapMode.READ_WRITE, Math.max(
-                SegmentFiles.timeIndexCapacity(config), INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
+            offsetIndexMap = SegmentFiles.map(offsetIndexPath, FileChannel.MapMode.READ_WRITE,
+                Math.max(SegmentFiles.offsetIndexCapacity(config),
+                    INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
+            timeIndexMap = SegmentFiles.map(timeIndexPath, FileChannel.MapMode.READ_WRITE,
+                Math.max(SegmentFiles.timeIndexCapacity(config), INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
             fill = new PageCacheFill(logPath, cachedEnd, activeCapacity);
         }
         catch (final IOException ex)
@@ -309,9 +310,9 @@ final class Segment
 
     /**
      * Prefaulter thread, holding a reference: fills (see {@link PageCacheFill}) and faults in the pages of [from, to)
-     * of the active record file, a chunk at a time under this segment's monitor, so that {@link #close} (which trims the file) never runs while a page
-     * past the trimmed end is touched. See {@link SegmentPrefaulter} for why a compare-and-set of 0 to 0 cannot
-     * change what the writer stored.
+     * of the active record file, a chunk at a time under this segment's monitor, so that {@link #close} (which trims
+     * the file) never runs while a page past the trimmed end is filled or touched. See {@link SegmentPrefaulter} for
+     * why a compare-and-set of 0 to 0 cannot change what the writer stored.
      *
      * @return the position touched up to: {@code to}, or less when the segment closed or ends first.
      */
@@ -347,7 +348,8 @@ final class Segment
      */
     int cachedEnd()
     {
-        return fill.end();
+        final PageCacheFill current = fill;
+        return current == null ? activeCapacity : current.end();
     }
 
     /**

@@ -28,8 +28,9 @@ class PageCacheFillTest
         final int written = 1000;
         final PageCacheFill fill = new PageCacheFill(file, written, CAPACITY);
 
-        assertThat(fill.fillTo(written + 1)).as("up to the end of the first chunk").isEqualTo(PageCacheFill.CHUNK_BYTES);
-        assertThat(fill.fillTo(PageCacheFill.CHUNK_BYTES)).as("nothing left to do").isEqualTo(PageCacheFill.CHUNK_BYTES);
+        final int chunk = PageCacheFill.CHUNK_BYTES;
+        assertThat(fill.fillTo(written + 1)).as("up to the end of the first chunk").isEqualTo(chunk);
+        assertThat(fill.fillTo(chunk)).as("nothing left to do").isEqualTo(chunk);
         final byte[] bytes = Files.readAllBytes(file);
         assertThat(allEqual(bytes, 0, written, (byte)1)).as("below the end: untouched").isTrue();
         assertThat(allEqual(bytes, written, PageCacheFill.CHUNK_BYTES, (byte)0)).as("the filled chunk").isTrue();
