@@ -131,7 +131,8 @@ final class Segment
                 Math.max(SegmentFiles.offsetIndexCapacity(config),
                     INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
             timeIndexMap = SegmentFiles.map(timeIndexPath, FileChannel.MapMode.READ_WRITE,
-                Math.max(SegmentFiles.timeIndexCapacity(config), INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
+                Math.max(SegmentFiles.timeIndexCapacity(config),
+                    INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
             fill = new PageCacheFill(logPath, cachedEnd, activeCapacity);
         }
         catch (final IOException ex)

@@ -33,8 +33,8 @@ class PageCacheFillTest
         assertThat(fill.fillTo(chunk)).as("nothing left to do").isEqualTo(chunk);
         final byte[] bytes = Files.readAllBytes(file);
         assertThat(allEqual(bytes, 0, written, (byte)1)).as("below the end: untouched").isTrue();
-        assertThat(allEqual(bytes, written, PageCacheFill.CHUNK_BYTES, (byte)0)).as("the filled chunk").isTrue();
-        assertThat(allEqual(bytes, PageCacheFill.CHUNK_BYTES, CAPACITY, (byte)1)).as("past the fill: untouched").isTrue();
+        assertThat(allEqual(bytes, written, chunk, (byte)0)).as("the filled chunk").isTrue();
+        assertThat(allEqual(bytes, chunk, CAPACITY, (byte)1)).as("past the fill: untouched").isTrue();
         fill.stop();
     }
 
