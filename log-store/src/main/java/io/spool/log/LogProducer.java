@@ -213,10 +213,7 @@ public final class LogProducer
             }
             catch (final InsufficientCapacityException full)
             {
-                if (store.isClosed() || log.isClosed())
-                {
-                    throw new EngineClosedException(store.isClosed() ? "log store" : "log " + log.name());
-                }
+                checkOpen(log);
                 LockSupport.parkNanos(this, napNanos);
                 napNanos = Math.min(napNanos * 2, LONGEST_NAP_NANOS);
             }
@@ -236,14 +233,7 @@ public final class LogProducer
     private RingBuffer<AppendEvent> check(final PartitionLog log, final int keyLength, final int headersLength,
         final int valueLength)
     {
-        if (store.isClosed())
-        {
-            throw new EngineClosedException("log store");
-        }
-        if (log.isClosed())
-        {
-            throw new EngineClosedException("log " + log.name());
-        }
+        checkOpen(log);
         if (keyLength < -1 || valueLength < -1 || headersLength < 0)
         {
             throw new IllegalArgumentException("invalid lengths: key " + keyLength + ", headers " + headersLength +
@@ -256,6 +246,18 @@ public final class LogProducer
                 log.config().maxRecordBytes());
         }
         return log.pipeline().ring();
+    }
+
+    private void checkOpen(final PartitionLog log)
+    {
+        if (store.isClosed())
+        {
+            throw new EngineClosedException("log store");
+        }
+        if (log.isClosed())
+        {
+            throw new EngineClosedException("log " + log.name());
+        }
     }
 
     private static void fill(final AppendEvent event, final PartitionLog log, final long timestamp,

@@ -130,7 +130,7 @@ final class RecordInspector implements MessageInspector, RecordHandler
      */
     private int skipHeaderFree(final long offset, final int max)
     {
-        int passed = 0;
+        int passed;
         try
         {
             reader.seek(offset);
