@@ -181,6 +181,10 @@ final class LogAppender
         buffer.putInt(position + CRC_OFFSET,
             Checksums.crc32c(crc, checksumView, position + CRC_START_OFFSET, position + frameLength));
         buffer.putIntOrdered(position + FRAME_LENGTH_OFFSET, frameLength);
+        if (headersLength > 0)
+        {
+            log.appendedWithHeaders(nextOffset);
+        }
 
         if (firstTimestamp < 0)
         {

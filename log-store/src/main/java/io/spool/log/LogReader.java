@@ -123,13 +123,47 @@ public final class LogReader implements AutoCloseable
 
     /**
      * Moves past up to {@code maxRecords} committed records that carry no headers, stopping before the first that
-     * does, and reads nothing of them but their frame and headers lengths: for a caller that needs to know no more
-     * of such a record (a queue's read-ahead takes it as plain).
+     * does: for a caller that needs to know no more of such a record (a queue's read-ahead takes it as plain). Records
+     * the log knows to be header-free ({@link PartitionLog#headerFreeFrom()}) are passed without reading them; of any
+     * other, only the frame and headers lengths are read.
      *
      * @return the number of records passed; 0 when the next record carries headers or none is committed.
      * @throws OffsetOutOfRangeException when retention removed the records at the cursor.
      */
     public int skipHeaderFree(final int maxRecords)
+    {
+        final long end = log.endOffset();
+        if (nextOffset < end && nextOffset >= log.headerFreeFrom())
+        {
+            final long start = log.startOffset();
+            if (nextOffset < start)
+            {
+                throw new OffsetOutOfRangeException(log.name(), nextOffset, start, end);
+            }
+            final int passed = (int)Math.min(maxRecords, end - nextOffset);
+            nextOffset += passed;
+            positioned = false;
+            lastPollBytes = 0;
+            return passed;
+        }
+        return pass(maxRecords, true);
+    }
+
+    /**
+     * Moves past up to {@code maxRecords} committed records, reading nothing but their frame lengths: it brings the
+     * first bytes of each record into the reading core's cache, for a caller that warms records another thread is
+     * about to read.
+     *
+     * @return the number of records passed; 0 when none is committed.
+     * @throws OffsetOutOfRangeException when retention removed the records at the cursor.
+     */
+    public int skip(final int maxRecords)
+    {
+        return pass(maxRecords, false);
+    }
+
+    /** Walks up to {@code maxRecords} frames, stopping before a record with headers if {@code headerFreeOnly}. */
+    private int pass(final int maxRecords, final boolean headerFreeOnly)
     {
         final long from = nextOffset;
         final long stop = passStop(maxRecords);
@@ -146,7 +180,7 @@ public final class LogReader implements AutoCloseable
                 final UnsafeBuffer buffer = this.buffer;
                 while (next < segmentStop)
                 {
-                    if (buffer.getInt(at + HEADERS_LENGTH_OFFSET) != 0)
+                    if (headerFreeOnly && buffer.getInt(at + HEADERS_LENGTH_OFFSET) != 0)
                     {
                         break passing;
                     }

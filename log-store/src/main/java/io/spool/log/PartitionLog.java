@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One partition's segmented log: the segments, the committed end readers may read up to, and retention.
@@ -37,6 +38,11 @@ public final class PartitionLog
 
     private volatile Segment[] segments = NO_SEGMENTS;
     private volatile long committedOffset;
+    /**
+     * Every record from this offset on carries no headers: one past the last record appended with headers since the
+     * log was opened, and the end offset at opening, since what came before is not known without reading it.
+     */
+    private final AtomicLong headerFreeFrom = new AtomicLong();
     private volatile long startOffset;
     private volatile boolean closed;
     private volatile boolean appendsClosed;
@@ -59,6 +65,7 @@ public final class PartitionLog
         this.flusher = new LogFlusher(this, active, appender.writePosition());
         this.startOffset = segments[0].baseOffset();
         this.committedOffset = appender.nextOffset();
+        this.headerFreeFrom.set(committedOffset);
         rememberDedupIds(clock.time() - config.dedupWindowMillis());
     }
 
@@ -134,6 +141,25 @@ public final class PartitionLog
     public long endOffset()
     {
         return committedOffset;
+    }
+
+    /**
+     * The offset from which every committed record is known to carry no headers, so that a reader that needs to know
+     * only whether records have headers can pass them without reading them. Read it after {@link #endOffset()}: it
+     * then covers every record below that end.
+     */
+    public long headerFreeFrom()
+    {
+        return headerFreeFrom.get();
+    }
+
+    /**
+     * Append thread: the record at {@code offset}, not committed yet, carries headers. A release store, ordered
+     * before the commit that makes the record readable.
+     */
+    void appendedWithHeaders(final long offset)
+    {
+        headerFreeFrom.lazySet(offset + 1);
     }
 
     public RecoveryReport recoveryReport()

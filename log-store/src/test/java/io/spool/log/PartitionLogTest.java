@@ -107,6 +107,56 @@ class PartitionLogTest
     }
 
     @Test
+    void theLogKnowsWhereRecordsStopCarryingHeadersUntilItIsReopened()
+    {
+        PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        final byte[] headers = HeadersCodec.encode(new java.util.LinkedHashMap<>(Map.of("h", bytes("x"))));
+        final LogProducer producer = fx.store.newProducer();
+        assertThat(log.headerFreeFrom()).as("an empty log").isZero();
+        for (int i = 0; i < 60; i++)
+        {
+            producer.appendAndWait(log, null, i == 10 ? headers : null, bytes(("value-" + i + "-").repeat(5)));
+        }
+        assertThat(log.headerFreeFrom()).as("one past the record with headers").isEqualTo(11);
+        try (LogReader reader = log.newReader())
+        {
+            reader.seek(11);
+            assertThat(reader.skipHeaderFree(30)).as("passed without reading").isEqualTo(30);
+            final List<Long> read = new java.util.ArrayList<>();
+            assertThat(reader.poll(r -> read.add(r.offset()), 1)).isEqualTo(1);
+            assertThat(read).as("the reader finds its place again after such a pass").containsExactly(41L);
+            assertThat(reader.skipHeaderFree(1_000)).as("up to the committed end").isEqualTo(18);
+            reader.seek(5);
+            assertThat(reader.skip(1_000)).as("skip passes records with headers too").isEqualTo(55);
+        }
+        fx.reopen();
+        log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        assertThat(log.headerFreeFrom()).as("what was appended before the opening is not known").isEqualTo(60);
+        try (LogReader reader = log.newReader())
+        {
+            reader.seek(11);
+            assertThat(reader.skipHeaderFree(1_000)).as("read, and still header-free").isEqualTo(49);
+        }
+    }
+
+    @Test
+    void passingKnownHeaderFreeRecordsThatRetentionRemovedNamesTheRange()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 300; i++)
+        {
+            fx.append(log, "k" + i, "value-" + i);
+        }
+        try (LogReader reader = log.newReader())
+        {
+            reader.seek(0);
+            assertThat(log.deleteSegmentsBelow(200)).isPositive();
+            assertThatThrownBy(() -> reader.skipHeaderFree(10)).isInstanceOf(OffsetOutOfRangeException.class)
+                .hasMessageContaining("t/0");
+        }
+    }
+
+    @Test
     void reopenKeepsEverythingAndContinuesOffsets()
     {
         PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
