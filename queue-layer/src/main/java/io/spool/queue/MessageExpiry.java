@@ -54,11 +54,25 @@ final class MessageExpiry
         return marksPlain && offset < scanned && plain.isPlain(offset);
     }
 
-    /** How many messages from {@code from} on, before {@code end}, the cursor may take in a row as known plain. */
+    /**
+     * How many messages from {@code from} on, before {@code end}, the cursor may take in a row as known plain. Where
+     * the cursor has caught up with the read-ahead, the run is read as the read-ahead reads it, which costs nothing
+     * for records the log knows to be header-free: a consumer that takes more per pass than the read-ahead reads
+     * then does not make the cursor read each message on its own.
+     */
     int knownPlainRun(final long from, final long end)
     {
-        final long stop = Math.min(end, scanned);
-        return marksPlain && stop > from ? plain.plainRunLength(from, stop) : 0;
+        if (!marksPlain || from >= end)
+        {
+            return 0;
+        }
+        if (from >= scanned)
+        {
+            final int run = inspector.plainRun(from, (int)(end - from), traits);
+            scanned = from + run;
+            return run;
+        }
+        return plain.plainRunLength(from, Math.min(end, scanned));
     }
 
     /** The read cursor meets a message whose traits it just read. */

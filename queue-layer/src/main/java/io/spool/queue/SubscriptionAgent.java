@@ -146,7 +146,7 @@ final class SubscriptionAgent implements Runnable
         {
             while (running)
             {
-                if (doWork() > 0)
+                if (doWork() > 0 || warmAhead() > 0)
                 {
                     lookBeforePark.workDone();
                 }
@@ -225,6 +225,17 @@ final class SubscriptionAgent implements Runnable
         }
         releaseAnswers();
         return work;
+    }
+
+    /** Idle time, between two looks for work: consumers are to find the records they get next in cache. */
+    private int warmAhead()
+    {
+        int warmed = 0;
+        for (final PartitionWorker partition : partitions)
+        {
+            warmed += partition.warm();
+        }
+        return warmed;
     }
 
     private void handle(final AgentRequest request)

@@ -95,6 +95,37 @@ class SubscriptionPartitionStateTest
     }
 
     @Test
+    void aCursorThatCaughtUpWithTheReadAheadTakesAPlainRunAsOneAndReadsOnlyTheOthers()
+    {
+        final SubscriptionPartitionState state = newState(3000);
+        final long now = clock.time();
+        final LongArrayList inspected = new LongArrayList();
+        // Plain but for 2,500, which is delayed; runs are answered as the log answers for header-free records.
+        state.inspector(new MessageInspector()
+        {
+            @Override
+            public void inspect(final long offset, final MessageTraits traits)
+            {
+                inspected.addLong(offset);
+                traits.clear().routed = true;
+                traits.deliverAt = offset == 2500 ? now + 1_000 : 0;
+            }
+
+            @Override
+            public int plainRun(final long offset, final int max, final MessageTraits scratch)
+            {
+                return offset <= 2500 && 2500 < offset + max ? (int)(2500 - offset) : max;
+            }
+        });
+
+        assertThat(acquire(state, 2000, CONSUMER)).hasSize(2000).startsWith(0L).endsWith(1999L);
+        assertThat(acquire(state, 1000, CONSUMER)).hasSize(999).contains(2499L, 2501L, 2999L).doesNotContain(2500L);
+        assertThat(inspected).as("only the message that is not plain is read on its own").containsExactly(2500L);
+        assertThat(state.state(2500)).isEqualTo(MessageState.DELAYED);
+        assertThat(state.readAheadForExpiry(1024)).as("nothing is left to read ahead").isZero();
+    }
+
+    @Test
     void acquiresNewOffsetsInOrderUpToTheLogEnd()
     {
         final SubscriptionPartitionState state = newState(5);
