@@ -9,20 +9,19 @@ import io.spool.log.OffsetOutOfRangeException;
  * reads only each record's frame length: the first bytes of a record, which the consumer's read starts with. Not
  * thread-safe: owned by the subscription's agent thread.
  * <p>
- * Design note: the records a queue hands out were written long before and are read once, by a consumer that also
- * settles each one, so the consumer is the one to wait for memory unless someone read them shortly before. The
- * agent reads them only in its spare time: the read-ahead for expiry, which runs in every pass, used to read every
- * record far ahead of the cursor, and on the queue bench (two cores, prefetch 1,000) that cost one consumer more
- * than it gained, while four consumers gained. Reading close ahead in idle time instead took one consumer from about
- * 0.45 to 0.55 of the stream poll and four from about 0.7 to 0.8 and above (see the README's queue figures).
+ * Design note: the records a queue hands out were written long before and are read once, by consumers that also
+ * settle each one, so the consumers are the ones to wait for memory unless someone read the records shortly before.
+ * The read-ahead for expiry used to be that someone, in every pass and far ahead of the cursor; it now passes records
+ * the log knows to be header-free without reading them, and this reads close ahead of the cursor in the agent's
+ * spare time instead. The agent decides when that pays (see {@code SubscriptionAgent}).
  */
 final class RecordWarmer implements AutoCloseable
 {
-    /** Records read per step: a few microseconds, so a consumer waiting on the same CPU is not held up for long. */
+    /** Records read per step: a step takes a few microseconds, so the agent looks for work again soon after. */
     static final int RECORDS_PER_STEP = 256;
     /**
-     * How far past the cursor records are read: about 2 MB of 100-byte messages, which stays in a core's cache
-     * while a consumer drains its prefetch, and is a long way ahead of a consumer taking 1,000 at a time.
+     * How far past the cursor records are read: about 2 MB of 100-byte messages, which stays in the processor's
+     * shared cache while consumers drain their prefetch, and several prefetches of 1,000 ahead of them.
      */
     static final long RECORDS_AHEAD = 16_384;
 
