@@ -146,24 +146,11 @@ public final class LogReader implements AutoCloseable
             lastPollBytes = 0;
             return passed;
         }
-        return pass(maxRecords, true);
+        return passHeaderFree(maxRecords);
     }
 
-    /**
-     * Moves past up to {@code maxRecords} committed records, reading nothing but their frame lengths: it brings the
-     * first bytes of each record into the reading core's cache, for a caller that warms records another thread is
-     * about to read.
-     *
-     * @return the number of records passed; 0 when none is committed.
-     * @throws OffsetOutOfRangeException when retention removed the records at the cursor.
-     */
-    public int skip(final int maxRecords)
-    {
-        return pass(maxRecords, false);
-    }
-
-    /** Walks up to {@code maxRecords} frames, stopping before a record with headers if {@code headerFreeOnly}. */
-    private int pass(final int maxRecords, final boolean headerFreeOnly)
+    /** Walks up to {@code maxRecords} frames, stopping before a record with headers. */
+    private int passHeaderFree(final int maxRecords)
     {
         final long from = nextOffset;
         final long stop = passStop(maxRecords);
@@ -180,7 +167,7 @@ public final class LogReader implements AutoCloseable
                 final UnsafeBuffer buffer = this.buffer;
                 while (next < segmentStop)
                 {
-                    if (headerFreeOnly && buffer.getInt(at + HEADERS_LENGTH_OFFSET) != 0)
+                    if (buffer.getInt(at + HEADERS_LENGTH_OFFSET) != 0)
                     {
                         break passing;
                     }

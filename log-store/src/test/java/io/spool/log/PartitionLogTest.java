@@ -126,8 +126,6 @@ class PartitionLogTest
             assertThat(reader.poll(r -> read.add(r.offset()), 1)).isEqualTo(1);
             assertThat(read).as("the reader finds its place again after such a pass").containsExactly(41L);
             assertThat(reader.skipHeaderFree(1_000)).as("up to the committed end").isEqualTo(18);
-            reader.seek(5);
-            assertThat(reader.skip(1_000)).as("skip passes records with headers too").isEqualTo(55);
         }
         fx.reopen();
         log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));

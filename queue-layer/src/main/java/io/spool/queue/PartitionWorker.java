@@ -24,7 +24,6 @@ final class PartitionWorker implements DeadLetterHandler
     private final String deadLetterTopic;
     private final DeadLetterSink deadLetters;
     private final RecordFinder finder;
-    private final RecordWarmer warmer;
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
     private RecordInspector inspector;
@@ -45,7 +44,6 @@ final class PartitionWorker implements DeadLetterHandler
         this.deadLetterTopic = deadLetterTopic;
         this.deadLetters = deadLetters;
         this.finder = new RecordFinder(log);
-        this.warmer = new RecordWarmer(log.newReader());
     }
 
     /**
@@ -137,17 +135,6 @@ final class PartitionWorker implements DeadLetterHandler
     }
 
     /**
-     * Reads a step of the records just past the read cursor, for the consumers about to be handed them; only when
-     * the agent has nothing else to do (see {@link RecordWarmer}).
-     *
-     * @return the number of records read.
-     */
-    int warm()
-    {
-        return warmer.warm(state.readCursor(), state.logEnd());
-    }
-
-    /**
      * Fills {@code delivery} with the record at {@code offset}.
      *
      * @return false when retention has already removed the record.
@@ -216,7 +203,6 @@ final class PartitionWorker implements DeadLetterHandler
     void close()
     {
         finder.close();
-        warmer.close();
         if (inspector != null)
         {
             inspector.close();

@@ -20,7 +20,6 @@ final class SubscriptionAgent implements Runnable
 {
     static final int PULL_CONSUMER = 0;
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     private final String name;
     private final PassClock clock;
@@ -147,7 +146,7 @@ final class SubscriptionAgent implements Runnable
         {
             while (running)
             {
-                if (doWork() > 0 || warmAhead() > 0)
+                if (doWork() > 0)
                 {
                     lookBeforePark.workDone();
                 }
@@ -226,29 +225,6 @@ final class SubscriptionAgent implements Runnable
         }
         releaseAnswers();
         return work;
-    }
-
-    /**
-     * Idle time, between two looks for work: consumers are to find the records they get next in cache, when they
-     * take turns on the cores with the agent. They then resume their reads cold after each other's turns: four
-     * consumers on two cores gave 0.75 of the stream poll with the agent reading ahead, 0.42 to 0.45 without; two
-     * gave 0.28 to 0.88 (median 0.61 of seven runs) with, 0.28 to 0.55 (median 0.32) without. One consumer with a core
-     * to itself reads its runs in offset order, one sequential stream that the processor's prefetcher follows, and
-     * the agent reading the records first only spends its own time: in rounds where the scheduler put the two threads
-     * on one core, one consumer gave 0.29 to 0.36 with the agent reading ahead, 0.37 to 0.40 without.
-     */
-    private int warmAhead()
-    {
-        if (consumers.size() < CORES)
-        {
-            return 0;
-        }
-        int warmed = 0;
-        for (final PartitionWorker partition : partitions)
-        {
-            warmed += partition.warm();
-        }
-        return warmed;
     }
 
     private void handle(final AgentRequest request)
