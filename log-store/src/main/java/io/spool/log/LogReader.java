@@ -20,6 +20,11 @@ public final class LogReader implements AutoCloseable
     private UnsafeBuffer buffer;
     private int position;
     private boolean positioned;
+    /**
+     * {@link #next} reads records below this offset without looking at the log: the committed end, or the end of the
+     * current segment, as the last look found them. Reset whenever the cursor's place in the segment is given up.
+     */
+    private long readableEnd;
     private long nextOffset;
     private int lastPollBytes;
 
@@ -52,7 +57,7 @@ public final class LogReader implements AutoCloseable
         if (offset != nextOffset)
         {
             nextOffset = offset;
-            positioned = false;
+            unposition();
         }
     }
 
@@ -122,6 +127,48 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
+     * Returns a view of the record at the cursor and moves past it; null when no record is committed there. The view
+     * is valid until the reader moves again. For a caller that reads records one by one in a loop of its own: unlike
+     * {@link #poll}, which calls a handler per record from a loop that every kind of reader shares (a call the JIT
+     * cannot inline into the caller once that loop is compiled on its own), this is small enough to be inlined.
+     *
+     * @throws OffsetOutOfRangeException when retention removed the record at the cursor.
+     */
+    public RecordView next()
+    {
+        final long next = nextOffset;
+        if (next >= readableEnd && next >= (readableEnd = readableEndFrom(next)))
+        {
+            return null;
+        }
+        final int at = position;
+        final int frameLength = buffer.getInt(at + FRAME_LENGTH_OFFSET);
+        position = at + align(frameLength);
+        nextOffset = next + 1;
+        return view.moveTo(at, frameLength);
+    }
+
+    /**
+     * How far {@link #next} may read from {@code next} on without looking again: to the committed end or the end of
+     * the segment holding {@code next}, which it enters if need be; {@code next} itself when nothing is committed.
+     */
+    private long readableEndFrom(final long next)
+    {
+        final long end = log.endOffset();
+        if (next >= end)
+        {
+            return next;
+        }
+        if (!positioned)
+        {
+            locate(next);
+        }
+        final long segmentEnd = segmentEndFrom(next);
+        view.over(buffer);
+        return Math.min(end, segmentEnd);
+    }
+
+    /**
      * Moves past up to {@code maxRecords} committed records that carry no headers, stopping before the first that
      * does: for a caller that needs to know no more of such a record (a queue's read-ahead takes it as plain). Records
      * the log knows to be header-free ({@link PartitionLog#headerFreeFrom()}) are passed without reading them; of any
@@ -142,7 +189,7 @@ public final class LogReader implements AutoCloseable
             }
             final int passed = (int)Math.min(maxRecords, end - nextOffset);
             nextOffset += passed;
-            positioned = false;
+            unposition();
             lastPollBytes = 0;
             return passed;
         }
@@ -254,7 +301,7 @@ public final class LogReader implements AutoCloseable
         final Segment next = log.segmentFor(offset);
         if (next == null || !next.acquire())
         {
-            positioned = false;
+            unposition();
             throw new OffsetOutOfRangeException(log.name(), offset, log.startOffset(), log.endOffset());
         }
         segment = next;
@@ -275,6 +322,13 @@ public final class LogReader implements AutoCloseable
     public void close()
     {
         releaseSegment();
+        unposition();
+    }
+
+    /** The cursor's place in a segment is to be found again before the next read. */
+    private void unposition()
+    {
         positioned = false;
+        readableEnd = 0;
     }
 }

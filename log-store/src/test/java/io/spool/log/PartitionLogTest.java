@@ -138,6 +138,56 @@ class PartitionLogTest
     }
 
     @Test
+    void nextReadsRecordsOneByOneAcrossSegmentsAndPicksUpLaterCommits()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 150; i++)
+        {
+            fx.append(log, "k" + i, "value-" + i);
+        }
+        assertThat(log.segmentCount()).as("the records span segments").isGreaterThan(2);
+        try (LogReader reader = log.newReader())
+        {
+            final List<String> read = new java.util.ArrayList<>();
+            RecordView record;
+            while ((record = reader.next()) != null)
+            {
+                read.add(record.offset() + ":" + string(record.keyBytes()) + ":" + string(record.valueBytes()));
+            }
+            assertThat(read).hasSize(150).startsWith("0:k0:value-0").endsWith("149:k149:value-149");
+            assertThat(reader.next()).as("at the committed end").isNull();
+            fx.append(log, "k150", "value-150");
+            assertThat(reader.next()).as("committed since").isNotNull()
+                .satisfies(r -> assertThat(r.offset()).isEqualTo(150));
+            reader.seek(77);
+            assertThat(reader.next().offset()).as("after a seek").isEqualTo(77);
+            assertThat(reader.next().offset()).isEqualTo(78);
+            assertThat(reader.skipHeaderFree(20)).as("passed without reading").isEqualTo(20);
+            assertThat(reader.next().offset()).as("after a pass that read nothing").isEqualTo(99);
+            final List<Long> polled = new java.util.ArrayList<>();
+            reader.poll(r -> polled.add(r.offset()), 30);
+            assertThat(polled).as("a poll goes on from there").startsWith(100L).endsWith(129L);
+            assertThat(reader.next().offset()).as("and next after the poll").isEqualTo(130);
+        }
+    }
+
+    @Test
+    void nextAtARecordRetentionRemovedNamesTheRange()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 300; i++)
+        {
+            fx.append(log, "k" + i, "value-" + i);
+        }
+        try (LogReader reader = log.newReader())
+        {
+            reader.seek(5);
+            assertThat(log.deleteSegmentsBelow(200)).isPositive();
+            assertThatThrownBy(reader::next).isInstanceOf(OffsetOutOfRangeException.class).hasMessageContaining("t/0");
+        }
+    }
+
+    @Test
     void passingKnownHeaderFreeRecordsThatRetentionRemovedNamesTheRange()
     {
         final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
@@ -308,5 +358,10 @@ class PartitionLogTest
             .isInstanceOf(SpoolException.class).hasMessageContaining("is already open in this process");
         fx.store.close();
         LogStore.open(dir, LogStoreConfig.builder().backgroundMaintenance(false).build()).close();
+    }
+
+    private static String string(final byte[] bytes)
+    {
+        return new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
     }
 }
