@@ -1,6 +1,5 @@
 package io.spool.queue;
 
-import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -13,10 +12,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A push consumer of one subscription: its own thread takes the deliveries the subscription's agent handed it (never
- * more unacked than the prefetch) as runs of consecutive offsets, reads each run's records from the log in one poll,
- * views each in one reused {@link Delivery} and hands it to the listener. Settlements travel back to the agent through a lock-free ring, so acking allocates nothing and takes
- * no lock; acks the consumer's own thread makes in delivery order go as one run ({@link AckRun}), a ring entry per
- * run and an ordered store per ack. An ack wakes a sleeping agent only once the consumer runs low on deliveries.
+ * more unacked than the prefetch) as runs of consecutive offsets, reads each run's records from the log in order,
+ * views each in one reused {@link Delivery} and hands it to the listener. Settlements travel back to the agent
+ * through a lock-free ring, so acking allocates nothing and takes no lock; acks the consumer's own thread makes in
+ * delivery order go as one run ({@link AckRun}), a ring entry per run and an ordered store per ack. An ack wakes a sleeping agent only once the consumer runs low on deliveries.
  * <p>
  * Closing the consumer returns every delivery it still holds to the subscription, marked redelivered.
  * <p>
@@ -39,9 +38,6 @@ public final class QueueConsumer implements AutoCloseable
     private final RecordFinder[] finders;
     private final Delivery delivery = Delivery.viewingTheLog();
     private final DeliveryHandoff.RunHandler deliverRun = this::deliverRun;
-    private final RunRecords deliverRecord = new RunRecords(this);
-    /** The next offset of the run being delivered. */
-    private long runNext;
     /** Below this many deliveries waiting, the consumer wakes a sleeping agent for more. */
     private final int lowWater;
     private final Thread thread;
@@ -299,39 +295,39 @@ public final class QueueConsumer implements AutoCloseable
     }
 
     /**
-     * Consumer thread: reads a handed-over run's records from the log in one pass, as a stream poll does, and gives
-     * each to the listener, until the consumer closes.
+     * Consumer thread: reads a handed-over run's records from the log in order, as a stream poll does, and gives each
+     * to the listener, until the consumer closes. The record loop is this method's own, so the JIT compiles the
+     * delivery into it (a poll's handler call per record stayed a virtual call whenever the reader's shared poll loop
+     * was compiled before this: "already compiled into a big method").
      */
     private void deliverRun(final int partition, final long firstOffset, final int count, final int deliveryNumber,
         final long firstDeliveryTime)
     {
         delivery.names(agent.name(), partition, deliveryNumber, firstDeliveryTime);
-        runNext = firstOffset;
+        final RecordFinder finder = finders[partition];
         final long end = firstOffset + count;
-        while (runNext < end && !closed)
+        for (long offset = firstOffset; offset < end && !closed; offset++)
         {
-            final long from = runNext;
-            if (!finders[partition].readRun(from, (int)(end - from), deliverRecord) || runNext == from)
+            final RecordView record = finder.find(offset);
+            if (record != null)
+            {
+                deliverRecord(record);
+            }
+            else
             {
                 // Retention removed the record since it was acquired: there is nothing to deliver, so it is done.
                 handoff.tookOne();
                 if (!options.autoAck())
                 {
-                    ackInRun(partition, runNext, deliveryNumber);
+                    ackInRun(partition, offset, deliveryNumber);
                 }
-                runNext++;
             }
         }
     }
 
-    /** Consumer thread: gives the run's next message to the listener, unless the consumer closed meanwhile. */
+    /** Consumer thread: gives the run's next message to the listener. */
     private void deliverRecord(final RecordView record)
     {
-        runNext++;
-        if (closed)
-        {
-            return;
-        }
         handoff.tookOne();
         delivery.views(record);
         try
@@ -394,27 +390,5 @@ public final class QueueConsumer implements AutoCloseable
             }
         }
         agent.removeConsumer(this);
-    }
-
-    /**
-     * Gives each record of a handed-over run to {@link #deliverRecord}. A final class rather than a lambda: where
-     * the log reader's poll is inlined into {@link #deliverRun}, the JIT then knows the handler's exact type and
-     * inlines the delivery into the record loop; typed as a lambda behind {@link RecordHandler}, it stayed a virtual
-     * call per record, since the poll's own type profile sees every reader's handler.
-     */
-    private static final class RunRecords implements RecordHandler
-    {
-        private final QueueConsumer consumer;
-
-        RunRecords(final QueueConsumer consumer)
-        {
-            this.consumer = consumer;
-        }
-
-        @Override
-        public void onRecord(final RecordView record)
-        {
-            consumer.deliverRecord(record);
-        }
     }
 }
