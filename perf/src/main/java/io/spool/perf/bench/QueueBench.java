@@ -158,7 +158,7 @@ public final class QueueBench
     }
 
     /**
-     * @param elapsedNanos from the start of consuming to the last ack.
+     * @param elapsedNanos from the first delivery (in the live phase, from the first publish) to the last ack.
      * @param throughput   acks per second over that time, sampled.
      */
     private record Drained(long elapsedNanos, ThroughputSeries throughput)
@@ -166,9 +166,13 @@ public final class QueueBench
     }
 
     /**
-     * Starts the consumers, which wait at their first delivery until all are started and the clock runs, publishes
-     * {@code livePublishes} more records (each value starting with its publish time), and waits until
-     * {@code records} deliveries were acked.
+     * Starts the consumers, publishes {@code livePublishes} more records (each value starting with its publish
+     * time), and waits until {@code records} deliveries were acked. A drain of records published before is timed
+     * from its first delivery: the agent hands the first consumer its deliveries as soon as it is added, and timed
+     * from when the last consumer was added, four consumers drained much of the backlog before the clock started
+     * (single rounds at 10 to 3,000 times the stream poll's rate). Holding the consumers at their first delivery
+     * until then was no better: a consumer woken from the hold, or yielding in it, was put on the CPU of the thread
+     * that opened it, and one consumer then shared its CPU with the agent in nearly every round.
      *
      * @param latency publish-to-ack latency goes here; null when the records were published before, which leaves
      *                the consumers nothing to do but ack.
@@ -180,16 +184,16 @@ public final class QueueBench
         throws InterruptedException
     {
         final AckTally acked = new AckTally(consumerCount);
-        final CountDownLatch startGate = new CountDownLatch(1);
+        final AtomicLong firstDelivery = new AtomicLong();
         final List<QueueConsumer> consumers = new ArrayList<>();
         for (int c = 0; c < consumerCount; c++)
         {
             final int counter = c;
             consumers.add(subscription.consume(ConsumerOptions.prefetch(prefetch), (delivery, consumer) ->
             {
-                if (startGate.getCount() > 0)
+                if (firstDelivery.get() == 0)
                 {
-                    pass(startGate);
+                    firstDelivery.compareAndSet(0, System.nanoTime());
                 }
                 consumer.ack(delivery);
                 if (latency != null)
@@ -202,7 +206,6 @@ public final class QueueBench
         }
         final ThroughputSampler sampler = ThroughputSampler.start(what, acked::total);
         final long start = System.nanoTime();
-        startGate.countDown();
         if (livePublishes > 0)
         {
             publish(spool, subscription.topic(), livePublishes, payloadBytes);
@@ -212,39 +215,13 @@ public final class QueueBench
             sampler.close();
             throw new IllegalStateException("queue bench: " + (records - acked.total()) + " records never acked");
         }
-        final long elapsed = System.nanoTime() - start;
+        final long elapsed = System.nanoTime() - (latency == null ? firstDelivery.get() : start);
         final ThroughputSeries throughput = sampler.stop();
         for (final QueueConsumer consumer : consumers)
         {
             consumer.close();
         }
         return new Drained(elapsed, throughput);
-    }
-
-    /**
-     * Holds a consumer thread at its first delivery until the clock starts: the agent hands the first consumer its
-     * deliveries as soon as it is added, and without the gate the first consumers drained much of the backlog while
-     * the last were still being added, before the clock started (single rounds of four consumers at 10 to 3,000 times
-     * the stream poll's rate).
-     */
-    private static void pass(final CountDownLatch gate)
-    {
-        boolean interrupted = false;
-        while (gate.getCount() > 0)
-        {
-            try
-            {
-                gate.await();
-            }
-            catch (final InterruptedException ex)
-            {
-                interrupted = true;
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void publish(final Spool spool, final String topic, final long records, final int payloadBytes)
