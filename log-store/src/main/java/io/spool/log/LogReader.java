@@ -63,7 +63,8 @@ public final class LogReader implements AutoCloseable
 
     /**
      * The frame bytes (aligned, headers included) of the records the last {@link #poll} handed over, so a caller
-     * spreading a byte budget over several readers need not add them up record by record.
+     * spreading a byte budget over several readers need not add them up record by record; 0 after a pass of another
+     * kind looked at the log.
      */
     public int lastPollBytes()
     {
@@ -154,14 +155,10 @@ public final class LogReader implements AutoCloseable
      */
     private long readableEndFrom(final long next)
     {
-        final long end = log.endOffset();
-        if (next >= end)
+        final long end = passStop(Integer.MAX_VALUE);
+        if (end <= next)
         {
             return next;
-        }
-        if (!positioned)
-        {
-            locate(next);
         }
         final long segmentEnd = segmentEndFrom(next);
         view.over(buffer);
@@ -180,7 +177,7 @@ public final class LogReader implements AutoCloseable
     public int skipHeaderFree(final int maxRecords)
     {
         final long end = log.endOffset();
-        if (nextOffset < end && nextOffset >= log.headerFreeFrom())
+        if (maxRecords > 0 && nextOffset < end && nextOffset >= log.headerFreeFrom())
         {
             final long start = log.startOffset();
             if (nextOffset < start)

@@ -171,8 +171,7 @@ public final class QueueBench
      * from its first delivery: the agent hands the first consumer its deliveries as soon as it is added, and timed
      * from when the last consumer was added, four consumers drained much of the backlog before the clock started
      * (single rounds at 10 to 3,000 times the stream poll's rate). Holding the consumers at their first delivery
-     * until then was no better: a consumer woken from the hold, or yielding in it, was put on the CPU of the thread
-     * that opened it, and one consumer then shared its CPU with the agent in nearly every round.
+     * until the clock started, tried first, added a wake-up or a wait to every round; this leaves them alone.
      *
      * @param latency publish-to-ack latency goes here; null when the records were published before, which leaves
      *                the consumers nothing to do but ack.
