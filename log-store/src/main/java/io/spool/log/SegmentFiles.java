@@ -55,12 +55,18 @@ final class SegmentFiles
 
     static int offsetIndexCapacity(final LogConfig config)
     {
-        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * OFFSET_INDEX_ENTRY_LENGTH;
+        return indexCapacity(config, OFFSET_INDEX_ENTRY_LENGTH);
     }
 
     static int timeIndexCapacity(final LogConfig config)
     {
-        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * TIME_INDEX_ENTRY_LENGTH;
+        return indexCapacity(config, TIME_INDEX_ENTRY_LENGTH);
+    }
+
+    /** Room for an entry per index interval of a full segment, and two more for the ends. */
+    private static int indexCapacity(final LogConfig config, final int entryLength)
+    {
+        return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * entryLength;
     }
 
     static MappedByteBuffer map(final Path path, final FileChannel.MapMode mode, final long size) throws IOException

@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * more unacked than the prefetch) as runs of consecutive offsets, reads each run's records from the log in order,
  * views each in one reused {@link Delivery} and hands it to the listener. Settlements travel back to the agent
  * through a lock-free ring, so acking allocates nothing and takes no lock; acks the consumer's own thread makes in
- * delivery order go as one run ({@link AckRun}), a ring entry per run and an ordered store per ack. An ack wakes a sleeping agent only once the consumer runs low on deliveries.
+ * delivery order go as one run ({@link AckRun}), a ring entry per run and an ordered store per ack. An ack wakes a
+ * sleeping agent only once the consumer runs low on deliveries.
  * <p>
  * Closing the consumer returns every delivery it still holds to the subscription, marked redelivered.
  * <p>

@@ -30,7 +30,8 @@ class AgentFailureTest
         {
             spool.createTopic("orders", new TopicConfig(1,
                 LogConfig.builder().segmentBytes(64 * 1024).maxRecordBytes(16 * 1024).build()));
-            final Subscription work = spool.createSubscription("work", "orders", SubscriptionSettings.builder().build());
+            final Subscription work =
+                spool.createSubscription("work", "orders", SubscriptionSettings.builder().build());
             work.sync();
 
             clock.breakAgentReads();
