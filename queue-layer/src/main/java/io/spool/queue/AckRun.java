@@ -3,6 +3,48 @@ package io.spool.queue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+/** Keeps the consumer's fields off the cache line of whatever the heap holds before the run. */
+abstract class AckRunPaddingBefore
+{
+    long p01, p02, p03, p04, p05, p06, p07, p08;
+}
+
+/** Written by the consumer thread only. */
+abstract class AckRunWriterFields extends AckRunPaddingBefore
+{
+    /** The run's number in the high half, its count of acks in the low half. */
+    volatile long published;
+    boolean writing;
+    int number;
+    int partition;
+    int deliveryNumber;
+    long from;
+    int count;
+}
+
+/** Keeps the agent's fields off the consumer's cache line. */
+abstract class AckRunPaddingBetween extends AckRunWriterFields
+{
+    long p11, p12, p13, p14, p15, p16, p17, p18;
+}
+
+/** Written by the agent thread only. */
+abstract class AckRunReaderFields extends AckRunPaddingBetween
+{
+    boolean reading;
+    int readNumber;
+    int readPartition;
+    int readDeliveryNumber;
+    long readFrom;
+    int settled;
+}
+
+/** Keeps the agent's fields off the cache line of whatever the heap holds after the run. */
+abstract class AckRunPaddingAfter extends AckRunReaderFields
+{
+    long p21, p22, p23, p24, p25, p26, p27, p28;
+}
+
 /**
  * The run of in-order acks a push consumer's own thread is making (one partition, one delivery number, consecutive
  * offsets), as its agent sees it. The consumer announces a run once, with an entry in its settlement ring that
@@ -17,8 +59,12 @@ import java.lang.invoke.VarHandle;
  * <p>
  * Thread-safe for one writer (the consumer thread: {@link #extend}, {@link #open}, {@link #publish}, {@link #end})
  * and one reader (the agent thread: {@link #onOpened}, {@link #onEnded}, {@link #poll}, {@link #unsettled}).
+ * <p>
+ * Design note: the consumer's fields and the agent's lie on cache lines of their own, padded apart. The consumer
+ * reads its fields at every ack, and the agent writes its own at every pass: on a shared line, each pass cost the
+ * consumer's next ack a miss to the other core's cache.
  */
-final class AckRun
+final class AckRun extends AckRunPaddingAfter
 {
     /** Ring message type of a run's first ack, laid out as {@link SettlementEntry} with the run number as argument. */
     static final int OPENED = 64;
@@ -35,7 +81,7 @@ final class AckRun
     {
         try
         {
-            PUBLISHED = MethodHandles.lookup().findVarHandle(AckRun.class, "published", long.class);
+            PUBLISHED = MethodHandles.lookup().findVarHandle(AckRunWriterFields.class, "published", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -49,25 +95,6 @@ final class AckRun
     {
         void onAcks(int partition, long from, int count, int deliveryNumber);
     }
-
-    /** The run's number in the high half, its count of acks in the low half; written by the consumer thread. */
-    private volatile long published;
-
-    // Owned by the consumer thread.
-    private boolean writing;
-    private int number;
-    private int partition;
-    private int deliveryNumber;
-    private long from;
-    private int count;
-
-    // Owned by the agent thread.
-    private boolean reading;
-    private int readNumber;
-    private int readPartition;
-    private int readDeliveryNumber;
-    private long readFrom;
-    private int settled;
 
     /** Consumer thread: adds the ack to the open run if it continues it; false if a new run is needed. */
     boolean extend(final int ackPartition, final long offset, final int ackDeliveryNumber)

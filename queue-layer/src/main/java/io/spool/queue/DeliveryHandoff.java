@@ -3,6 +3,45 @@ package io.spool.queue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
+/** Keeps the consumer's counters off the cache line of whatever the heap holds before the hand-off. */
+abstract class DeliveryHandoffPaddingBefore
+{
+    long p01, p02, p03, p04, p05, p06, p07, p08;
+}
+
+/** Written by the consumer thread only. */
+abstract class DeliveryHandoffConsumerFields extends DeliveryHandoffPaddingBefore
+{
+    /** Messages the consumer took; written with release semantics. */
+    volatile long takenMessages;
+    /** Runs taken. */
+    long takenRuns;
+}
+
+/** Keeps the agent's counters off the consumer's cache line. */
+abstract class DeliveryHandoffPaddingBetween extends DeliveryHandoffConsumerFields
+{
+    long p11, p12, p13, p14, p15, p16, p17, p18;
+}
+
+/** Written by the agent thread only. */
+abstract class DeliveryHandoffAgentFields extends DeliveryHandoffPaddingBetween
+{
+    /** Runs below it may be read by the consumer; written with volatile semantics. */
+    volatile long publishedRuns;
+    /** Messages in the published runs; written before {@link #publishedRuns}. */
+    volatile long publishedMessages;
+    /** Runs and messages written, those past the published ones not yet visible. */
+    long stagedRuns;
+    long stagedMessages;
+}
+
+/** Keeps the agent's counters off the cache line of the hand-off's arrays and whatever follows. */
+abstract class DeliveryHandoffPaddingAfter extends DeliveryHandoffAgentFields
+{
+    long p21, p22, p23, p24, p25, p26, p27, p28;
+}
+
 /**
  * The deliveries a subscription's agent hands to one push consumer, as runs of primitives (partition, first offset,
  * count, delivery number, first delivery time) in a ring: the agent stages runs past the published end while its
@@ -17,8 +56,11 @@ import java.lang.invoke.VarHandle;
  * <p>
  * Thread-safe for one producer (the agent thread: {@link #stage}, {@link #publish}) and one consumer (the consumer
  * thread: {@link #take}, {@link #tookOne}).
+ * <p>
+ * Design note: the consumer's counters and the agent's lie on cache lines of their own, padded apart, as in
+ * {@link AckRun}: the consumer counts every message it takes, and the agent writes its counters at every pass.
  */
-final class DeliveryHandoff
+final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
 {
     private static final VarHandle PUBLISHED_RUNS;
     private static final VarHandle PUBLISHED_MESSAGES;
@@ -29,9 +71,10 @@ final class DeliveryHandoff
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PUBLISHED_RUNS = lookup.findVarHandle(DeliveryHandoff.class, "publishedRuns", long.class);
-            PUBLISHED_MESSAGES = lookup.findVarHandle(DeliveryHandoff.class, "publishedMessages", long.class);
-            TAKEN_MESSAGES = lookup.findVarHandle(DeliveryHandoff.class, "takenMessages", long.class);
+            PUBLISHED_RUNS = lookup.findVarHandle(DeliveryHandoffAgentFields.class, "publishedRuns", long.class);
+            PUBLISHED_MESSAGES =
+                lookup.findVarHandle(DeliveryHandoffAgentFields.class, "publishedMessages", long.class);
+            TAKEN_MESSAGES = lookup.findVarHandle(DeliveryHandoffConsumerFields.class, "takenMessages", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -51,17 +94,6 @@ final class DeliveryHandoff
     private final int[] counts;
     private final int[] deliveryNumbers;
     private final long[] firstDeliveryTimes;
-    /** Runs below it may be read by the consumer; written by the agent with volatile semantics. */
-    private volatile long publishedRuns;
-    /** Messages in the published runs; written by the agent before {@link #publishedRuns}. */
-    private volatile long publishedMessages;
-    /** Messages the consumer took; written by the consumer with release semantics. */
-    private volatile long takenMessages;
-    /** Owned by the agent: runs and messages written, those past the published ones not yet visible. */
-    private long stagedRuns;
-    private long stagedMessages;
-    /** Owned by the consumer: runs taken. */
-    private long takenRuns;
 
     /** A ring that holds at least {@code capacity} deliveries. */
     DeliveryHandoff(final int capacity)
