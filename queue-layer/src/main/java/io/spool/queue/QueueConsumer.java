@@ -15,8 +15,10 @@ import java.util.concurrent.locks.LockSupport;
  * more unacked than the prefetch) as runs of consecutive offsets, reads each run's records from the log in order,
  * views each in one reused {@link Delivery} and hands it to the listener. Settlements travel back to the agent
  * through a lock-free ring, so acking allocates nothing and takes no lock; acks the consumer's own thread makes in
- * delivery order go as one run ({@link AckRun}), a ring entry per run and an ordered store per ack. An ack wakes a
- * sleeping agent only once the consumer runs low on deliveries.
+ * delivery order go as one run ({@link AckRun}), a ring entry per run and an ordered store per ack. A consumer out of
+ * deliveries runs the subscription's pass on its own thread, unless a pass is running: that applies its acks and
+ * hands it its next deliveries without waiting for the agent's thread ({@link SubscriptionAgent}). Acks made on other
+ * threads wake a sleeping agent once the consumer runs low on deliveries.
  * <p>
  * Closing the consumer returns every delivery it still holds to the subscription, marked redelivered.
  * <p>
@@ -188,7 +190,6 @@ public final class QueueConsumer implements AutoCloseable
             settlements.commit(index);
             ackRun.publish();
         }
-        wakeAgentIfRunningLow();
     }
 
     /** Consumer thread: the open run of acks, if any, ends before anything else is settled. */
@@ -233,9 +234,11 @@ public final class QueueConsumer implements AutoCloseable
     }
 
     /**
-     * An ack only frees credit, which the consumer needs once its waiting deliveries run low: waking a sleeping agent
-     * for each ack would make it run a pass (and a journal write) per message. Until then acks collect in the ring,
-     * and the agent, which sleeps at most a millisecond, applies them in one pass.
+     * An ack from another thread only frees credit, which the consumer needs once its waiting deliveries run low:
+     * waking a sleeping agent for each ack would make it run a pass (and a journal write) per message. Until then acks
+     * collect in the ring, and the agent, which sleeps at most a millisecond, applies them in one pass. Acks and
+     * auto-acked deliveries on the consumer's own thread wake nobody: the consumer runs the pass itself once it runs
+     * out of deliveries.
      */
     private void wakeAgentIfRunningLow()
     {
@@ -271,6 +274,10 @@ public final class QueueConsumer implements AutoCloseable
                     notice.run();
                 }
                 else if (handoff.take(deliverRun))
+                {
+                    lookBeforePark.workDone();
+                }
+                else if (agent.passOnConsumerThread() > 0 && !handoff.isEmpty())
                 {
                     lookBeforePark.workDone();
                 }
@@ -341,11 +348,6 @@ public final class QueueConsumer implements AutoCloseable
             {
                 nack(delivery);
             }
-        }
-        if (options.autoAck())
-        {
-            // Auto-acked deliveries free credit when taken, not on an ack.
-            wakeAgentIfRunningLow();
         }
     }
 
