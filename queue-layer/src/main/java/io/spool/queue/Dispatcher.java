@@ -89,6 +89,11 @@ final class Dispatcher
      */
     private int credit(final QueueConsumer consumer)
     {
+        if (consumer.isClosed())
+        {
+            // Whatever a closing consumer were handed now would come straight back, or, acked on hand-over, be lost.
+            return 0;
+        }
         final DeliveryHandoff handoff = consumer.handoff;
         final int prefetch = consumer.options().prefetch();
         return consumer.options().autoAck() ? prefetch - handoff.pending() :

@@ -47,7 +47,7 @@ class DeliveryHandoffTest
     }
 
     @Test
-    void roomAndCreditCountMessagesAndFreeUpAsTheConsumerReachesEach()
+    void roomAndCreditCountMessagesAndFreeUpAsTheConsumerReportsThem()
     {
         final DeliveryHandoff handoff = new DeliveryHandoff(100);
         final int size = handoff.remaining();
@@ -61,8 +61,7 @@ class DeliveryHandoffTest
         assertThat(handoff.available()).isEqualTo(40);
         assertThat(handoff.take((partition, firstOffset, count, deliveryNumber, firstTime) ->
         {
-            handoff.tookOne();
-            handoff.tookOne();
+            handoff.took(2);
         })).isTrue();
 
         assertThat(handoff.isEmpty()).isTrue();
@@ -77,10 +76,7 @@ class DeliveryHandoffTest
         final DeliveryHandoff handoff = new DeliveryHandoff(4);
         final DeliveryHandoff.RunHandler takeAll = (partition, firstOffset, count, deliveryNumber, firstTime) ->
         {
-            for (int i = 0; i < count; i++)
-            {
-                handoff.tookOne();
-            }
+            handoff.took(count);
             record.onRun(partition, firstOffset, count, deliveryNumber, firstTime);
         };
         for (long offset = 0; offset < 100; offset += 2)

@@ -527,4 +527,39 @@ class PushConsumerTest
         assertThat(work.metrics().inFlight()).isZero();
         consumer.close();
     }
+
+    /**
+     * A listener that acks and then syncs the subscription finds its ack applied: the consumer reports the acks of
+     * its open run before its thread calls the agent, though it reports them otherwise only every so many messages.
+     */
+    @Test
+    void aListenerThatAcksAndSyncsFindsItsAckApplied()
+    {
+        fx.topic("single", 1);
+        final Subscription ordered = fx.spool.createSubscription("ordered", "single", SubscriptionSettings.DEFAULT);
+        final int messages = QueueConsumer.PROGRESS_STRIDE / 2;
+        for (int i = 0; i < messages; i++)
+        {
+            fx.publish("single", "job-" + i);
+        }
+        final List<Long> unackedAfterSync = new CopyOnWriteArrayList<>();
+        final List<Long> expected = new ArrayList<>();
+        final CountDownLatch all = new CountDownLatch(messages);
+        final QueueConsumer consumer = ordered.consume(ConsumerOptions.prefetch(1), (delivery, c) ->
+        {
+            c.ack(delivery);
+            ordered.sync();
+            final SubscriptionMetrics metrics = ordered.metrics();
+            unackedAfterSync.add(metrics.ready() + metrics.inFlight());
+            all.countDown();
+        });
+        await(all);
+        consumer.close();
+
+        for (long acked = 1; acked <= messages; acked++)
+        {
+            expected.add(messages - acked);
+        }
+        assertThat(unackedAfterSync).isEqualTo(expected);
+    }
 }
