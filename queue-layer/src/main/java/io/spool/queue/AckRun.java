@@ -48,10 +48,8 @@ abstract class AckRunPaddingAfter extends AckRunReaderFields
 /**
  * The run of in-order acks a push consumer's own thread is making (one partition, one delivery number, consecutive
  * offsets), as its agent sees it. The consumer announces a run once, with an entry in its settlement ring that
- * carries the run's first ack, and each further ack only raises the run's count, which the consumer publishes with one
- * ordered store now and then ({@link #publish()}: every so many messages, and whenever it leaves its delivery loop or
- * calls the agent); the agent settles whatever the published count grew by since it last looked, in one pass per
- * structure. A run ends with a
+ * carries the run's first ack, and each further ack only raises the run's published count with one ordered store;
+ * the agent settles whatever the count grew by since it last looked, in one pass per structure. A run ends with a
  * ring entry that carries its final count, before anything else the consumer thread settles, so settlements keep
  * their order.
  * <p>
@@ -107,6 +105,7 @@ final class AckRun extends AckRunPaddingAfter
             return false;
         }
         count++;
+        PUBLISHED.setRelease(this, pack(number, count));
         return true;
     }
 
@@ -124,10 +123,7 @@ final class AckRun extends AckRunPaddingAfter
         return ++number;
     }
 
-    /**
-     * Consumer thread: the agent may read the run's count as it is now; for a new run, once its {@link #OPENED} entry
-     * is in the ring. After the run ended, it publishes the count its {@link #ENDED} entry carries.
-     */
+    /** Consumer thread: the agent may read the new run's count, its {@link #OPENED} entry being in the ring. */
     void publish()
     {
         PUBLISHED.setRelease(this, pack(number, count));

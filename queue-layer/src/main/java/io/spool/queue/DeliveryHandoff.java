@@ -52,13 +52,13 @@ abstract class DeliveryHandoffPaddingAfter extends DeliveryHandoffAgentFields
  * <p>
  * Design note: room and credit are counted in messages, not runs. A run holds at least one message, so a ring of
  * {@code size} runs never overflows while at most {@code size} messages are staged and not taken; and the consumer
- * counts the messages it took every so many messages, so the agent sees room free up within a run.
+ * counts each message taken as it reaches it, so the agent sees credit and room free up within a run.
  * <p>
  * Thread-safe for one producer (the agent thread: {@link #stage}, {@link #publish}) and one consumer (the consumer
- * thread: {@link #take}, {@link #took}).
+ * thread: {@link #take}, {@link #tookOne}).
  * <p>
  * Design note: the consumer's counters and the agent's lie on cache lines of their own, padded apart, as in
- * {@link AckRun}: the consumer counts the messages it takes, and the agent writes its counters at every pass.
+ * {@link AckRun}: the consumer counts every message it takes, and the agent writes its counters at every pass.
  */
 final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
 {
@@ -175,8 +175,8 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
     }
 
     /**
-     * Consumer thread: takes the next published run and hands it to {@code handler}, which calls {@link #took}
-     * for the run's messages as it reaches them.
+     * Consumer thread: takes the next published run and hands it to {@code handler}, which calls {@link #tookOne()}
+     * as it reaches each of the run's messages.
      *
      * @return false if none was published.
      */
@@ -197,9 +197,9 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
         return true;
     }
 
-    /** Consumer thread: {@code count} more messages of the run being taken no longer count as pending. */
-    void took(final int count)
+    /** Consumer thread: one more message of the run being taken no longer counts as pending. */
+    void tookOne()
     {
-        TAKEN_MESSAGES.setRelease(this, (long)TAKEN_MESSAGES.getOpaque(this) + count);
+        TAKEN_MESSAGES.setRelease(this, (long)TAKEN_MESSAGES.getOpaque(this) + 1);
     }
 }

@@ -27,14 +27,6 @@ import java.util.concurrent.locks.LockSupport;
 public final class QueueConsumer implements AutoCloseable
 {
     private static final int SETTLEMENT_RING_BYTES = 128 * 1024;
-    /**
-     * Messages between two reports of the consumer's progress to the agent ({@link #reportProgress}). The agent reads
-     * the consumer's counts at every pass, so an ordered store of each at every message cost the consumer a cache
-     * line taken back from the agent's core after each of those reads. Alternated with a store per message
-     * ({@code ./spool bench queue --records 500000 --prefetch 1000 --consumers 1}, ten runs each): 0.52 to 0.59 of
-     * the stream poll against 0.53 to 0.56, with one run of each lower.
-     */
-    static final int PROGRESS_STRIDE = 64;
 
     private final int id;
     private final ConsumerOptions options;
@@ -280,7 +272,6 @@ public final class QueueConsumer implements AutoCloseable
                 if (notice != null)
                 {
                     notice.run();
-                    ackRun.publish();
                 }
                 else if (handoff.take(deliverRun))
                 {
@@ -323,40 +314,29 @@ public final class QueueConsumer implements AutoCloseable
         delivery.names(agent.name(), partition, deliveryNumber, firstDeliveryTime);
         final RecordFinder finder = finders[partition];
         final long end = firstOffset + count;
-        long reported = firstOffset;
-        long offset = firstOffset;
-        while (offset < end && !closed)
+        for (long offset = firstOffset; offset < end && !closed; offset++)
         {
             final RecordView record = finder.find(offset);
             if (record != null)
             {
                 deliverRecord(record);
             }
-            else if (!options.autoAck())
+            else
             {
                 // Retention removed the record since it was acquired: there is nothing to deliver, so it is done.
-                ackInRun(partition, offset, deliveryNumber);
-            }
-            offset++;
-            if (offset - reported == PROGRESS_STRIDE)
-            {
-                reportProgress(PROGRESS_STRIDE);
-                reported = offset;
+                handoff.tookOne();
+                if (!options.autoAck())
+                {
+                    ackInRun(partition, offset, deliveryNumber);
+                }
             }
         }
-        reportProgress((int)(offset - reported));
-    }
-
-    /** Consumer thread: lets the agent see how far the consumer got: the messages it took and the acks of its run. */
-    private void reportProgress(final int taken)
-    {
-        handoff.took(taken);
-        ackRun.publish();
     }
 
     /** Consumer thread: gives the run's next message to the listener. */
     private void deliverRecord(final RecordView record)
     {
+        handoff.tookOne();
         delivery.views(record);
         try
         {
@@ -368,18 +348,6 @@ public final class QueueConsumer implements AutoCloseable
             {
                 nack(delivery);
             }
-        }
-    }
-
-    /**
-     * Any thread calling the agent: if it is this consumer's own, the agent is to see the acks it made so far (what
-     * {@link Subscription#sync()} promises rests on that).
-     */
-    void reportProgressIfCalledFromOwnThread()
-    {
-        if (Thread.currentThread() == thread)
-        {
-            ackRun.publish();
         }
     }
 

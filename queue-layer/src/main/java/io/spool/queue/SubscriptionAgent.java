@@ -60,8 +60,6 @@ final class SubscriptionAgent implements Runnable
     /** Answers held back until this pass's state changes are journaled: nobody sees an effect a crash could undo. */
     private final List<AgentRequest> completions = new ArrayList<>();
     private final List<QueueConsumer> consumers = new ArrayList<>();
-    /** The consumers as the last pass left them, for threads outside the pass. */
-    private volatile QueueConsumer[] consumerView = new QueueConsumer[0];
     private final Dispatcher dispatcher;
     private final Thread thread;
     private volatile boolean running = true;
@@ -160,10 +158,6 @@ final class SubscriptionAgent implements Runnable
         if (!running)
         {
             throw stopped();
-        }
-        for (final QueueConsumer consumer : consumerView)
-        {
-            consumer.reportProgressIfCalledFromOwnThread();
         }
         while (!requests.offer(request))
         {
@@ -367,7 +361,6 @@ final class SubscriptionAgent implements Runnable
                     break;
                 case ADD_CONSUMER:
                     consumers.add(request.consumer);
-                    consumerView = consumers.toArray(new QueueConsumer[0]);
                     request.consumer.start();
                     request.complete();
                     break;
@@ -396,7 +389,6 @@ final class SubscriptionAgent implements Runnable
         final QueueConsumer consumer = request.consumer;
         intake.drain(consumer);
         consumers.remove(consumer);
-        consumerView = consumers.toArray(new QueueConsumer[0]);
         for (final PartitionWorker partition : partitions)
         {
             partition.state().releaseConsumer(consumer.id());

@@ -35,8 +35,6 @@ class AckRunTest
         {
             assertThat(run.extend(2, offset, 1)).isTrue();
         }
-        assertThat(run.unsettled()).as("not published yet").isFalse();
-        run.publish();
         assertThat(run.unsettled()).isTrue();
         assertThat(run.poll(record)).isEqualTo(9);
         assertThat(run.poll(record)).isZero();
@@ -70,7 +68,6 @@ class AckRunTest
         final long firstEnd = run.end();
         open(0, 50, 1);
         run.extend(0, 51, 1);
-        run.publish();
 
         assertThat(run.poll(record)).as("the run moved on: its end entry is to be read first").isEqualTo(-1);
         assertThat(run.unsettled()).isTrue();

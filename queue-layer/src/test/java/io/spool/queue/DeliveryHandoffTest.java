@@ -47,7 +47,7 @@ class DeliveryHandoffTest
     }
 
     @Test
-    void roomAndCreditCountMessagesAndFreeUpAsTheConsumerReportsThem()
+    void roomAndCreditCountMessagesAndFreeUpAsTheConsumerReachesEach()
     {
         final DeliveryHandoff handoff = new DeliveryHandoff(100);
         final int size = handoff.remaining();
@@ -61,7 +61,8 @@ class DeliveryHandoffTest
         assertThat(handoff.available()).isEqualTo(40);
         assertThat(handoff.take((partition, firstOffset, count, deliveryNumber, firstTime) ->
         {
-            handoff.took(2);
+            handoff.tookOne();
+            handoff.tookOne();
         })).isTrue();
 
         assertThat(handoff.isEmpty()).isTrue();
@@ -76,7 +77,10 @@ class DeliveryHandoffTest
         final DeliveryHandoff handoff = new DeliveryHandoff(4);
         final DeliveryHandoff.RunHandler takeAll = (partition, firstOffset, count, deliveryNumber, firstTime) ->
         {
-            handoff.took(count);
+            for (int i = 0; i < count; i++)
+            {
+                handoff.tookOne();
+            }
             record.onRun(partition, firstOffset, count, deliveryNumber, firstTime);
         };
         for (long offset = 0; offset < 100; offset += 2)

@@ -529,15 +529,15 @@ class PushConsumerTest
     }
 
     /**
-     * A listener that acks and then syncs the subscription finds its ack applied: the consumer reports the acks of
-     * its open run before its thread calls the agent, though it reports them otherwise only every so many messages.
+     * A listener that acks and then syncs the subscription finds its ack applied, also within a run of acks, where an
+     * ack is only a count the consumer raises.
      */
     @Test
     void aListenerThatAcksAndSyncsFindsItsAckApplied()
     {
         fx.topic("single", 1);
         final Subscription ordered = fx.spool.createSubscription("ordered", "single", SubscriptionSettings.DEFAULT);
-        final int messages = QueueConsumer.PROGRESS_STRIDE / 2;
+        final int messages = 32;
         for (int i = 0; i < messages; i++)
         {
             fx.publish("single", "job-" + i);
@@ -561,5 +561,55 @@ class PushConsumerTest
             expected.add(messages - acked);
         }
         assertThat(unackedAfterSync).isEqualTo(expected);
+    }
+
+    /**
+     * A consumer that is closing is handed nothing more, though it has credit left: what it were handed now would
+     * only come back marked redelivered without ever having been delivered (or, auto-acked, be lost).
+     */
+    @Test
+    void aClosingConsumerIsHandedNothingMore()
+    {
+        publish(3);
+        final CountDownLatch got = new CountDownLatch(1);
+        final CountDownLatch block = new CountDownLatch(1);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(5), (delivery, c) ->
+        {
+            got.countDown();
+            try
+            {
+                block.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        });
+        await(got);
+        work.sync();
+        assertThat(work.metrics().ready()).as("all three handed over").isZero();
+        final Thread closer = new Thread(consumer::close);
+        closer.start();
+        while (!consumer.isClosed())
+        {
+            Thread.onSpinWait();
+        }
+        publish(10);
+        work.sync();
+        block.countDown();
+        try
+        {
+            closer.join(30_000);
+        }
+        catch (final InterruptedException ex)
+        {
+            throw new IllegalStateException(ex);
+        }
+        work.sync();
+
+        final List<Delivery> after = work.receive(100, 0);
+        assertThat(after).hasSize(13);
+        assertThat(after.stream().filter(Delivery::redelivered).count()).as("the three handed over before the close")
+            .isEqualTo(3);
     }
 }
