@@ -252,39 +252,13 @@ class PushConsumerTest
     void autoAckLosesWhatTheConsumerHadNotFinishedWhenItStops()
     {
         publish(20);
-        final CountDownLatch got = new CountDownLatch(1);
-        final CountDownLatch block = new CountDownLatch(1);
-        final QueueConsumer consumer = work.consume(ConsumerOptions.autoAck(5), (delivery, c) ->
-        {
-            got.countDown();
-            try
-            {
-                block.await();
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-        });
-        await(got);
+        final HeldListener listener = new HeldListener();
+        final QueueConsumer consumer = work.consume(ConsumerOptions.autoAck(5), listener);
+        await(listener.got);
         work.sync();
         final long handedOver = 20 - work.metrics().ready();
         assertThat(handedOver).isGreaterThan(1);
-        final Thread closer = new Thread(consumer::close);
-        closer.start();
-        while (!consumer.isClosed())
-        {
-            Thread.onSpinWait();
-        }
-        block.countDown();
-        try
-        {
-            closer.join(30_000);
-        }
-        catch (final InterruptedException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
+        closeWhileHeld(consumer, listener, () -> { });
         work.sync();
         assertThat(work.receive(100, 0)).hasSize((int)(20 - handedOver));
     }
@@ -571,32 +545,60 @@ class PushConsumerTest
     void aClosingConsumerIsHandedNothingMore()
     {
         publish(3);
+        final HeldListener listener = new HeldListener();
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(5), listener);
+        await(listener.got);
+        work.sync();
+        assertThat(work.metrics().ready()).as("all three handed over").isZero();
+        closeWhileHeld(consumer, listener, () ->
+        {
+            publish(10);
+            work.sync();
+        });
+        work.sync();
+
+        final List<Delivery> after = work.receive(100, 0);
+        assertThat(after).hasSize(13);
+        assertThat(after.stream().filter(Delivery::redelivered).count()).as("the three handed over before the close")
+            .isEqualTo(3);
+    }
+
+    /** Holds the first delivery it gets until released, acking nothing, so a test can close its consumer meanwhile. */
+    private static final class HeldListener implements DeliveryListener
+    {
         final CountDownLatch got = new CountDownLatch(1);
-        final CountDownLatch block = new CountDownLatch(1);
-        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(5), (delivery, c) ->
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void onDelivery(final Delivery delivery, final QueueConsumer consumer)
         {
             got.countDown();
             try
             {
-                block.await();
+                release.await();
             }
             catch (final InterruptedException ex)
             {
                 Thread.currentThread().interrupt();
             }
-        });
-        await(got);
-        work.sync();
-        assertThat(work.metrics().ready()).as("all three handed over").isZero();
+        }
+    }
+
+    /**
+     * Closes the consumer from another thread while its listener holds a delivery: runs {@code meanwhile} once the
+     * consumer counts as closed, then lets the listener go and waits for the close to end.
+     */
+    private static void closeWhileHeld(final QueueConsumer consumer, final HeldListener listener,
+        final Runnable meanwhile)
+    {
         final Thread closer = new Thread(consumer::close);
         closer.start();
         while (!consumer.isClosed())
         {
             Thread.onSpinWait();
         }
-        publish(10);
-        work.sync();
-        block.countDown();
+        meanwhile.run();
+        listener.release.countDown();
         try
         {
             closer.join(30_000);
@@ -605,11 +607,5 @@ class PushConsumerTest
         {
             throw new IllegalStateException(ex);
         }
-        work.sync();
-
-        final List<Delivery> after = work.receive(100, 0);
-        assertThat(after).hasSize(13);
-        assertThat(after.stream().filter(Delivery::redelivered).count()).as("the three handed over before the close")
-            .isEqualTo(3);
     }
 }
