@@ -33,6 +33,7 @@ final class SubscriptionAgent implements Runnable
     static final int PULL_CONSUMER = 0;
     /** What {@link #tryPass()} returns when another thread is running the pass. */
     private static final int PASS_ELSEWHERE = -1;
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final VarHandle PASS_TAKEN;
 
     static
@@ -46,8 +47,6 @@ final class SubscriptionAgent implements Runnable
             throw new ExceptionInInitializerError(ex);
         }
     }
-
-    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final String name;
     private final PassClock clock;
@@ -207,7 +206,7 @@ final class SubscriptionAgent implements Runnable
         finally
         {
             running = false;
-            // Held from here on: a pass another thread is in sees the flag down and ends, and none starts again.
+            // Held from here on: a pass a consumer's thread is in ends, and none starts again.
             while (!PASS_TAKEN.compareAndSet(this, false, true))
             {
                 Thread.yield();
