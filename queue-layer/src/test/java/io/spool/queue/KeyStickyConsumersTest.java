@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,11 +52,6 @@ class KeyStickyConsumersTest
         });
     }
 
-    private static void await(final CountDownLatch latch) throws InterruptedException
-    {
-        assertThat(latch.await(30, TimeUnit.SECONDS)).as("deliveries arrive").isTrue();
-    }
-
     @Test
     void keysStayWithTheirConsumerAndMoveInOrderWhenItLeavesOrTheEngineRestarts() throws Exception
     {
@@ -75,12 +69,12 @@ class KeyStickyConsumersTest
         }
         final QueueConsumer newcomer = holding(work, second, secondGot);
         publish(20, 24);
-        await(firstGot);
+        QueueFixture.await(firstGot);
         work.sync();
         assertThat(second).isEmpty();
 
         owner.close();
-        await(secondGot);
+        QueueFixture.await(secondGot);
         assertThat(second).isSorted().hasSize(24);
         newcomer.close();
 
@@ -89,7 +83,7 @@ class KeyStickyConsumersTest
         final List<Long> afterRestart = new CopyOnWriteArrayList<>();
         final CountDownLatch restartGot = new CountDownLatch(24);
         final QueueConsumer next = holding(work, afterRestart, restartGot);
-        await(restartGot);
+        QueueFixture.await(restartGot);
         assertThat(afterRestart).isSorted().hasSize(24);
         next.close();
     }

@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,26 +43,6 @@ class PushConsumerTest
         fx.close();
     }
 
-    private void publish(final int n)
-    {
-        for (int i = 0; i < n; i++)
-        {
-            fx.publish("jobs", "job-" + i);
-        }
-    }
-
-    private static void await(final CountDownLatch latch)
-    {
-        try
-        {
-            assertThat(latch.await(30, TimeUnit.SECONDS)).as("deliveries arrive").isTrue();
-        }
-        catch (final InterruptedException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
-    }
-
     /**
      * A pushed delivery views the log and a received one keeps a copy: through either, the key, headers and value
      * read back as published, by the copying getters and by the buffer at the offsets the getters give.
@@ -85,7 +64,7 @@ class PushConsumerTest
             c.ack(delivery);
             all.countDown();
         });
-        await(all);
+        QueueFixture.await(all);
         consumer.close();
         final List<String> received = new ArrayList<>();
         for (final Delivery delivery : audit.receive(10, 0))
@@ -121,7 +100,7 @@ class PushConsumerTest
     @Test
     void neverMoreUnackedThanThePrefetch()
     {
-        publish(200);
+        fx.publishJobs("jobs", 200);
         final AtomicInteger unacked = new AtomicInteger();
         final AtomicInteger maxUnacked = new AtomicInteger();
         final List<Receipt> held = new CopyOnWriteArrayList<>();
@@ -141,7 +120,7 @@ class PushConsumerTest
             }
             all.countDown();
         });
-        await(all);
+        QueueFixture.await(all);
         assertThat(maxUnacked.get()).isLessThanOrEqualTo(10);
         consumer.close();
     }
@@ -149,7 +128,6 @@ class PushConsumerTest
     @Test
     void competingConsumersShareTheMessagesAndEachIsDeliveredOnce()
     {
-        publish(300);
         final Set<String> seen = ConcurrentHashMap.newKeySet();
         final AtomicInteger duplicates = new AtomicInteger();
         final AtomicInteger[] perConsumer = {new AtomicInteger(), new AtomicInteger()};
@@ -169,7 +147,9 @@ class PushConsumerTest
                 all.countDown();
             });
         }
-        await(all);
+        // Published once both wait: a consumer attached to a backlog alone may drain it before the next one comes.
+        fx.publishJobs("jobs", 300);
+        QueueFixture.await(all);
         assertThat(duplicates.get()).isZero();
         assertThat(perConsumer[0].get() + perConsumer[1].get()).isEqualTo(300);
         assertThat(perConsumer[0].get()).isPositive();
@@ -183,7 +163,7 @@ class PushConsumerTest
     void competingConsumersWithALargePrefetchDrainABacklogEachMessageOnce()
     {
         final int messages = 4_000;
-        publish(messages);
+        fx.publishJobs("jobs", messages);
         final Set<String> seen = ConcurrentHashMap.newKeySet();
         final AtomicInteger deliveries = new AtomicInteger();
         final CountDownLatch all = new CountDownLatch(messages);
@@ -198,7 +178,7 @@ class PushConsumerTest
                 all.countDown();
             });
         }
-        await(all);
+        QueueFixture.await(all);
         work.sync();
 
         assertThat(seen).hasSize(messages);
@@ -212,61 +192,9 @@ class PushConsumerTest
     }
 
     @Test
-    void closingAConsumerReturnsItsUnackedDeliveriesMarkedRedelivered()
-    {
-        publish(20);
-        final CountDownLatch got = new CountDownLatch(10);
-        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(10), (delivery, c) -> got.countDown());
-        await(got);
-        consumer.close();
-        work.sync();
-        final List<Delivery> after = work.receive(100, 0);
-        assertThat(after).hasSize(20);
-        assertThat(after.stream().filter(Delivery::redelivered).count()).isEqualTo(10);
-    }
-
-    @Test
-    void aConsumerClosedByItsListenerIsHandedNothingMoreOfTheRunItWasReading()
-    {
-        publish(20);
-        final AtomicInteger delivered = new AtomicInteger();
-        final CountDownLatch closed = new CountDownLatch(1);
-        work.consume(ConsumerOptions.prefetch(10), (delivery, c) ->
-        {
-            if (delivered.incrementAndGet() == 3)
-            {
-                c.close();
-                closed.countDown();
-            }
-        });
-        await(closed);
-        work.sync();
-
-        assertThat(delivered).hasValue(3);
-        final List<Delivery> after = work.receive(100, 0);
-        assertThat(after).hasSize(20);
-        assertThat(after.stream().filter(Delivery::redelivered).count()).isEqualTo(10);
-    }
-
-    @Test
-    void autoAckLosesWhatTheConsumerHadNotFinishedWhenItStops()
-    {
-        publish(20);
-        final HeldListener listener = new HeldListener();
-        final QueueConsumer consumer = work.consume(ConsumerOptions.autoAck(5), listener);
-        await(listener.got);
-        work.sync();
-        final long handedOver = 20 - work.metrics().ready();
-        assertThat(handedOver).isGreaterThan(1);
-        closeWhileHeld(consumer, listener, () -> { });
-        work.sync();
-        assertThat(work.receive(100, 0)).hasSize((int)(20 - handedOver));
-    }
-
-    @Test
     void aRefusedSettlementIsReportedToTheConsumerAndChangesNothing()
     {
-        publish(1);
+        fx.publishJobs("jobs", 1);
         final CountDownLatch refused = new CountDownLatch(1);
         final List<QueueException> errors = new CopyOnWriteArrayList<>();
         final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(1), new DeliveryListener()
@@ -285,7 +213,7 @@ class PushConsumerTest
                 refused.countDown();
             }
         });
-        await(refused);
+        QueueFixture.await(refused);
         assertThat(errors).hasSize(1);
         work.sync();
         assertThat(work.metrics().inFlight()).isZero();
@@ -297,7 +225,7 @@ class PushConsumerTest
     {
         fx.spool.deleteSubscription("work");
         work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.builder().lockTimeoutMillis(10_000).build());
-        publish(1);
+        fx.publishJobs("jobs", 1);
         final CountDownLatch delivered = new CountDownLatch(1);
         final CountDownLatch told = new CountDownLatch(1);
         final List<Receipt> expired = new CopyOnWriteArrayList<>();
@@ -316,9 +244,9 @@ class PushConsumerTest
                 told.countDown();
             }
         });
-        await(delivered);
+        QueueFixture.await(delivered);
         fx.advance(work, 10_000);
-        await(told);
+        QueueFixture.await(told);
         assertThat(expired).hasSize(1);
         slow.close();
         final List<Delivery> again = work.receive(1, 0);
@@ -362,15 +290,15 @@ class PushConsumerTest
                 refused.add(error);
             }
         });
-        publish(1);
-        await(first);
+        fx.publishJobs("jobs", 1);
+        QueueFixture.await(first);
         final Receipt early = held.get(0).receipt();
         fx.advance(work, 6_000);
-        publish(1);
-        await(second);
+        fx.publishJobs("jobs", 1);
+        QueueFixture.await(second);
         final Receipt late = held.get(1).receipt();
         fx.advance(work, 4_000);
-        await(told);
+        QueueFixture.await(told);
 
         assertThat(expired).containsExactly(early);
         consumer.ack(late);
@@ -403,7 +331,7 @@ class PushConsumerTest
             records.add(new io.spool.stream.ProducerRecord("jobs", 0, null, java.util.Map.of(), new byte[8]));
         }
         fx.spool.newProducer().sendBatch(records).join();
-        await(all);
+        QueueFixture.await(all);
         assertThat(got[0].get()).as("first consumer's share").isGreaterThanOrEqualTo(32);
         assertThat(got[1].get()).as("second consumer's share").isGreaterThanOrEqualTo(32);
         consumers[0].close();
@@ -415,7 +343,7 @@ class PushConsumerTest
     {
         fx.spool.deleteSubscription("work");
         work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.builder().lockTimeoutMillis(1_000).build());
-        publish(1);
+        fx.publishJobs("jobs", 1);
         final List<Receipt> kept = new CopyOnWriteArrayList<>();
         final CountDownLatch delivered = new CountDownLatch(1);
         final List<QueueException> refused = new CopyOnWriteArrayList<>();
@@ -434,7 +362,7 @@ class PushConsumerTest
                 refused.add(error);
             }
         });
-        await(delivered);
+        QueueFixture.await(delivered);
         consumer.extend(kept.get(0), 5_000);
         work.sync();
         fx.advance(work, 2_000);
@@ -449,14 +377,14 @@ class PushConsumerTest
     @Test
     void acksTheConsumerThreadMadeHaveTakenEffectWhenSyncReturns()
     {
-        publish(500);
+        fx.publishJobs("jobs", 500);
         final CountDownLatch acked = new CountDownLatch(500);
         final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(50), (delivery, c) ->
         {
             c.ack(delivery);
             acked.countDown();
         });
-        await(acked);
+        QueueFixture.await(acked);
         work.sync();
         final SubscriptionMetrics metrics = work.metrics();
         assertThat(metrics.inFlight()).isZero();
@@ -467,7 +395,7 @@ class PushConsumerTest
     @Test
     void aNackAfterAnAckOfTheSameDeliveryOnTheConsumerThreadIsRefusedAsTheAckCameFirst()
     {
-        publish(10);
+        fx.publishJobs("jobs", 10);
         final CountDownLatch all = new CountDownLatch(10);
         final CountDownLatch refused = new CountDownLatch(1);
         final List<QueueException> errors = new CopyOnWriteArrayList<>();
@@ -493,8 +421,8 @@ class PushConsumerTest
                 refused.countDown();
             }
         });
-        await(all);
-        await(refused);
+        QueueFixture.await(all);
+        QueueFixture.await(refused);
         work.sync();
         assertThat(errors).singleElement().isInstanceOf(AlreadySettledException.class);
         assertThat(deliveries.get()).as("job-4 was not redelivered").isEqualTo(10);
@@ -527,7 +455,7 @@ class PushConsumerTest
             unackedAfterSync.add(metrics.ready() + metrics.inFlight());
             all.countDown();
         });
-        await(all);
+        QueueFixture.await(all);
         consumer.close();
 
         for (long acked = 1; acked <= messages; acked++)
@@ -535,77 +463,5 @@ class PushConsumerTest
             expected.add(messages - acked);
         }
         assertThat(unackedAfterSync).isEqualTo(expected);
-    }
-
-    /**
-     * A consumer that is closing is handed nothing more, though it has credit left: what it were handed now would
-     * only come back marked redelivered without ever having been delivered (or, auto-acked, be lost).
-     */
-    @Test
-    void aClosingConsumerIsHandedNothingMore()
-    {
-        publish(3);
-        final HeldListener listener = new HeldListener();
-        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(5), listener);
-        await(listener.got);
-        work.sync();
-        assertThat(work.metrics().ready()).as("all three handed over").isZero();
-        closeWhileHeld(consumer, listener, () ->
-        {
-            publish(10);
-            work.sync();
-        });
-        work.sync();
-
-        final List<Delivery> after = work.receive(100, 0);
-        assertThat(after).hasSize(13);
-        assertThat(after.stream().filter(Delivery::redelivered).count()).as("the three handed over before the close")
-            .isEqualTo(3);
-    }
-
-    /** Holds the first delivery it gets until released, acking nothing, so a test can close its consumer meanwhile. */
-    private static final class HeldListener implements DeliveryListener
-    {
-        final CountDownLatch got = new CountDownLatch(1);
-        final CountDownLatch release = new CountDownLatch(1);
-
-        @Override
-        public void onDelivery(final Delivery delivery, final QueueConsumer consumer)
-        {
-            got.countDown();
-            try
-            {
-                release.await();
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /**
-     * Closes the consumer from another thread while its listener holds a delivery: runs {@code meanwhile} once the
-     * consumer counts as closed, then lets the listener go and waits for the close to end.
-     */
-    private static void closeWhileHeld(final QueueConsumer consumer, final HeldListener listener,
-        final Runnable meanwhile)
-    {
-        final Thread closer = new Thread(consumer::close);
-        closer.start();
-        while (!consumer.isClosed())
-        {
-            Thread.onSpinWait();
-        }
-        meanwhile.run();
-        listener.release.countDown();
-        try
-        {
-            closer.join(30_000);
-        }
-        catch (final InterruptedException ex)
-        {
-            throw new IllegalStateException(ex);
-        }
     }
 }

@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * An engine on a test directory with a hand-driven clock and no background maintenance.
@@ -72,6 +74,29 @@ final class QueueFixture implements AutoCloseable
         for (final String value : values)
         {
             spool.newProducer().send(topic, null, value.getBytes(StandardCharsets.UTF_8)).join();
+        }
+    }
+
+    /** Publishes {@code count} messages valued job-0, job-1 and on, one by one. */
+    void publishJobs(final String topic, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            publish(topic, "job-" + i);
+        }
+    }
+
+    /** Waits (on the real clock: deliveries arrive on the consumers' threads) up to 30 s for the latch to open. */
+    static void await(final CountDownLatch latch)
+    {
+        try
+        {
+            org.assertj.core.api.Assertions.assertThat(latch.await(30, TimeUnit.SECONDS)).as("deliveries arrive")
+                .isTrue();
+        }
+        catch (final InterruptedException ex)
+        {
+            throw new IllegalStateException(ex);
         }
     }
 

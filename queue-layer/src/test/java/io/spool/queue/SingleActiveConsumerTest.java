@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,11 +30,6 @@ class SingleActiveConsumerTest
     void close()
     {
         fx.close();
-    }
-
-    private static void await(final CountDownLatch latch) throws InterruptedException
-    {
-        assertThat(latch.await(30, TimeUnit.SECONDS)).as("deliveries arrive").isTrue();
     }
 
     private static List<String> jobs(final int from, final int to)
@@ -65,7 +59,7 @@ class SingleActiveConsumerTest
             }
             activeFull.countDown();
         });
-        await(activeFull);
+        QueueFixture.await(activeFull);
         final QueueConsumer second = work.consume(ConsumerOptions.prefetch(10), (delivery, consumer) ->
         {
             standby.add(delivery.valueAsString());
@@ -76,7 +70,7 @@ class SingleActiveConsumerTest
         work.sync();
         assertThat(standby).isEmpty();
         first.close();
-        await(standbyDone);
+        QueueFixture.await(standbyDone);
 
         assertThat(active).containsExactlyElementsOf(jobs(0, 30));
         assertThat(standby).containsExactlyElementsOf(jobs(20, 100));
