@@ -207,7 +207,7 @@ final class SubscriptionAgent implements Runnable
         {
             running = false;
             // Held from here on: a pass a consumer's thread is in ends, and none starts again.
-            while (!PASS_TAKEN.compareAndSet(this, false, true))
+            while (!takePass())
             {
                 Thread.yield();
             }
@@ -224,7 +224,7 @@ final class SubscriptionAgent implements Runnable
      */
     private int tryPass()
     {
-        if (passTaken || !PASS_TAKEN.compareAndSet(this, false, true))
+        if (!takePass())
         {
             return PASS_ELSEWHERE;
         }
@@ -234,7 +234,7 @@ final class SubscriptionAgent implements Runnable
         }
         finally
         {
-            PASS_TAKEN.setRelease(this, false);
+            releasePass();
         }
     }
 
@@ -272,10 +272,22 @@ final class SubscriptionAgent implements Runnable
         }
     }
 
+    /** Takes the pass flag if no thread holds it; the plain look first spares the flag's line a write. */
+    private boolean takePass()
+    {
+        return !passTaken && PASS_TAKEN.compareAndSet(this, false, true);
+    }
+
+    /** Lets the pass go: its writes are seen by the next thread to take it. */
+    private void releasePass()
+    {
+        PASS_TAKEN.setRelease(this, false);
+    }
+
     /** Agent thread: whether it may park, nothing waiting for a pass; never while another thread runs one. */
     private boolean nothingPending()
     {
-        if (!PASS_TAKEN.compareAndSet(this, false, true))
+        if (!takePass())
         {
             return false;
         }
@@ -285,7 +297,7 @@ final class SubscriptionAgent implements Runnable
         }
         finally
         {
-            PASS_TAKEN.setRelease(this, false);
+            releasePass();
         }
     }
 
