@@ -97,7 +97,7 @@ final class Dispatcher
         final DeliveryHandoff handoff = consumer.handoff;
         final int prefetch = consumer.options().prefetch();
         return consumer.options().autoAck() ? prefetch - handoff.pending() :
-            Math.min(prefetch - inFlightOf(consumer.id()), handoff.remaining());
+            handoff.room(prefetch - inFlightOf(consumer.id()));
     }
 
     /** Stages up to {@code max} messages for one consumer; returns how many were acquired. */

@@ -50,10 +50,10 @@ class DeliveryHandoffTest
     void roomAndCreditCountMessagesAndFreeUpAsTheConsumerReachesEach()
     {
         final DeliveryHandoff handoff = new DeliveryHandoff(100);
-        final int size = handoff.remaining();
+        final int size = handoff.room(Integer.MAX_VALUE);
         handoff.stage(0, 0, 40, 1, 7);
         assertThat(handoff.pending()).isEqualTo(40);
-        assertThat(handoff.remaining()).isEqualTo(size - 40);
+        assertThat(handoff.room(Integer.MAX_VALUE)).isEqualTo(size - 40);
         assertThat(handoff.available()).isZero();
         assertThat(handoff.isEmpty()).isTrue();
 
@@ -68,7 +68,7 @@ class DeliveryHandoffTest
         assertThat(handoff.isEmpty()).isTrue();
         assertThat(handoff.available()).isEqualTo(38);
         assertThat(handoff.pending()).isEqualTo(38);
-        assertThat(handoff.remaining()).isEqualTo(size - 38);
+        assertThat(handoff.room(Integer.MAX_VALUE)).isEqualTo(size - 38);
     }
 
     @Test
@@ -86,7 +86,7 @@ class DeliveryHandoffTest
         for (long offset = 0; offset < 100; offset += 2)
         {
             // Gaps between the offsets keep every delivery a run of its own.
-            assertThat(handoff.remaining()).isPositive();
+            assertThat(handoff.room(1)).isOne();
             handoff.stage(0, offset, 1, 1, 7);
             handoff.publish();
             assertThat(handoff.take(takeAll)).isTrue();
@@ -94,5 +94,26 @@ class DeliveryHandoffTest
 
         assertThat(runs).hasSize(50).startsWith("0:0+1#1@7").endsWith("0:98+1#1@7");
         assertThat(handoff.pending()).isZero();
+    }
+
+    @Test
+    void roomHoldsTwiceTheCapacityAndIsNeverMoreThanTheConsumerFreed()
+    {
+        final DeliveryHandoff handoff = new DeliveryHandoff(4);
+        assertThat(handoff.room(Integer.MAX_VALUE)).isEqualTo(8);
+        handoff.stage(0, 0, 8, 1, 7);
+        handoff.publish();
+        assertThat(handoff.room(3)).isZero();
+
+        assertThat(handoff.take((partition, firstOffset, count, deliveryNumber, firstTime) ->
+        {
+            for (int i = 0; i < 5; i++)
+            {
+                handoff.tookOne();
+            }
+        })).isTrue();
+        assertThat(handoff.room(3)).isEqualTo(3);
+        assertThat(handoff.room(Integer.MAX_VALUE)).isEqualTo(5);
+        assertThat(handoff.pending()).isEqualTo(3);
     }
 }
