@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * rounds after them: at least {@link #ROUNDS}, and as many more as the timed drains need to add up to
  * {@link #TIMED_NANOS}. The consumers count their acks without a shared atomic (see {@link AckTally}). A last,
  * live phase publishes a fifth as many records while the consumers ack them; each record carries its publish time,
- * which gives publish-to-ack latency. Not thread-safe: one run at a time.
+ * which gives publish-to-ack latency. After the first timed round and after the last it reports a cache line's round
+ * trip between two threads' CPUs ({@link CacheLineRoundTrip}), which the ratios move with. Not thread-safe: one run at a time.
  */
 public final class QueueBench
 {
@@ -106,6 +107,7 @@ public final class QueueBench
                     publish(spool, topic, records, payloadBytes);
                     final List<Throughput> streams = new ArrayList<>();
                     final List<Drained> drains = new ArrayList<>();
+                    long roundTripAtFirst = 0;
                     final JitWarmUp warmUp = JitWarmUp.of(warmUpNanos, maxWarmUpNanos);
                     long timed = 0;
                     for (int round = 0; drains.size() < ROUNDS || timed < timedNanos; round++)
@@ -117,11 +119,20 @@ public final class QueueBench
                         spool.deleteSubscription(subscription.name());
                         if (!warmUp.roundWasWarmUp())
                         {
+                            if (drains.isEmpty())
+                            {
+                                // Not before the warm-up: the JIT's compiler threads would share the CPUs with it.
+                                roundTripAtFirst = CacheLineRoundTrip.medianNanos();
+                            }
                             streams.add(stream);
                             drains.add(drained);
                             timed += drained.elapsedNanos();
                         }
                     }
+                    progressOut.println("bench queue: a cache line's round trip between two threads' CPUs: " +
+                        roundTripAtFirst + " ns after the first timed round, " + CacheLineRoundTrip.medianNanos() +
+                        " ns after the last");
+                    progressOut.flush();
                     streams.sort(Comparator.comparingLong(Throughput::elapsedNanos));
                     drains.sort(Comparator.comparingLong(Drained::elapsedNanos));
                     final Drained backlog = drains.get(drains.size() / 2);

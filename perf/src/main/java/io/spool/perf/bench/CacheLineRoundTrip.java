@@ -1,0 +1,93 @@
+package io.spool.perf.bench;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * How long a cache line takes to travel from one thread's CPU to another's and back: two threads hand a counter
+ * back and forth, each waiting for the other's increment. The queue bench reports it beside its ratios because they
+ * move with it: on this kind of shared virtual machine the host sometimes places the two virtual CPUs where a round
+ * trip takes about 400 ns instead of 100, and while it does, every cache line the subscription's agent and a consumer
+ * pass between them costs four times as much (one consumer at prefetch 1,000 gave 0.46 of the stream poll against
+ * 0.57 with the build of the time). Not thread-safe: one measurement at a time.
+ */
+public final class CacheLineRoundTrip
+{
+    /** Longs between the array's start and the counter, and after it: 128 bytes on each side. */
+    private static final int PADDING = 16;
+    private static final int TRIES = 5;
+    private static final int ROUND_TRIPS_PER_TRY = 20_000;
+    /** A try stops early after this long: two threads sharing one CPU hand the counter over once per time slice. */
+    private static final long MAX_TRY_NANOS = TimeUnit.MILLISECONDS.toNanos(40);
+
+    private CacheLineRoundTrip()
+    {
+    }
+
+    /** The median over five tries of the time per round trip, in nanoseconds. */
+    public static long medianNanos()
+    {
+        return medianNanos(TRIES, ROUND_TRIPS_PER_TRY, MAX_TRY_NANOS);
+    }
+
+    static long medianNanos(final int tries, final int roundTrips, final long maxTryNanos)
+    {
+        final long[] perRoundTrip = new long[tries];
+        for (int t = 0; t < tries; t++)
+        {
+            perRoundTrip[t] = oneTry(roundTrips, maxTryNanos);
+        }
+        Arrays.sort(perRoundTrip);
+        return perRoundTrip[tries / 2];
+    }
+
+    private static long oneTry(final int roundTrips, final long maxTryNanos)
+    {
+        final AtomicLongArray line = new AtomicLongArray(2 * PADDING + 1);
+        final Thread echo = new Thread(() -> echo(line, roundTrips), "spool-round-trip-echo");
+        echo.setDaemon(true);
+        echo.start();
+        final long start = System.nanoTime();
+        long done = 0;
+        while (done < roundTrips && System.nanoTime() - start < maxTryNanos)
+        {
+            line.setRelease(PADDING, 2 * done + 1);
+            while (line.getAcquire(PADDING) != 2 * done + 2)
+            {
+                Thread.onSpinWait();
+            }
+            done++;
+        }
+        final long elapsed = System.nanoTime() - start;
+        // A negative count tells the echo thread to stop, wherever it is in the count.
+        line.setRelease(PADDING, -1);
+        try
+        {
+            echo.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        return elapsed / Math.max(1, done);
+    }
+
+    /** Answers each odd count with the next even one, until told to stop. */
+    private static void echo(final AtomicLongArray line, final int roundTrips)
+    {
+        for (long i = 0; i < roundTrips; i++)
+        {
+            long seen;
+            while ((seen = line.getAcquire(PADDING)) != 2 * i + 1)
+            {
+                if (seen < 0)
+                {
+                    return;
+                }
+                Thread.onSpinWait();
+            }
+            line.setRelease(PADDING, 2 * i + 2);
+        }
+    }
+}
