@@ -20,6 +20,8 @@ public final class CacheLineRoundTrip
     private static final int ROUND_TRIPS_PER_TRY = 20_000;
     /** A try stops early after this long: two threads sharing one CPU hand the counter over once per time slice. */
     private static final long MAX_TRY_NANOS = TimeUnit.MILLISECONDS.toNanos(40);
+    /** How long the counter goes back and forth untimed before the tries. */
+    private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private CacheLineRoundTrip()
     {
@@ -33,61 +35,80 @@ public final class CacheLineRoundTrip
 
     static long medianNanos(final int tries, final int roundTrips, final long maxTryNanos)
     {
+        final AtomicLongArray line = new AtomicLongArray(2 * PADDING + 1);
+        final Thread echo = new Thread(() -> echo(line), "spool-round-trip-echo");
+        echo.setDaemon(true);
+        echo.start();
         final long[] perRoundTrip = new long[tries];
-        for (int t = 0; t < tries; t++)
+        final long[] count = {0};
+        try
         {
-            perRoundTrip[t] = oneTry(roundTrips, maxTryNanos);
+            // Untimed first: a new thread starts on its starter's CPU, and the scheduler takes a while to move it;
+            // threads that just finished work may still hold a CPU for a while before they park.
+            oneTry(line, count, Integer.MAX_VALUE, Math.min(SETTLE_NANOS, maxTryNanos));
+            for (int t = 0; t < tries; t++)
+            {
+                perRoundTrip[t] = oneTry(line, count, roundTrips, maxTryNanos);
+            }
+        }
+        finally
+        {
+            // A negative count tells the echo thread to stop.
+            line.setRelease(PADDING, -1);
+            try
+            {
+                echo.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
         Arrays.sort(perRoundTrip);
         return perRoundTrip[tries / 2];
     }
 
-    private static long oneTry(final int roundTrips, final long maxTryNanos)
+    /** Hands the counter over up to {@code roundTrips} times, going on from {@code count[0]}. */
+    private static long oneTry(final AtomicLongArray line, final long[] count, final int roundTrips,
+        final long maxTryNanos)
     {
-        final AtomicLongArray line = new AtomicLongArray(2 * PADDING + 1);
-        final Thread echo = new Thread(() -> echo(line, roundTrips), "spool-round-trip-echo");
-        echo.setDaemon(true);
-        echo.start();
         final long start = System.nanoTime();
         long done = 0;
+        long next = count[0];
         while (done < roundTrips && System.nanoTime() - start < maxTryNanos)
         {
-            line.setRelease(PADDING, 2 * done + 1);
-            while (line.getAcquire(PADDING) != 2 * done + 2)
+            line.setRelease(PADDING, next + 1);
+            while (line.getAcquire(PADDING) != next + 2)
             {
                 Thread.onSpinWait();
             }
+            next += 2;
             done++;
         }
-        final long elapsed = System.nanoTime() - start;
-        // A negative count tells the echo thread to stop, wherever it is in the count.
-        line.setRelease(PADDING, -1);
-        try
-        {
-            echo.join();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        return elapsed / Math.max(1, done);
+        count[0] = next;
+        return (System.nanoTime() - start) / Math.max(1, done);
     }
 
     /** Answers each odd count with the next even one, until told to stop. */
-    private static void echo(final AtomicLongArray line, final int roundTrips)
+    private static void echo(final AtomicLongArray line)
     {
-        for (long i = 0; i < roundTrips; i++)
+        long answered = 0;
+        while (true)
         {
-            long seen;
-            while ((seen = line.getAcquire(PADDING)) != 2 * i + 1)
+            final long seen = line.getAcquire(PADDING);
+            if (seen < 0)
             {
-                if (seen < 0)
-                {
-                    return;
-                }
+                return;
+            }
+            if (seen == answered + 1)
+            {
+                answered = seen + 1;
+                line.setRelease(PADDING, answered);
+            }
+            else
+            {
                 Thread.onSpinWait();
             }
-            line.setRelease(PADDING, 2 * i + 2);
         }
     }
 }
