@@ -43,7 +43,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link #TIMED_NANOS}. The consumers count their acks without a shared atomic (see {@link AckTally}). A last,
  * live phase publishes a fifth as many records while the consumers ack them; each record carries its publish time,
  * which gives publish-to-ack latency. After the first timed round and after the last it reports a cache line's round
- * trip between two threads' CPUs ({@link CacheLineRoundTrip}), which the ratios move with. Not thread-safe: one run at a time.
+ * trip between two threads' CPUs ({@link CacheLineRoundTrip}), which the ratios move with. Not thread-safe: one run at
+ * a time.
  */
 public final class QueueBench
 {
