@@ -40,15 +40,14 @@ public final class CacheLineRoundTrip
         echo.setDaemon(true);
         echo.start();
         final long[] perRoundTrip = new long[tries];
-        final long[] count = {0};
         try
         {
             // Untimed first: a new thread starts on its starter's CPU, and the scheduler takes a while to move it;
             // threads that just finished work may still hold a CPU for a while before they park.
-            oneTry(line, count, Integer.MAX_VALUE, Math.min(SETTLE_NANOS, maxTryNanos));
+            oneTry(line, Integer.MAX_VALUE, Math.min(SETTLE_NANOS, maxTryNanos));
             for (int t = 0; t < tries; t++)
             {
-                perRoundTrip[t] = oneTry(line, count, roundTrips, maxTryNanos);
+                perRoundTrip[t] = oneTry(line, roundTrips, maxTryNanos);
             }
         }
         finally
@@ -68,13 +67,12 @@ public final class CacheLineRoundTrip
         return perRoundTrip[tries / 2];
     }
 
-    /** Hands the counter over up to {@code roundTrips} times, going on from {@code count[0]}. */
-    private static long oneTry(final AtomicLongArray line, final long[] count, final int roundTrips,
-        final long maxTryNanos)
+    /** Hands the counter over up to {@code roundTrips} times, going on from the echo's last answer. */
+    private static long oneTry(final AtomicLongArray line, final int roundTrips, final long maxTryNanos)
     {
         final long start = System.nanoTime();
         long done = 0;
-        long next = count[0];
+        long next = line.getAcquire(PADDING);
         while (done < roundTrips && System.nanoTime() - start < maxTryNanos)
         {
             line.setRelease(PADDING, next + 1);
@@ -85,7 +83,6 @@ public final class CacheLineRoundTrip
             next += 2;
             done++;
         }
-        count[0] = next;
         return (System.nanoTime() - start) / Math.max(1, done);
     }
 
