@@ -42,7 +42,7 @@ final class SubscriptionAgent implements Runnable
      * consumer at prefetch 1,000 fell to 0.41-0.53 of the stream poll against 0.51-0.61; paced at 2.5 µs it ran at
      * 0.52-0.61, at 1.5 µs about the same. Passes on a consumer's thread are not paced: that consumer ran dry.
      */
-    private static final long MIN_PASS_INTERVAL_NANOS = 2_500;
+    static final long MIN_PASS_INTERVAL_NANOS = 2_500;
     private static final VarHandle PASS_TAKEN;
 
     static
