@@ -62,6 +62,53 @@ final class JournalReader
         }
     }
 
+    /**
+     * The file's length without the zeros at its end when the journal's writer grew it: the writer grows the file
+     * ahead of its writes by whole steps of zeros (see {@link MappedTail}), so a file left by a crash is a whole
+     * number of steps long and ends in zeros that were never journal, which are not a torn write. (A torn write in
+     * such a file that ends in zero bytes is counted short by those bytes.) A file of any other length is its length.
+     *
+     * @return 0 if the file is missing.
+     */
+    static long writtenLength(final Path path)
+    {
+        if (!Files.exists(path))
+        {
+            return 0;
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
+        {
+            final long size = channel.size();
+            if (size == 0 || size % MappedTail.FILL_BYTES != 0 || size > Integer.MAX_VALUE)
+            {
+                return size;
+            }
+            final MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            try
+            {
+                final UnsafeBuffer buffer = new UnsafeBuffer(mapped);
+                int end = (int)size;
+                while (end >= Long.BYTES && buffer.getLong(end - Long.BYTES) == 0)
+                {
+                    end -= Long.BYTES;
+                }
+                while (end > 0 && buffer.getByte(end - 1) == 0)
+                {
+                    end--;
+                }
+                return end;
+            }
+            finally
+            {
+                IoUtil.unmap(mapped);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("reading the subscription state journal " + path + " failed", ex);
+        }
+    }
+
     private static long replay(
         final Path path, final long generation, final UnsafeBuffer buffer, final MappedByteBuffer mapped,
         final int size, final StateLog target)

@@ -15,8 +15,8 @@ import static io.spool.queue.JournalDescriptor.*;
 
 /**
  * Appends state changes to the journal file: changes collect in a buffer, consecutive changes of one type share an
- * entry, and {@link #commit()} writes the batch with one positional write and forces it per the
- * {@link StateDurability}. Not thread-safe: owned by the subscription partition's thread.
+ * entry, and {@link #commit()} copies the batch into the file's mapped tail ({@link MappedTail}) and forces it per
+ * the {@link StateDurability}. Not thread-safe: owned by the subscription partition's thread.
  * <p>
  * Design note: a batch reaches the file (the page cache) before commit returns under every policy, which is what
  * makes a committed ack survive SIGKILL; the policy only adds forcing, which is what survives a power cut.
@@ -30,6 +30,7 @@ final class StateJournal implements StateLog, AutoCloseable
     private final StateDurability durability;
     private final EpochClock clock;
     private FileChannel channel;
+    private MappedTail tail;
     private Path path;
     private long fileLength;
     private int pendingLength;
@@ -181,13 +182,8 @@ final class StateJournal implements StateLog, AutoCloseable
         {
             if (pendingLength > 0)
             {
-                final ByteBuffer bytes = pending.byteBuffer();
-                bytes.limit(pendingLength).position(0);
-                while (bytes.hasRemaining())
-                {
-                    fileLength += channel.write(bytes, fileLength);
-                }
-                bytes.clear();
+                tail.write(fileLength, pending, 0, pendingLength);
+                fileLength += pendingLength;
                 pendingLength = 0;
                 unforced = true;
             }
@@ -224,6 +220,8 @@ final class StateJournal implements StateLog, AutoCloseable
             if (channel.isOpen())
             {
                 commit();
+                tail.close();
+                channel.truncate(fileLength);
                 force();
                 channel.close();
             }
@@ -331,6 +329,7 @@ final class StateJournal implements StateLog, AutoCloseable
                 channel.truncate(validLength);
                 fileLength = validLength;
             }
+            tail = new MappedTail(channel);
         }
         catch (final IOException ex)
         {

@@ -74,7 +74,7 @@ public final class StateVerifier
             }
         }
         return new StateReport(state.partition(), restored.generation, window.floor(), state.readCursor(), acked,
-            dead, delayed, available, overLimit, maxDeliveries, size(snapshotFile), size(journalFile),
+            dead, delayed, available, overLimit, maxDeliveries, size(snapshotFile), JournalReader.writtenLength(journalFile),
             journalValidBytes);
     }
 

@@ -116,7 +116,7 @@ public final class SubscriptionStateStore implements AutoCloseable
         final Path journalFile = directory.resolve(JournalDescriptor.fileName(generation));
         final StateRestorer restorer = new StateRestorer(state, delays);
         final long validLength = JournalReader.replay(journalFile, generation, restorer);
-        final long truncatedBytes = Files.exists(journalFile) ? Math.max(0, size(journalFile) - validLength) : 0;
+        final long truncatedBytes = Math.max(0, JournalReader.writtenLength(journalFile) - validLength);
         deleteStaleFiles(directory, journalFile);
         final StateJournal journal = new StateJournal(journalFile, generation, validLength,
             config.durability(), clock);

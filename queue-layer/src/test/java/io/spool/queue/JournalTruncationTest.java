@@ -115,6 +115,54 @@ class JournalTruncationTest
         }
     }
 
+    @Test
+    void aJournalLeftOpenEndsInZerosPastItsCommitsAndRestoresEveryOne() throws IOException
+    {
+        final Path original = directory.resolve("open");
+        final Path copy = directory.resolve("copy");
+        Files.createDirectories(copy);
+        final Set<Long> acked = new TreeSet<>();
+        try (SubscriptionStateStore store = open(original))
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(40);
+            for (int round = 0; round < ROUNDS; round++)
+            {
+                final List<long[]> deliveries = new ArrayList<>();
+                state.acquire(5, 1, (offset, deliveryNumber) -> deliveries.add(new long[]{offset, deliveryNumber}));
+                for (final long[] delivery : deliveries)
+                {
+                    state.ack(delivery[0], (int)delivery[1]);
+                    acked.add(delivery[0]);
+                }
+                store.commit();
+            }
+            // Copied while the journal is open, as a killed process leaves it: grown by its mapping, zeros past the
+            // commits.
+            for (final String name : new String[]{"journal-0.log", SnapshotDescriptor.FILE_NAME})
+            {
+                Files.copy(original.resolve(name), copy.resolve(name));
+            }
+            assertThat(Files.size(copy.resolve("journal-0.log"))).isGreaterThan(store.journalBytes());
+        }
+
+        try (SubscriptionStateStore store = open(copy))
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(40);
+            final Set<Long> restored = new TreeSet<>();
+            for (long offset = 0; offset < 40; offset++)
+            {
+                if (state.state(offset) == MessageState.ACKED)
+                {
+                    restored.add(offset);
+                }
+            }
+            assertThat(restored).isEqualTo(acked).hasSize(40);
+            assertThat(store.truncatedBytesOnOpen()).as("zeros the writer grew the file by are no torn write").isZero();
+        }
+    }
+
     private SubscriptionStateStore open(final Path path)
     {
         return SubscriptionStateStore.open(path, 0, SubscriptionSettings.DEFAULT, 0, clock, StateStoreConfig.DEFAULT,

@@ -1,0 +1,117 @@
+package io.spool.queue;
+
+import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+
+/**
+ * Writes a file's growing tail through a shared mapping, a window of {@link #WINDOW_BYTES} at a time: a copy into
+ * the page cache instead of a system call per write (the positional write took 1.3 µs of the subscription pass's
+ * 1.9). What is copied is in the page cache as a positional write's bytes would be, so it survives the process being
+ * killed, and forcing the channel forces it to disk. Zeros go ahead of the stores by positional writes,
+ * {@link #FILL_BYTES} at a time, so that no store lands on a hole: a store into a hole faults its page in through the
+ * kernel's read-ahead, which zero-filled pages all the way to the window's end (with windows of 16 MiB, one consumer
+ * at prefetch 1,000 fell from 0.6 of the stream poll to 0.42). Mapping a window grows the file to the window's end,
+ * so a file left by a crash ends in zeros, which the journal's reader takes as its end. Not thread-safe: owned by the
+ * journal's thread.
+ */
+final class MappedTail implements AutoCloseable
+{
+    /**
+     * A multiple of every page size, so windows start on page boundaries. Large, because mapping a window allocates
+     * (the hot path allocates nothing per message, so once per window is the most it may): the file grows ahead of
+     * what is written by up to this much, sparse past the zeros written ahead, until the journal cuts it back.
+     */
+    static final int WINDOW_BYTES = 16 * 1024 * 1024;
+
+    /** Zeros written ahead of the stores at a time: one positional write per 64 KiB of journal. */
+    static final int FILL_BYTES = 64 * 1024;
+
+    private final FileChannel channel;
+    private final ByteBuffer zeros = ByteBuffer.allocateDirect(FILL_BYTES);
+    /** Where the zeros written ahead end; -1 before the first write. */
+    private long filledTo = -1;
+    private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+    private MappedByteBuffer window;
+    private long windowStart = -1;
+
+    MappedTail(final FileChannel channel)
+    {
+        this.channel = channel;
+    }
+
+    /** Copies {@code length} bytes of {@code source} from {@code index} to the file at {@code position}. */
+    void write(final long position, final DirectBuffer source, final int index, final int length) throws IOException
+    {
+        fillThrough(position, position + length);
+        long at = position;
+        int from = index;
+        int remaining = length;
+        while (remaining > 0)
+        {
+            if (window == null || at < windowStart || at >= windowStart + WINDOW_BYTES)
+            {
+                mapWindowAt(at - at % WINDOW_BYTES);
+            }
+            final int inWindow = (int)(at - windowStart);
+            final int n = Math.min(remaining, WINDOW_BYTES - inWindow);
+            view.putBytes(inWindow, source, from, n);
+            at += n;
+            from += n;
+            remaining -= n;
+        }
+    }
+
+    /**
+     * Writes zeros past what this tail wrote or filled before, up to the multiple of {@link #FILL_BYTES} at or past
+     * {@code end}: the file is then always a whole number of steps long, which tells its zeros from a torn write
+     * ({@link JournalReader#writtenLength}).
+     */
+    private void fillThrough(final long position, final long end) throws IOException
+    {
+        if (filledTo < 0)
+        {
+            filledTo = position;
+        }
+        while (filledTo < end)
+        {
+            final long stepEnd = (filledTo / FILL_BYTES + 1) * FILL_BYTES;
+            zeros.clear().limit((int)(stepEnd - filledTo));
+            while (zeros.hasRemaining())
+            {
+                filledTo += channel.write(zeros, filledTo);
+            }
+        }
+    }
+
+    private void mapWindowAt(final long start) throws IOException
+    {
+        unmapWindow();
+        window = channel.map(FileChannel.MapMode.READ_WRITE, start, WINDOW_BYTES);
+        view.wrap(window);
+        windowStart = start;
+    }
+
+    private void unmapWindow()
+    {
+        if (window != null)
+        {
+            view.wrap(0, 0);
+            IoUtil.unmap(window);
+            window = null;
+            windowStart = -1;
+        }
+    }
+
+    /** Lets the window go; the file keeps its length, which the journal then cuts back to what it wrote. */
+    @Override
+    public void close()
+    {
+        unmapWindow();
+    }
+}
