@@ -34,21 +34,23 @@ final class MappedTail implements AutoCloseable
 
     private final FileChannel channel;
     private final ByteBuffer zeros = ByteBuffer.allocateDirect(FILL_BYTES);
-    /** Where the zeros written ahead end; -1 before the first write. */
-    private long filledTo = -1;
+    /** Where the zeros written ahead end, or the file's content before the first write. */
+    private long filledTo;
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private MappedByteBuffer window;
     private long windowStart = -1;
 
-    MappedTail(final FileChannel channel)
+    /** A tail whose writes go on from {@code contentLength}, the bytes the file holds already. */
+    MappedTail(final FileChannel channel, final long contentLength)
     {
         this.channel = channel;
+        this.filledTo = contentLength;
     }
 
     /** Copies {@code length} bytes of {@code source} from {@code index} to the file at {@code position}. */
     void write(final long position, final DirectBuffer source, final int index, final int length) throws IOException
     {
-        fillThrough(position, position + length);
+        fillThrough(position + length);
         long at = position;
         int from = index;
         int remaining = length;
@@ -72,12 +74,8 @@ final class MappedTail implements AutoCloseable
      * {@code end}: the file is then always a whole number of steps long, which tells its zeros from a torn write
      * ({@link JournalReader#writtenLength}).
      */
-    private void fillThrough(final long position, final long end) throws IOException
+    private void fillThrough(final long end) throws IOException
     {
-        if (filledTo < 0)
-        {
-            filledTo = position;
-        }
         while (filledTo < end)
         {
             final long stepEnd = (filledTo / FILL_BYTES + 1) * FILL_BYTES;

@@ -329,7 +329,7 @@ final class StateJournal implements StateLog, AutoCloseable
                 channel.truncate(validLength);
                 fileLength = validLength;
             }
-            tail = new MappedTail(channel);
+            tail = new MappedTail(channel, fileLength);
         }
         catch (final IOException ex)
         {
