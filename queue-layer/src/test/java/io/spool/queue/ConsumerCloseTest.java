@@ -46,9 +46,7 @@ class ConsumerCloseTest
         QueueFixture.await(got);
         consumer.close();
         work.sync();
-        final List<Delivery> after = work.receive(100, 0);
-        assertThat(after).hasSize(20);
-        assertThat(after.stream().filter(Delivery::redelivered).count()).isEqualTo(10);
+        assertReceivable(20, 10, "the ten it held");
     }
 
     @Test
@@ -69,9 +67,7 @@ class ConsumerCloseTest
         work.sync();
 
         assertThat(delivered).hasValue(3);
-        final List<Delivery> after = work.receive(100, 0);
-        assertThat(after).hasSize(20);
-        assertThat(after.stream().filter(Delivery::redelivered).count()).isEqualTo(10);
+        assertReceivable(20, 10, "the ten it held");
     }
 
     @Test
@@ -88,7 +84,6 @@ class ConsumerCloseTest
         work.sync();
         assertThat(work.receive(100, 0)).hasSize((int)(20 - handedOver));
     }
-
 
     /**
      * A consumer that is closing is handed nothing more, though it has credit left: what it were handed now would
@@ -110,10 +105,15 @@ class ConsumerCloseTest
         });
         work.sync();
 
+        assertReceivable(13, 3, "the three handed over before the close");
+    }
+
+    /** A receive gets {@code all} messages, {@code redelivered} of them marked redelivered. */
+    private void assertReceivable(final int all, final int redelivered, final String whichRedelivered)
+    {
         final List<Delivery> after = work.receive(100, 0);
-        assertThat(after).hasSize(13);
-        assertThat(after.stream().filter(Delivery::redelivered).count()).as("the three handed over before the close")
-            .isEqualTo(3);
+        assertThat(after).hasSize(all);
+        assertThat(after.stream().filter(Delivery::redelivered).count()).as(whichRedelivered).isEqualTo(redelivered);
     }
 
     /** Holds the first delivery it gets until released, acking nothing, so a test can close its consumer meanwhile. */
