@@ -13,7 +13,7 @@ import java.util.Objects;
  * settings; and the dead letters it produced. Written for clarity, not speed, and without any of the engine's code.
  * Time is whatever the caller says it is. Not thread-safe.
  * <p>
- * The rules, from the design's state machine: an acquire hands out ready messages of a partition lowest offset
+ * The rules, from the state machine of docs/design/queue-state-machine.md: an acquire hands out ready messages of a partition lowest offset
  * first; a delivery is named by (partition, offset, delivery number) and only the latest delivery of a held message
  * may settle it; a message that comes back (nack, lock expiry, its consumer leaving, a restart) after more
  * deliveries than the limit goes dead instead of available; a message past its time to live goes dead wherever it

@@ -207,8 +207,8 @@ final class QueueSystem
     }
 
     /**
-     * Publishes without a key in a group named by the group header, the way the README does: the engine places it
-     * by its group, and the model is told the partition as it is for a keyed publish.
+     * Publishes without a key in a group named by the group header, the way docs/guide/queues.md does: the engine
+     * places it by its group, and the model is told the partition as it is for a keyed publish.
      */
     void publishInGroup(final String group)
     {

@@ -1,7 +1,8 @@
 package io.spool.queue;
 
 /**
- * The state of one message in one subscription, as in the design's state machine. Immutable and thread-safe.
+ * The state of one message in one subscription; docs/design/queue-state-machine.md gives every transition.
+ * Immutable and thread-safe.
  */
 public enum MessageState
 {

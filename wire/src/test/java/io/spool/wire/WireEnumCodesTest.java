@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The choice fields of frames travel as their enum's position (PROTOCOL.md lists the codes), so reordering or
+ * The choice fields of frames travel as their enum's position (docs/design/protocol.md lists the codes), so reordering or
  * inserting a constant in the engine would silently change the protocol. These lists pin the codes: a change here
  * is a protocol change, with a new version.
  */

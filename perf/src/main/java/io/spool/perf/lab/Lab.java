@@ -3,7 +3,7 @@ package io.spool.perf.lab;
 import java.nio.file.Path;
 
 /**
- * One experiment of SEMANTICS.md run on Spool through its public API, in virtual time, so it prints the same table
+ * One experiment of docs/guide/labs.md run on Spool through its public API, in virtual time, so it prints the same table
  * every run. Implementations hold no state between runs and are thread-safe.
  */
 public interface Lab

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a lab measured: one row per measurement, Spool's figure beside the reference system's figure from
- * SEMANTICS.md, rendered as a Markdown table so it reads the same in a terminal and in the README.
+ * What a lab measured: one row per measurement, Spool's figure beside the reference system's, rendered as a
+ * Markdown table so it reads the same in a terminal and in docs/guide/labs.md.
  * Not thread-safe.
  */
 public final class LabTable

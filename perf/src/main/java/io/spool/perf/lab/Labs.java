@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Every lab, in the order of SEMANTICS.md. Thread-safe (immutable).
+ * Every lab, in the order of docs/guide/labs.md. Thread-safe (immutable).
  */
 public final class Labs
 {

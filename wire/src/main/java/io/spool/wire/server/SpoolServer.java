@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static java.lang.System.Logger.Level.INFO;
 
 /**
- * Serves a Spool engine over TCP with the Spool protocol ({@code PROTOCOL.md}): native epoll where the platform
+ * Serves a Spool engine over TCP with the Spool protocol ({@code docs/design/protocol.md}): native epoll where the platform
  * has it, NIO otherwise; bound to 127.0.0.1 unless told otherwise; over TLS when given a certificate and key.
  * Thread-safe.
  */
