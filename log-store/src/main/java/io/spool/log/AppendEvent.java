@@ -82,8 +82,8 @@ final class AppendEvent
     /**
      * The append stage wrote the record into {@code segment}. The reference is stored only when it changes, as
      * {@link #set} does with the log and the listener: a reference store into a long-lived slot dirties a GC card
-     * (G1's post-write barrier) that concurrent refinement then scans, which cost about a tenth of the CPU of
-     * publishing when done for every record. So a confirmed slot keeps the last log, listener and segment it
+     * (G1's post-write barrier) that concurrent refinement then scans, a cost worth avoiding when it comes with
+     * every record. So a confirmed slot keeps the last log, listener and segment it
      * carried until it is reused: a retention bounded by the ring size.
      */
     void appendedTo(final Segment segment, final int endPosition)

@@ -19,11 +19,10 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #FIRST_NAP_NANOS} up to {@link #LONGEST_NAP_NANOS}, and gives up with {@link EngineClosedException} if the
  * store or the log closes meanwhile.
  * <p>
- * Design note: the Disruptor's own claim naps a nanosecond at a time, which the kernel rounds up to its timer slack
- * (about 50 µs here), so every waiting producer woke some 18,000 times a second; four producers waiting on a full
- * ring took enough CPU from the pipeline thread, on two cores, that four producers with 2,048 unconfirmed records
- * each (more than the ring's 4,096 slots) appended 7.7 to 8.5 M records/s, against 9.8 to 11.4 M with 1,024 each.
- * A ring of 4,096 slots takes the pipeline a few hundred microseconds to drain, so the longest nap leaves it work.
+ * Design note: the Disruptor's own claim naps a nanosecond at a time, which the kernel rounds up to its timer slack,
+ * so every waiting producer woke tens of thousands of times a second, and producers waiting on a full ring took
+ * enough CPU from the pipeline thread on a small machine to slow the appends they waited for. A full ring takes the
+ * pipeline a few hundred microseconds to drain, so the longest nap leaves it work.
  * <p>
  * Not thread-safe: one producer per publishing thread ({@link LogStore#newProducer()} is cheap).
  */

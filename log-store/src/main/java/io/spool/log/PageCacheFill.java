@@ -11,9 +11,9 @@ import java.nio.file.StandardOpenOption;
  * over them with positional writes, and tracks how far that has gone.
  * <p>
  * Design note: the record file is sparse, and the first store through the mapping into a page of a hole costs the
- * kernel a read of the hole (read-ahead zero-filling whole folios) and a block reservation: about 8 µs a page
- * measured here (0.5 GB/s). A positional write of zeros over the same pages costs about 0.7 µs a page, after which
- * a store through the mapping only has to map a page that is already cached and dirty (about 0.2 µs). So pages are
+ * kernel a read of the hole (read-ahead zero-filling whole folios) and a block reservation. A positional write of
+ * zeros over the same pages costs the kernel a fraction of that, after which a store through the mapping only has
+ * to map a page that is already cached and dirty. So pages are
  * filled before anybody stores into them: by the prefaulter ahead of the writer, or by the writer itself when it
  * catches up.
  * <p>

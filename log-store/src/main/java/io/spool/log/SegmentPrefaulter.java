@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  * is most of an append's time; here it overlaps with the appends.
  * <p>
  * Each chunk is first brought into the page cache by a positional write of zeros ({@link PageCacheFill}), which
- * costs the kernel a tenth of what a store into a hole of the mapping does. Then each of its pages is touched with
+ * costs the kernel a fraction of what a store into a hole of the mapping does. Then each of its pages is touched with
  * an atomic compare-and-set of 0 to 0 on one of its words, which is a write to the mapping (so the write fault is
  * taken here) that can never change a byte: if the writer already stored something there the exchange fails and
  * writes nothing. Touches run under the segment's monitor while it is active, and the writer

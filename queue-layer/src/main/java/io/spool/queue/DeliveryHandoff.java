@@ -60,8 +60,8 @@ abstract class DeliveryHandoffPaddingAfter extends DeliveryHandoffAgentFields
  * thread: {@link #take}, {@link #tookOne}).
  * <p>
  * Design note: each exchange of a cache line between the two threads' cores costs the side that wants it back a
- * miss, and when the machine's two virtual CPUs sat on different dies (a cache line's round trip between them 400 ns
- * instead of 100) the queue bench ran at 0.46 of the stream poll instead of 0.57. So the hand-off keeps the lines
+ * miss, which costs several times as much when the host places the two virtual CPUs far apart, and the queue's
+ * throughput follows. So the hand-off keeps the lines
  * the two share per pass few: the consumer's counters and the agent's lie on cache lines of their own, padded apart
  * as in {@link AckRun}; a run's five fields are packed in one slot of four longs, which the consumer reads as one
  * line rather than five arrays' worth; and the ring holds twice the capacity, so the agent's last look at the

@@ -7,9 +7,8 @@ import java.util.function.LongSupplier;
  * How long a queue thread that just ran out of work keeps looking for more before it parks. The agent and a push
  * consumer feed each other: a consumer that drained its deliveries waits for the agent's next hand-off, and the
  * agent waits for the consumer's acks to free credit. Parking at the first empty look made nearly every exchange pay
- * a futex wake-up and the rescheduling of a halted virtual CPU: over a 500,000-message drain at prefetch 1,000 each
- * thread parked some 400 times for 75 microseconds on average, 30 of the drain's 40 milliseconds, while the work
- * that the other side did meanwhile took a few microseconds. The two threads ran one after the other.
+ * a futex wake-up and the rescheduling of a halted virtual CPU, far longer than the work the other side did
+ * meanwhile, so the two threads ran one after the other.
  * <p>
  * So a thread that did work looks again, yielding its CPU between looks, for up to {@link #LOOK_NANOS}. Yielding
  * rather than spinning lets a runnable thread on the same CPU go first, which matters once there are more consumers
@@ -24,16 +23,10 @@ final class LookBeforePark
 {
     /**
      * Long enough that a thread between two exchanges yields rather than sleeps. Design note: a wake-up is where the
-     * scheduler places a thread, and this machine's scheduler puts the woken thread on its waker's CPU, where the two
-     * then take turns (traced: two Java threads handing work back and forth, each yielding 50 µs and then parking,
-     * switched to each other 1,900 times in a second on one CPU; yielding up to 2 ms, 54 times, each mostly on a CPU
-     * of its own). On the queue bench at prefetch 1,000, ten pairs alternated with 50 µs: four consumers went from
-     * 0.43 to 0.65 of the stream poll to 0.69 to 0.84, one consumer from 0.35 to 0.49 to 0.41 to 0.62; prefetch 1
-     * and 100 did not change. Yielding up to 2 ms gave four consumers 0.56 to 0.79 in eight runs of ten (0.22 and
-     * 0.44 in the others) and dropped one consumer to 0.22 in two runs of ten. Spinning instead of yielding (for
-     * 20, 50 or 150 µs) made four consumers on two cores fall to 0.03 to 0.06 in about half the runs, the spinning
-     * threads holding the CPUs that the others needed; spinning for a millisecond dropped one consumer to 0.05 in
-     * some runs.
+     * scheduler places a thread, and the scheduler tends to put a woken thread on its waker's CPU, where the two then
+     * take turns; a thread that yields instead of parking is not woken, so it stays on a CPU of its own. Much longer
+     * looks hold CPUs that other consumers need, and spinning instead of yielding starves the other threads when busy
+     * threads outnumber cores.
      */
     static final long LOOK_NANOS = TimeUnit.MICROSECONDS.toNanos(500);
     private static final long NOT_IDLE = Long.MIN_VALUE;

@@ -11,12 +11,12 @@ import java.nio.channels.FileChannel;
 
 /**
  * Writes a file's growing tail through a shared mapping, a window of {@link #WINDOW_BYTES} at a time: a copy into
- * the page cache instead of a system call per write (the positional write took 1.3 µs of the subscription pass's
- * 1.9). What is copied is in the page cache as a positional write's bytes would be, so it survives the process being
+ * the page cache instead of a system call per write (the positional write was most of a subscription pass's time).
+ * What is copied is in the page cache as a positional write's bytes would be, so it survives the process being
  * killed, and forcing the channel forces it to disk. Zeros go ahead of the stores by positional writes,
  * {@link #FILL_BYTES} at a time, so that no store lands on a hole: a store into a hole faults its page in through the
- * kernel's read-ahead, which zero-filled pages all the way to the window's end (with windows of 16 MiB, one consumer
- * at prefetch 1,000 fell from 0.6 of the stream poll to 0.42). Mapping a window grows the file to the window's end,
+ * kernel's read-ahead, which zero-filled pages all the way toward the window's end and made the queue slower than
+ * the system calls did. Mapping a window grows the file to the window's end,
  * so a file left by a crash ends in zeros, which the journal's reader takes as its end. Not thread-safe: owned by the
  * journal's thread.
  */

@@ -22,8 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  * own work and never waits for it. "Agent thread" in this package means whichever thread holds the pass.
  * <p>
  * Design note: when a consumer and the agent shared one CPU, every hand-over of credit was a switch from one thread
- * to the other and back, and such rounds of the queue bench ran at half the speed of rounds with a CPU each. A
- * consumer that runs the pass itself needs no switch; with a CPU each, the agent's thread still finds the acks
+ * to the other and back, which made such drains far slower than drains with a CPU each. A consumer that runs the
+ * pass itself needs no switch; with a CPU each, the agent's thread still finds the acks
  * first and keeps the consumer supplied while it reads.
  * <p>
  * Thread-safe: every method but {@link #run()} may be called from any thread.
@@ -37,10 +37,11 @@ final class SubscriptionAgent implements Runnable
     /**
      * Least time from the start of one of the agent thread's passes to the start of its next. Design note: every pass
      * takes the cache lines of each push consumer's ack count and hand-off over to the agent's core and back, and the
-     * consumer waits for them. Once the journal was written through a mapping instead of a system call per pass, a
-     * pass took 0.6 µs instead of 1.9, the agent ran three times as many passes of a third as many messages, and one
-     * consumer at prefetch 1,000 fell to 0.41-0.53 of the stream poll against 0.51-0.61; paced at 2.5 µs it ran at
-     * 0.52-0.61, at 1.5 µs about the same. Passes on a consumer's thread are not paced: that consumer ran dry.
+     * consumer waits for them. With the journal written through a mapping rather than a system call per pass, an
+     * unpaced agent ran many more passes of fewer messages each, paying that trip for every small batch, and a push
+     * consumer at high prefetch got slower; a short least interval gives each pass a batch worth the trip, while a
+     * long one lets the consumer run dry (docs/decisions/001-journal-through-a-mapped-tail.md). Passes on a consumer's
+     * thread are not paced: that consumer ran dry.
      */
     private static final long MIN_PASS_INTERVAL_NANOS = 2_500;
     private static final VarHandle PASS_TAKEN;

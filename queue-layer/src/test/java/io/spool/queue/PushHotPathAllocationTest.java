@@ -23,9 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * each message and acking it) allocates nothing per message: the agent's and the consumer's threads are measured
  * with the JVM's per-thread allocation counter over the second and the third quarter of a backlog's drain, and the
  * quieter of the two is the figure. A structure that grows to a larger working set (an array of runs doubling, a page
- * of in-flight records) allocates once, in one quarter or the other, and when that happens depends on the threads'
- * timing: suite runs of a build whose agent paced its passes read 8,208 bytes (one long[1024]) and 61,504 over one
- * window; an allocation per message shows in both.
+ * of in-flight records) allocates once, in one quarter or the other, at a moment that moves with the threads'
+ * timing; an allocation per message shows in both.
  */
 class PushHotPathAllocationTest
 {

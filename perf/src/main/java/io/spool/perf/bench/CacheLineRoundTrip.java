@@ -7,10 +7,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * How long a cache line takes to travel from one thread's CPU to another's and back: two threads hand a counter
  * back and forth, each waiting for the other's increment. The queue bench reports it beside its ratios because they
- * move with it: on this kind of shared virtual machine the host sometimes places the two virtual CPUs where a round
- * trip takes about 400 ns instead of 100, and while it does, every cache line the subscription's agent and a consumer
- * pass between them costs four times as much (one consumer at prefetch 1,000 gave 0.46 of the stream poll against
- * 0.57 with the build of the time). Not thread-safe: one measurement at a time.
+ * move with it: on a shared virtual machine the host sometimes places the two virtual CPUs where a round trip takes
+ * several times as long, and while it does, every cache line the subscription's agent and a consumer pass between
+ * them costs as much more, which lowers the queue's ratios whatever the build. Not thread-safe: one measurement at a
+ * time.
  */
 public final class CacheLineRoundTrip
 {

@@ -51,8 +51,8 @@ public final class E2eBench
     private static final int RAW_BATCH = 256;
     /**
      * Records of an untimed run before each measured one, on the same partition count: the first run in a process
-     * carries class loading and JIT compilation (a paced 1-partition run measured p99 47 to 71 ms when first and 5 ms
-     * when repeated), which is not the latency of the path.
+     * carries class loading and JIT compilation, which made the tail of a paced run many times longer when it came
+     * first than when it was repeated, and is not the latency of the path.
      */
     private static final long WARM_UP_RECORDS = 100_000;
     private static final int MAX_RECORDS_PER_POLL = 10_000;

@@ -10,9 +10,8 @@ import java.util.function.LongSupplier;
  * one per configuration being measured.
  * <p>
  * Design note: a fixed second of warm-up was enough for one queue consumer but not for four. Run twice in one
- * process, the same configuration (four consumers, prefetch 1,000) drained at 0.35 and 0.44 of the stream poll the
- * first time and at 0.74 and 0.59 the second: with five busy threads on two cores the compiler threads get little
- * CPU, and the timed rounds began before the JIT had settled.
+ * process, the same four-consumer configuration drained far slower the first time than the second: with five busy
+ * threads on two cores the compiler threads get little CPU, and the timed rounds began before the JIT had settled.
  */
 final class JitWarmUp
 {

@@ -16,10 +16,10 @@ final class PassTimer
 {
     static final long MIN_TIMED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /**
-     * One warm-up pass was not enough: a replay of 10 M records polls about 40,000 times a pass, so the JIT compiles
-     * its poll loop only during the second or third pass, and the second pass's seek back to the start is the first
-     * the compiled reader meets, which sends it back to the interpreter; the first timed pass ran at 0.4 to 0.8 of
-     * the later ones (about two thirds as a rule), and weighed a sixth of the mean.
+     * One warm-up pass was not enough: a long replay polls only tens of thousands of times a pass, so the JIT
+     * compiles its poll loop only during the second or third pass, and the second pass's seek back to the start is
+     * the first the compiled reader meets, which sends it back to the interpreter; the first timed pass then ran
+     * well below the later ones and pulled the mean down.
      */
     static final long MIN_WARM_UP_NANOS = MIN_TIMED_NANOS;
 

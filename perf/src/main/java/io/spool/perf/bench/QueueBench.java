@@ -53,15 +53,14 @@ public final class QueueBench
     /** Fewest timed rounds of stream poll and queue drain after the warm-up rounds. */
     public static final int ROUNDS = 3;
     /**
-     * Least time the timed drains add up to: more rounds run until they do. A backlog of half a million records
-     * drains in under 10 ms at prefetch 1,000, so three rounds alone were at the mercy of one scheduling hiccup.
+     * Least time the timed drains add up to: more rounds run until they do. At high prefetch a backlog drains in a
+     * few milliseconds, so three rounds alone were at the mercy of one scheduling hiccup.
      */
     static final long TIMED_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /**
-     * Untimed rounds come first for at least this long, and at least one. One round of half a million records
-     * lasts a few tens of milliseconds, while the JIT's compiler threads stay busy for about a second on two cores
-     * (CPU samples per thread over a run): with a single warm-up round the timed rounds shared the machine with the
-     * compiler. Past it they go on until the JIT settles ({@link JitWarmUp}), for at most
+     * Untimed rounds come first for at least this long, and at least one. A round is short, while the JIT's
+     * compiler threads stay busy far longer on a small machine: with a single warm-up round the timed rounds shared
+     * the machine with the compiler. Past it they go on until the JIT settles ({@link JitWarmUp}), for at most
      * {@link #MAX_WARM_UP_NANOS}.
      */
     static final long WARM_UP_NANOS = TimeUnit.SECONDS.toNanos(1);
@@ -182,7 +181,7 @@ public final class QueueBench
      * time), and waits until {@code records} deliveries were acked. A drain of records published before is timed
      * from its first delivery: the agent hands the first consumer its deliveries as soon as it is added, and timed
      * from when the last consumer was added, four consumers drained much of the backlog before the clock started
-     * (single rounds at 10 to 3,000 times the stream poll's rate). Holding the consumers at their first delivery
+     * (single rounds far faster than the stream poll). Holding the consumers at their first delivery
      * until the clock started, tried first, added a wake-up or a wait to every round; this leaves them alone.
      *
      * @param latency publish-to-ack latency goes here; null when the records were published before, which leaves

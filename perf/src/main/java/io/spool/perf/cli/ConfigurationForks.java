@@ -18,8 +18,8 @@ import java.util.List;
  * are passed on as they come. Not thread-safe: one run at a time.
  * <p>
  * Design note: in one JVM the queue bench's prefetch-1,000 drains ran after those at prefetch 1 and 100 with code
- * compiled for one-message runs: four consumers drained at 0.34 to 0.46 of the stream poll that way, against 0.58
- * to 0.96 when prefetch 1,000 ran first or alone, however long the warm-up.
+ * compiled for one-message runs, and drained far slower than when prefetch 1,000 ran first or alone, however long
+ * the warm-up.
  */
 final class ConfigurationForks
 {
