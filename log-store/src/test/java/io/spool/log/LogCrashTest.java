@@ -83,7 +83,6 @@ class LogCrashTest
         final Path stderr = dir.resolve("child-" + round + ".err");
         final Process child = new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-cp", System.getProperty("java.class.path"),
             CrashingAppender.class.getName(), dataDir.toString(), Long.toString(seed), Integer.toString(SEGMENT_BYTES))

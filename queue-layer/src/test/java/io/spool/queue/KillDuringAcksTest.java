@@ -107,7 +107,7 @@ class KillDuringAcksTest
     private Process startChild(final String durability) throws IOException
     {
         final String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-Xmx128m", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+        return new ProcessBuilder(java, "-Xmx128m",
             "-cp", System.getProperty("java.class.path"), AckingChild.class.getName(), directory.toString(),
             durability, "7")
             .redirectError(ProcessBuilder.Redirect.INHERIT)

@@ -75,7 +75,6 @@ class QueueCrashTest
         throws Exception
     {
         final Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "-cp", System.getProperty("java.class.path"), CrashingQueueConsumer.class.getName(), dir.toString())
             .redirectErrorStream(true).start();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)))

@@ -31,8 +31,6 @@ class StreamCrashTest
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("--add-exports");
-        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(CrashChild.class.getName());

@@ -101,7 +101,6 @@ class KilledConsumerTest
     {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final Process child = new ProcessBuilder(java, "-Xmx128m",
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
             "-cp", System.getProperty("java.class.path"), ConsumerChild.class.getName(),
             Integer.toString(fixture.server().port()), "workers", mode, Integer.toString(PREFETCH))
             .redirectError(ProcessBuilder.Redirect.DISCARD)

@@ -163,7 +163,7 @@ public final class RawMappedAppendBaseline implements AutoCloseable
         crcView.limit(frameOffset + frameLength).position(frameOffset + CRC_START_OFFSET);
         crc.update(crcView);
         buffer.putInt(frameOffset + CRC_OFFSET, (int)crc.getValue());
-        buffer.putIntRelease(frameOffset + FRAME_LENGTH_OFFSET, frameLength);
+        buffer.putIntOrdered(frameOffset + FRAME_LENGTH_OFFSET, frameLength);
     }
 
     /** The pre-allocated segment files, in the order they are written. */

@@ -23,8 +23,6 @@ import java.util.List;
  */
 final class ConfigurationForks
 {
-    static final String AGRONA_EXPORTS = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
-
     private final List<String> jvm;
     private final PrintWriter out;
     private final PrintWriter err;
@@ -36,17 +34,13 @@ final class ConfigurationForks
         this.err = err;
     }
 
-    /** This JVM's java, options and class path, with the export Agrona needs, and the command line's main class. */
+    /** This JVM's java, options and class path, and the command line's main class. */
     static ConfigurationForks ofThisJvm(final PrintWriter out, final PrintWriter err)
     {
         final List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command()
             .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        if (!command.contains(AGRONA_EXPORTS))
-        {
-            command.add(AGRONA_EXPORTS);
-        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(SpoolCommand.class.getName());

@@ -10,12 +10,9 @@ import io.spool.perf.bench.ScratchDirectory;
 
 import java.nio.file.Path;
 
-/** What every Spool JMH benchmark shares: the fork's JVM flags and where its files go. */
+/** What every Spool JMH benchmark shares: where its files go. */
 final class JmhSettings
 {
-    /** Agrona 2 reaches {@code jdk.internal.misc.Unsafe}; a forked JVM must export it. */
-    static final String ADD_EXPORTS = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
-
     /** 100-byte values, the size the figures are quoted for. */
     static final int VALUE_BYTES = 100;
 

@@ -48,7 +48,7 @@ import java.util.concurrent.TimeUnit;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = JmhSettings.ADD_EXPORTS)
+@Fork(1)
 public class QueueFeaturesBenchmark
 {
     private static final int MESSAGES = 100_000;
