@@ -76,14 +76,17 @@ final class FlushHandler implements EventHandler<AppendEvent>
     {
         final long now = clock.time();
         long done = 0;
+        boolean forcesOwed = false;
         for (final PartitionLog log : pipeline.logs())
         {
             if (!log.isClosedForWriter())
             {
                 done += log.flusher.forceIfDue(now);
+                forcesOwed |= log.flusher.awaitsIntervalForce();
             }
         }
         addForces(done);
+        pipeline.waitStrategy().forcesOwed(forcesOwed);
     }
 
     private void addForces(final long done)

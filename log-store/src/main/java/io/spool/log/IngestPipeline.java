@@ -22,6 +22,7 @@ final class IngestPipeline implements AutoCloseable
     private static final PartitionLog[] NO_LOGS = new PartitionLog[0];
 
     private final int id;
+    private final BackoffWaitStrategy waitStrategy;
     private final Disruptor<AppendEvent> disruptor;
     private final RingBuffer<AppendEvent> ring;
     private final FlushHandler flushHandler;
@@ -34,8 +35,9 @@ final class IngestPipeline implements AutoCloseable
         final PipelineThreading threading)
     {
         this.id = id;
+        this.waitStrategy = new BackoffWaitStrategy(TimeUnit.MILLISECONDS.toNanos(idleFlushCheckMillis));
         this.disruptor = new Disruptor<>(AppendEvent::new, ringSize, threadFactory(id, threading), ProducerType.MULTI,
-            new BackoffWaitStrategy(TimeUnit.MILLISECONDS.toNanos(idleFlushCheckMillis)));
+            waitStrategy);
         final AppendHandler appendHandler = new AppendHandler(clock);
         this.flushHandler = new FlushHandler(clock, this);
         final PublishHandler publishHandler = new PublishHandler();
@@ -66,6 +68,11 @@ final class IngestPipeline implements AutoCloseable
             thread.setDaemon(true);
             return thread;
         };
+    }
+
+    BackoffWaitStrategy waitStrategy()
+    {
+        return waitStrategy;
     }
 
     RingBuffer<AppendEvent> ring()

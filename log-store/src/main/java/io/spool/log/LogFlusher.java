@@ -84,6 +84,12 @@ final class LogFlusher
     /**
      * Idle pipeline: an interval log with unforced records past its interval is forced now.
      */
+    /** Whether an idle pipeline still owes this log a force: an interval log holding unforced records. */
+    boolean awaitsIntervalForce()
+    {
+        return unforced && durability.kind() == Durability.Kind.INTERVAL;
+    }
+
     int forceIfDue(final long nowMillis)
     {
         if (unforced && durability.kind() == Durability.Kind.INTERVAL &&

@@ -27,7 +27,8 @@ final class SegmentPrefaulter implements AutoCloseable
     private static final int MIN_LEAD_BYTES = 256 * 1024;
     private static final int CHUNK_BYTES = 256 * 1024;
     private static final long MIN_PARK_NANOS = 50_000;
-    private static final long MAX_PARK_NANOS = 5_000_000;
+    /** An idle prefaulter wakes 20 times a second; a burst of appends after a quiet spell is found within 50 ms. */
+    private static final long MAX_PARK_NANOS = 50_000_000;
     private static final Ahead[] NONE = new Ahead[0];
 
     private final int maxLeadBytes;

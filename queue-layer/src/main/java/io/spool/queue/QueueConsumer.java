@@ -48,6 +48,7 @@ public final class QueueConsumer implements AutoCloseable
     /** True while the consumer thread parks, so the agent unparks it only then. */
     private volatile boolean idle;
     private final LookBeforePark lookBeforePark = new LookBeforePark();
+    private final IdleBackoff idleBackoff = new IdleBackoff();
 
     QueueConsumer(final int id, final ConsumerOptions options, final DeliveryListener listener,
         final SubscriptionAgent agent)
@@ -272,21 +273,24 @@ public final class QueueConsumer implements AutoCloseable
                 if (notice != null)
                 {
                     notice.run();
+                    idleBackoff.workDone();
                 }
                 else if (handoff.take(deliverRun))
                 {
                     lookBeforePark.workDone();
+                    idleBackoff.workDone();
                 }
                 else if (agent.passOnConsumerThread() > 0 && !handoff.isEmpty())
                 {
                     lookBeforePark.workDone();
+                    idleBackoff.workDone();
                 }
                 else if (!lookBeforePark.lookAgain())
                 {
                     idle = true;
                     if (handoff.isEmpty() && notices.isEmpty() && !closed)
                     {
-                        LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+                        LockSupport.parkNanos(this, idleBackoff.parkNanos());
                     }
                     idle = false;
                 }

@@ -33,7 +33,6 @@ final class SubscriptionAgent implements Runnable
     static final int PULL_CONSUMER = 0;
     /** What {@link #tryPass()} returns when another thread is running the pass. */
     private static final int PASS_ELSEWHERE = -1;
-    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
      * Least time from the start of one of the agent thread's passes to the start of its next. Design note: every pass
      * takes the cache lines of each push consumer's ack count and hand-off over to the agent's core and back, and the
@@ -77,6 +76,7 @@ final class SubscriptionAgent implements Runnable
     /** True while the agent thread parks, so senders unpark it only then. */
     private volatile boolean idle;
     private final LookBeforePark lookBeforePark = new LookBeforePark();
+    private final IdleBackoff idleBackoff = new IdleBackoff();
     /** Up while a thread runs a pass: the agent's thread, or a push consumer's that ran out of deliveries. */
     private volatile boolean passTaken;
 
@@ -190,6 +190,7 @@ final class SubscriptionAgent implements Runnable
                 if (work > 0)
                 {
                     lookBeforePark.workDone();
+                    idleBackoff.workDone();
                     paceFrom(passStart);
                 }
                 else if (work == PASS_ELSEWHERE)
@@ -203,7 +204,7 @@ final class SubscriptionAgent implements Runnable
                     // Checked after the flag is up: a sender that wrote before seeing it is found here.
                     if (nothingPending())
                     {
-                        LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                        LockSupport.parkNanos(this, idleBackoff.parkNanos());
                     }
                     idle = false;
                 }
