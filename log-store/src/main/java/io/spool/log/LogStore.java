@@ -2,6 +2,9 @@ package io.spool.log;
 
 import org.agrona.concurrent.EpochClock;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LogStore implements AutoCloseable
 {
-    private static final System.Logger LOGGER = System.getLogger(LogStore.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(LogStore.class);
 
     private final Path dataDir;
     private final LogStoreConfig config;
@@ -117,7 +120,7 @@ public final class LogStore implements AutoCloseable
         final RecoveryReport report = log.recoveryReport();
         if (!report.isClean())
         {
-            LOGGER.log(System.Logger.Level.WARNING, report.toString());
+            LOGGER.warn(report.toString());
         }
         pipelines[nextPipeline++ % pipelines.length].attach(log);
         logs.put(name, log);
@@ -213,7 +216,7 @@ public final class LogStore implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            LOGGER.log(System.Logger.Level.ERROR, "log maintenance failed; it runs again next interval", ex);
+            LOGGER.error("log maintenance failed; it runs again next interval", ex);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.spool.log;
 
 import com.lmax.disruptor.EventHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pipeline stage 3: tells each producer the outcome of its record. Runs after the flush stage has made the batch
@@ -8,7 +10,7 @@ import com.lmax.disruptor.EventHandler;
  */
 final class PublishHandler implements EventHandler<AppendEvent>
 {
-    private static final System.Logger LOGGER = System.getLogger(PublishHandler.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(PublishHandler.class);
 
     @Override
     public void onEvent(final AppendEvent event, final long sequence, final boolean endOfBatch)
@@ -30,7 +32,7 @@ final class PublishHandler implements EventHandler<AppendEvent>
         }
         catch (final RuntimeException ex)
         {
-            LOGGER.log(System.Logger.Level.ERROR, "a confirm listener threw; other confirms go on", ex);
+            LOGGER.error("a confirm listener threw; other confirms go on", ex);
         }
     }
 }

@@ -9,6 +9,9 @@ import io.spool.stream.Topic;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +27,7 @@ import java.util.regex.Pattern;
  */
 public final class SubscriptionRegistry implements AutoCloseable
 {
-    private static final System.Logger LOGGER = System.getLogger(SubscriptionRegistry.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(SubscriptionRegistry.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,249}");
 
     private final StreamEngine streams;
@@ -215,7 +218,7 @@ public final class SubscriptionRegistry implements AutoCloseable
             public void onFailed(final long correlation, final String topic, final int partition,
                 final io.spool.log.SpoolException error)
             {
-                LOGGER.log(System.Logger.Level.ERROR, "dead letter of subscription " + subscription +
+                LOGGER.error("dead letter of subscription " + subscription +
                     " could not be published to " + topic + ": " + error.getMessage());
             }
         });

@@ -2,6 +2,9 @@ package io.spool.stream;
 
 import io.spool.log.OffsetOutOfRangeException;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +18,7 @@ import java.util.Map;
 final class ConsumerOffsets
 {
     // under the consumer's name, so logging configured for StreamConsumer still covers what is logged here
-    private static final System.Logger LOGGER = System.getLogger(StreamConsumer.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(StreamConsumer.class);
 
     private final GroupCoordinator coordinator;
     private final OffsetResetPolicy resetPolicy;
@@ -101,7 +104,7 @@ final class ConsumerOffsets
             }
             catch (final OffsetOutOfRangeException ex)
             {
-                LOGGER.log(System.Logger.Level.DEBUG, "position of " + cursor.partition +
+                LOGGER.debug("position of " + cursor.partition +
                     " left unset: " + ex.getMessage());
             }
         }

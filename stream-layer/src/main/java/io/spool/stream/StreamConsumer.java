@@ -6,6 +6,9 @@ import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
 import org.agrona.concurrent.EpochClock;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -25,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StreamConsumer implements AutoCloseable
 {
-    private static final System.Logger LOGGER = System.getLogger(StreamConsumer.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(StreamConsumer.class);
 
     private final TopicRegistry topics;
     private final GroupCoordinator coordinator;
@@ -446,7 +449,7 @@ public final class StreamConsumer implements AutoCloseable
             }
             catch (final CommitFailedException | UnknownMemberException ex)
             {
-                LOGGER.log(System.Logger.Level.WARNING, "auto-commit skipped: " + ex.getMessage() +
+                LOGGER.warn("auto-commit skipped: " + ex.getMessage() +
                     "; the next owner re-reads from the last committed offset");
             }
         }

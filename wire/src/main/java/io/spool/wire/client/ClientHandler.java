@@ -8,9 +8,8 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.FrameDescriptor;
 import io.spool.wire.OpCode;
-
-import static java.lang.System.Logger.Level.DEBUG;
-import static java.lang.System.Logger.Level.WARNING;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Hands each response to the request waiting for it, sends a heartbeat when the client has written nothing for a
@@ -19,7 +18,7 @@ import static java.lang.System.Logger.Level.WARNING;
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter
 {
-    private static final System.Logger LOGGER = System.getLogger(ClientHandler.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(ClientHandler.class);
 
     private final ClientConnection connection;
 
@@ -64,7 +63,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter
                 final String reason = ErrorDescriptor.decode(frame).getMessage();
                 if (opCode == OpCode.CONSUMER_SETTLE)
                 {
-                    LOGGER.log(DEBUG, "a push settlement was refused: " + reason);
+                    LOGGER.debug("a push settlement was refused: " + reason);
                 }
                 else
                 {
@@ -109,7 +108,7 @@ final class ClientHandler extends ChannelInboundHandlerAdapter
     @Override
     public void exceptionCaught(final ChannelHandlerContext ctx, final Throwable cause)
     {
-        LOGGER.log(WARNING, "closing the connection to " + ctx.channel().remoteAddress() + " after an error", cause);
+        LOGGER.warn("closing the connection to " + ctx.channel().remoteAddress() + " after an error", cause);
         connection.closingBecause("the connection failed: " + cause);
         ctx.close();
     }

@@ -11,9 +11,10 @@ import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.FrameDecoderFactory;
 import io.spool.wire.Heartbeats;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-import static java.lang.System.Logger.Level.WARNING;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Builds each accepted connection's pipeline (TLS when configured, frame decoder, idle detection, connection
@@ -21,7 +22,7 @@ import static java.lang.System.Logger.Level.WARNING;
  */
 final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
 {
-    private static final System.Logger LOGGER = System.getLogger(ServerChannelInitializer.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(ServerChannelInitializer.class);
 
     private final ServerContext server;
     private final SslContext tls;
@@ -50,7 +51,7 @@ final class ServerChannelInitializer extends ChannelInitializer<SocketChannel>
         }
         if (open > server.config().maxConnections())
         {
-            LOGGER.log(WARNING, "refusing connection from " + channel.remoteAddress() + ": " +
+            LOGGER.warn("refusing connection from " + channel.remoteAddress() + ": " +
                 server.config().maxConnections() + " connections are open");
             channel.pipeline().addLast(new Refusal(server.config().maxConnections()));
             return;
