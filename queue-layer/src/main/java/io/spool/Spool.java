@@ -167,6 +167,16 @@ public final class Spool implements AutoCloseable
      *
      * @return the number of segments deleted and members expired.
      */
+    /**
+     * The engine's figures now: per topic partition, subscription and consumer group, the log store's confirms and
+     * fsyncs, and the JVM's basics (see {@link MetricSample}). Takes each subscription's metrics from its agent, so
+     * it costs a round trip per subscription; for a scrape every few seconds, not for a hot loop.
+     */
+    public List<MetricSample> metrics()
+    {
+        return EngineMetrics.collect(this);
+    }
+
     public int runMaintenance()
     {
         return streams.runMaintenance() + subscriptions.applyWorkQueueRetention();

@@ -19,6 +19,8 @@ public final class OpCode
     public static final int DESCRIBE_TOPIC = 0x12;
     /** The names of every topic. */
     public static final int LIST_TOPICS = 0x13;
+    /** The server's figures ({@link MetricsDescriptor}): partitions, subscriptions, groups, connections, requests. */
+    public static final int METRICS = 0x14;
 
     /** One or more records to one partition, confirmed together ({@link PublishDescriptor}). */
     public static final int PUBLISH = 0x20;
@@ -85,6 +87,7 @@ public final class OpCode
         NAMES[DELETE_TOPIC] = "DELETE_TOPIC";
         NAMES[DESCRIBE_TOPIC] = "DESCRIBE_TOPIC";
         NAMES[LIST_TOPICS] = "LIST_TOPICS";
+        NAMES[METRICS] = "METRICS";
         NAMES[PUBLISH] = "PUBLISH";
         NAMES[FETCH] = "FETCH";
         NAMES[GROUP_JOIN] = "GROUP_JOIN";

@@ -1,12 +1,14 @@
 package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
+import io.spool.MetricSample;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.TopicConfig;
 import io.spool.wire.QueueDescriptor;
 import io.spool.stream.TopicDescription;
 import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
+import io.spool.wire.MetricsDescriptor;
 import io.spool.wire.OpCode;
 import io.spool.wire.TopicDescriptor;
 
@@ -50,6 +52,12 @@ public final class SpoolAdmin
     public List<String> listTopics()
     {
         return call(begin(OpCode.LIST_TOPICS), TopicDescriptor::decodeNames);
+    }
+
+    /** The server's figures: its engine's and its own (see {@code SpoolServer.metrics()}). */
+    public List<MetricSample> metrics()
+    {
+        return call(begin(OpCode.METRICS), MetricsDescriptor::decode);
     }
 
     public void createSubscription(final String name, final String topic, final SubscriptionSettings settings)

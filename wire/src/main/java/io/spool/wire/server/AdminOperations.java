@@ -2,6 +2,7 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.spool.MetricSample;
 import io.spool.Spool;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.TopicConfig;
@@ -9,11 +10,14 @@ import io.spool.wire.QueueDescriptor;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
+import io.spool.wire.MetricsDescriptor;
 import io.spool.wire.OpCode;
 import io.spool.wire.TopicDescriptor;
 
+import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The topic and subscription admin operations. Requests are decoded on the event loop; the work (which creates and deletes files)
@@ -23,11 +27,13 @@ final class AdminOperations
 {
     private final Spool engine;
     private final Executor executor;
+    private final Supplier<List<MetricSample>> metrics;
 
-    AdminOperations(final Spool engine, final Executor executor)
+    AdminOperations(final Spool engine, final Executor executor, final Supplier<List<MetricSample>> metrics)
     {
         this.engine = engine;
         this.executor = executor;
+        this.metrics = metrics;
     }
 
     static boolean handles(final int opCode)
@@ -35,7 +41,7 @@ final class AdminOperations
         return opCode == OpCode.CREATE_TOPIC || opCode == OpCode.DELETE_TOPIC ||
             opCode == OpCode.DESCRIBE_TOPIC || opCode == OpCode.LIST_TOPICS ||
             opCode == OpCode.CREATE_SUBSCRIPTION || opCode == OpCode.DELETE_SUBSCRIPTION ||
-            opCode == OpCode.LIST_SUBSCRIPTIONS;
+            opCode == OpCode.LIST_SUBSCRIPTIONS || opCode == OpCode.METRICS;
     }
 
     /** Decodes the request body now and answers from the admin executor. */
@@ -87,6 +93,12 @@ final class AdminOperations
                 final String name = Fields.readString(body);
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId, out -> engine.deleteSubscription(name));
+                break;
+            }
+            case OpCode.METRICS:
+            {
+                Fields.expectEnd(body);
+                answer(channel, opCode, correlationId, out -> MetricsDescriptor.encode(out, metrics.get()));
                 break;
             }
             default:

@@ -18,15 +18,14 @@ import io.spool.wire.ProtocolException;
 
 import io.spool.log.BackPressureException;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import javax.net.ssl.SSLException;
 import java.io.IOException;
 import java.util.concurrent.RejectedExecutionException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-
-import static java.lang.System.Logger.Level.DEBUG;
-import static java.lang.System.Logger.Level.INFO;
-import static java.lang.System.Logger.Level.WARNING;
 
 /**
  * One client connection: checks each frame's header, demands the handshake first, dispatches operations and turns
@@ -36,7 +35,7 @@ import static java.lang.System.Logger.Level.WARNING;
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter
 {
-    private static final System.Logger LOGGER = System.getLogger(ConnectionHandler.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(ConnectionHandler.class);
 
     private final ServerContext server;
     private ReadGate gate;
@@ -63,6 +62,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock());
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
         groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
+        server.counters().connectionAccepted();
         super.channelActive(ctx);
     }
 
@@ -116,6 +116,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         final int flags = FrameDescriptor.flags(frame);
         final int opCode = FrameDescriptor.opCode(frame);
         final long correlationId = FrameDescriptor.correlationId(frame);
+        server.counters().request(opCode);
         if (version != FrameDescriptor.VERSION)
         {
             closeWithError(ctx, opCode, correlationId, ErrorCode.UNSUPPORTED_VERSION, "protocol version " + version +
@@ -153,7 +154,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         {
             if (ErrorCode.of(ex) == ErrorCode.INTERNAL)
             {
-                LOGGER.log(WARNING, "unexpected failure serving " + OpCode.name(opCode) + " for " +
+                LOGGER.warn("unexpected failure serving " + OpCode.name(opCode) + " for " +
                     ctx.channel().remoteAddress(), ex);
             }
             reply(ctx, opCode, correlationId, ex);
@@ -227,9 +228,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         ctx.writeAndFlush(out, ctx.voidPromise());
     }
 
-    private static void reply(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
+    private void reply(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
         final Throwable error)
     {
+        server.counters().error(opCode);
         final ByteBuf out = ctx.alloc().ioBuffer(256);
         ErrorDescriptor.encode(out, opCode, correlationId, error);
         ctx.writeAndFlush(out, ctx.voidPromise());
@@ -238,7 +240,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private void closeWithError(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
         final ErrorCode code, final String reason)
     {
-        LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": " + code + ", " + reason);
+        LOGGER.info("closing connection from " + ctx.channel().remoteAddress() + ": " + code + ", " + reason);
+        server.counters().error(opCode);
         final ByteBuf out = ctx.alloc().ioBuffer(256);
         ErrorDescriptor.encode(out, opCode, correlationId, code, 0, 0, 0, "", reason);
         closing = true;
@@ -260,7 +263,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     {
         if (event instanceof IdleStateEvent)
         {
-            LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": nothing read for " +
+            LOGGER.info("closing connection from " + ctx.channel().remoteAddress() + ": nothing read for " +
                 HelloDescriptor.IDLE_INTERVALS + " heartbeat intervals (no heartbeat, or its answers went unread)");
             ctx.close();
             return;
@@ -275,7 +278,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
             cause.getCause() : cause;
         if (closing)
         {
-            LOGGER.log(DEBUG, "ignoring an error on a closing connection: " + error);
+            LOGGER.debug("ignoring an error on a closing connection: " + error);
         }
         else if (error instanceof TooLongFrameException)
         {
@@ -289,18 +292,18 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         else if (error instanceof SSLException)
         {
             // no error reply can reach a client that does not speak TLS or did not finish the handshake
-            LOGGER.log(INFO, "closing connection from " + ctx.channel().remoteAddress() + ": TLS failed, " + error);
+            LOGGER.info("closing connection from " + ctx.channel().remoteAddress() + ": TLS failed, " + error);
             closing = true;
             ctx.close();
         }
         else if (error instanceof IOException)
         {
-            LOGGER.log(DEBUG, "connection from " + ctx.channel().remoteAddress() + " failed: " + error);
+            LOGGER.debug("connection from " + ctx.channel().remoteAddress() + " failed: " + error);
             ctx.close();
         }
         else
         {
-            LOGGER.log(WARNING, "closing connection from " + ctx.channel().remoteAddress() + " after an error", error);
+            LOGGER.warn("closing connection from " + ctx.channel().remoteAddress() + " after an error", error);
             ctx.close();
         }
     }

@@ -11,6 +11,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * count of connections the server does not read now ({@link ReadGate}). Immutable but for that count, thread-safe.
  */
 record ServerContext(ServerConfig config, Spool engine, AdminOperations admin, ExchangeOperations exchanges,
-    Executor adminExecutor, Executor queueExecutor, AtomicInteger pausedConnections)
+    Executor adminExecutor, Executor queueExecutor, AtomicInteger pausedConnections, RequestCounters counters)
 {
 }

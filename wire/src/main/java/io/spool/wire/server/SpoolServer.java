@@ -5,11 +5,18 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
+import io.spool.MetricSample;
 import io.spool.Spool;
 import io.spool.wire.TlsContexts;
 import io.spool.wire.Transport;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,8 +26,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static java.lang.System.Logger.Level.INFO;
-
 /**
  * Serves a Spool engine over TCP with the Spool protocol ({@code docs/design/protocol.md}): native epoll where the platform
  * has it, NIO otherwise; bound to 127.0.0.1 unless told otherwise; over TLS when given a certificate and key.
@@ -28,7 +33,7 @@ import static java.lang.System.Logger.Level.INFO;
  */
 public final class SpoolServer implements AutoCloseable
 {
-    private static final System.Logger LOGGER = System.getLogger(SpoolServer.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(SpoolServer.class);
     /** Queue calls that wait (long-poll receives, consumer starts) at once; more are refused as back-pressure. */
     private static final int MAX_QUEUE_THREADS = 256;
 
@@ -41,6 +46,7 @@ public final class SpoolServer implements AutoCloseable
     private final ExecutorService queueExecutor;
     private final ServerChannelInitializer initializer;
     private final AtomicInteger pausedConnections = new AtomicInteger();
+    private final RequestCounters counters = new RequestCounters();
     private final Channel serverChannel;
 
     private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config)
@@ -56,9 +62,9 @@ public final class SpoolServer implements AutoCloseable
         this.queueExecutor = new ThreadPoolExecutor(0, MAX_QUEUE_THREADS, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), daemonThreads("spool-queue"));
         this.initializer = new ServerChannelInitializer(
-            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor),
+            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
-                pausedConnections), tls);
+                pausedConnections, counters), tls);
         try
         {
             this.serverChannel = new ServerBootstrap()
@@ -76,7 +82,7 @@ public final class SpoolServer implements AutoCloseable
             shutdownThreads();
             throw ex;
         }
-        LOGGER.log(INFO, "Spool server listening on " + serverChannel.localAddress() + " (" + transport +
+        LOGGER.info("Spool server listening on " + serverChannel.localAddress() + " (" + transport +
             (tls == null ? ")" : ", TLS)"));
     }
 
@@ -150,6 +156,22 @@ public final class SpoolServer implements AutoCloseable
     }
 
     /** Blocks until the server is closed (by {@link #close()} from another thread); for a command that serves. */
+    /**
+     * The engine's figures ({@link Spool#metrics()}) and the server's: connections open, paused and accepted, and
+     * requests and error replies by operation. What a METRICS request answers.
+     */
+    public List<MetricSample> metrics()
+    {
+        final List<MetricSample> samples = new ArrayList<>(engine.metrics());
+        samples.add(MetricSample.gauge("spool_server_connections", "Connections open now.", Map.of(),
+            connectionCount()));
+        samples.add(MetricSample.gauge("spool_server_paused_connections",
+            "Connections the server does not read now (answers unread or unconfirmed publishes at the bound).",
+            Map.of(), pausedConnectionCount()));
+        counters.addTo(samples);
+        return samples;
+    }
+
     public void awaitClose() throws InterruptedException
     {
         serverChannel.closeFuture().await();

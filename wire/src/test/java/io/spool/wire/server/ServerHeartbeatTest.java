@@ -46,8 +46,8 @@ class ServerHeartbeatTest
         executor = Executors.newSingleThreadExecutor();
         final ServerContext server = new ServerContext(
             ServerConfig.builder().heartbeatIntervalMillis(INTERVAL_MILLIS).build(), spool,
-            new AdminOperations(spool, executor), new ExchangeOperations(spool.router(), executor), executor,
-            executor, new AtomicInteger());
+            new AdminOperations(spool, executor, spool::metrics), new ExchangeOperations(spool.router(), executor),
+            executor, executor, new AtomicInteger(), new RequestCounters());
         channel = EmbeddedChannel.builder().ticker(ticker)
             .handlers(Heartbeats.serverIdleHandler(INTERVAL_MILLIS), new ConnectionHandler(server)).build();
         channel.writeInbound(hello());
