@@ -51,23 +51,10 @@ final class EndpointOptions
             }
             return new EmbeddedEndpoint(dataDirectory);
         }
-        final String address = server == null ? DEFAULT_SERVER : server;
-        final int colon = address.lastIndexOf(':');
-        if (colon <= 0 || colon == address.length() - 1)
-        {
-            throw new ParameterException(spec.commandLine(), "--server must be HOST:PORT, was " + address);
-        }
-        final int port;
-        try
-        {
-            port = Integer.parseInt(address.substring(colon + 1));
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new ParameterException(spec.commandLine(), "--server must be HOST:PORT, was " + address, ex);
-        }
+        final ServerAddress address = ServerAddress.parse(spec.commandLine(), "--server",
+            server == null ? DEFAULT_SERVER : server);
         ReadableFile.require(spec.commandLine(), "--tls-trust", tlsTrustedCertificates);
-        return new RemoteEndpoint(ClientConfig.builder().host(address.substring(0, colon)).port(port).token(token)
+        return new RemoteEndpoint(ClientConfig.builder().host(address.host()).port(address.port()).token(token)
             .tls(tlsTrustedCertificates).clientName("spool-cli").build());
     }
 }

@@ -41,6 +41,18 @@ final class ServerCommand implements Callable<Integer>
         description = "A shared secret clients must present; without it any client may connect.")
     String token;
 
+    @Option(names = "--token-file", paramLabel = "FILE",
+        description = "Read the shared secret from this file (its first line), keeping it off the command line.")
+    Path tokenFile;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+        description = "Serve GET /metrics (Prometheus text) and GET /health over HTTP on this port; 0 picks one.")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", defaultValue = ServerConfig.DEFAULT_HOST, paramLabel = "HOST",
+        description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}).")
+    String metricsHost;
+
     @Option(names = "--tls-cert", paramLabel = "FILE.pem",
         description = "Serve TLS only, presenting this PEM certificate chain; needs --tls-key.")
     Path tlsCertificateChain;
@@ -49,13 +61,25 @@ final class ServerCommand implements Callable<Integer>
         description = "The private key of --tls-cert: PEM, unencrypted PKCS#8 (BEGIN PRIVATE KEY).")
     Path tlsPrivateKey;
 
+    /**
+     * Checks every option, and that the ports are free, before the data directory is opened: a mistake leaves the
+     * directory untouched. Then starts the metrics endpoint (so that a long recovery shows as "not ready"), opens the
+     * directory and serves it.
+     */
     @Override
     public Integer call()
     {
         checkTlsFiles();
-        final ServerConfig config = ServerConfig.builder().host(host).port(port).token(token)
+        final String secret = TokenFile.secret(spec.commandLine(), token, tokenFile);
+        final ServerConfig config = ServerConfig.builder().host(host).port(port).token(secret)
             .tls(tlsCertificateChain, tlsPrivateKey).build();
+        FreePort.require("--port", host, port);
+        if (metricsPort != null)
+        {
+            FreePort.require("--metrics-port", metricsHost, metricsPort);
+        }
         final PrintWriter out = spec.commandLine().getOut();
+        final MetricsEndpoint metrics = startMetrics(out);
         final SpoolServer server;
         try
         {
@@ -63,18 +87,26 @@ final class ServerCommand implements Callable<Integer>
         }
         catch (final Exception ex)
         {
+            if (metrics != null)
+            {
+                metrics.close();
+            }
             // Netty's bind error (a checked exception thrown unchecked) names neither the address nor the port
             throw new IllegalStateException("cannot serve " + dataDirectory + " on " + host + ":" + port + ": " +
                 ex.getMessage(), ex);
         }
+        if (metrics != null)
+        {
+            metrics.ready(server::metrics);
+        }
         // Ctrl-C and kill end the JVM through its shutdown hooks, not through the thread waiting below; the hook
         // and that thread both close, the first does it and the second waits until it is done.
-        final CloseOnce closeOnce = new CloseOnce(server);
+        final CloseOnce closeOnce = new CloseOnce(server, metrics);
         final Thread closeOnShutdown = new Thread(closeOnce, "spool-server-shutdown");
         Runtime.getRuntime().addShutdownHook(closeOnShutdown);
         out.printf("spool server: listening on %s:%d (%s transport%s), data directory %s%s%n", server.host(),
             server.port(), server.transport().toString().toLowerCase(Locale.ROOT),
-            tlsCertificateChain == null ? "" : ", TLS", dataDirectory, token == null ? "" : ", token required");
+            tlsCertificateChain == null ? "" : ", TLS", dataDirectory, secret == null ? "" : ", token required");
         out.flush();
         try
         {
@@ -112,15 +144,38 @@ final class ServerCommand implements Callable<Integer>
         ReadableFile.require(spec.commandLine(), "--tls-key", tlsPrivateKey);
     }
 
-    /** Closes the server on the first call; later calls return once it is closed. Thread-safe. */
+    private MetricsEndpoint startMetrics(final PrintWriter out)
+    {
+        if (metricsPort == null)
+        {
+            return null;
+        }
+        try
+        {
+            final MetricsEndpoint metrics = MetricsEndpoint.start(metricsHost, metricsPort);
+            out.printf("spool server: metrics on http://%s:%d/metrics, health on /health%n", metricsHost,
+                metrics.port());
+            out.flush();
+            return metrics;
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new IllegalStateException("--metrics-port: cannot serve metrics on " + metricsHost + ":" +
+                metricsPort + ": " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Closes the server (and the metrics endpoint) on the first call; later calls return once closed. Thread-safe. */
     private static final class CloseOnce implements Runnable
     {
         private final SpoolServer server;
+        private final MetricsEndpoint metrics;
         private boolean closed;
 
-        CloseOnce(final SpoolServer server)
+        CloseOnce(final SpoolServer server, final MetricsEndpoint metrics)
         {
             this.server = server;
+            this.metrics = metrics;
         }
 
         @Override
@@ -129,7 +184,15 @@ final class ServerCommand implements Callable<Integer>
             if (!closed)
             {
                 closed = true;
+                if (metrics != null)
+                {
+                    metrics.closing();
+                }
                 server.close();
+                if (metrics != null)
+                {
+                    metrics.close();
+                }
             }
         }
     }

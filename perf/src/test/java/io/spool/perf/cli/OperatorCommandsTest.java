@@ -126,8 +126,9 @@ class OperatorCommandsTest
             "--data-dir", dataDirectory.resolve("other").toString());
 
         assertThat(second.exitCode).isEqualTo(1);
-        assertThat(second.err).startsWith("spool server: cannot serve " + dataDirectory.resolve("other") + " on " +
-            address + ": ");
+        assertThat(second.err).startsWith("spool server: --port " + address.substring(address.indexOf(':') + 1) +
+            ": cannot listen on " + address + " (");
+        assertThat(dataDirectory.resolve("other")).as("checked before the directory is opened").doesNotExist();
     }
 
     @Test
@@ -177,15 +178,15 @@ class OperatorCommandsTest
 
         final Result certOnly = run(List.of("--tls-cert", certificate.certificate().toString()), server);
         assertThat(certOnly.exitCode).isEqualTo(2);
-        assertThat(certOnly.err).startsWith("--tls-cert needs --tls-key: ");
+        assertThat(certOnly.err).startsWith("spool server: --tls-cert needs --tls-key: ");
         assertThat(run(List.of("--tls-key", certificate.privateKey().toString()), server).err)
-            .startsWith("--tls-key needs --tls-cert: ");
+            .startsWith("spool server: --tls-key needs --tls-cert: ");
 
         final Path missing = keys.resolve("missing.pem");
         final Result unreadable = run(List.of("--tls-cert", certificate.certificate().toString(),
             "--tls-key", missing.toString()), server);
         assertThat(unreadable.exitCode).isEqualTo(2);
-        assertThat(unreadable.err).startsWith("--tls-key " + missing + ": cannot read the file");
+        assertThat(unreadable.err).startsWith("spool server: --tls-key " + missing + ": cannot read the file");
 
         final Path garbage = Files.writeString(keys.resolve("garbage.pem"), "not a certificate");
         final Result invalid = run(List.of("--tls-cert", garbage.toString(),
@@ -196,7 +197,7 @@ class OperatorCommandsTest
         final Result missingTrust = run(List.of("--server", "127.0.0.1:1", "--tls-trust", missing.toString()),
             "topics", "list");
         assertThat(missingTrust.exitCode).isEqualTo(2);
-        assertThat(missingTrust.err).startsWith("--tls-trust " + missing + ": cannot read the file");
+        assertThat(missingTrust.err).startsWith("spool topics list: --tls-trust " + missing + ": cannot read the file");
         final Result invalidTrust = run(List.of("--server", "127.0.0.1:1", "--tls-trust", garbage.toString()),
             "topics", "list");
         assertThat(invalidTrust.exitCode).isEqualTo(1);

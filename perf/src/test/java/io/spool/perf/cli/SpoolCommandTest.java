@@ -88,7 +88,7 @@ class SpoolCommandTest
     void aCommandWithoutItsSubcommandIsAUsageError()
     {
         assertThat(execute()).isEqualTo(2);
-        assertThat(err.toString()).contains("a subcommand is needed").contains("Usage: spool");
+        assertThat(err.toString()).contains("a subcommand is needed").contains("see spool --help");
         assertThat(execute("bench")).isEqualTo(2);
         assertThat(err.toString()).contains("a benchmark is needed: ingest, replay, queue, e2e or wire");
         assertThat(execute("topics")).isEqualTo(2);
