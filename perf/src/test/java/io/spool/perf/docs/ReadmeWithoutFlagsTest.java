@@ -1,9 +1,10 @@
-package io.spool.wire;
+package io.spool.perf.docs;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,18 +13,20 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An application with Spool on a plain class path needs no JVM flags: the README's embedded and client examples
- * run in a child JVM started with nothing but {@code -cp}, on this build's Java and on every other JDK installed
- * beside it (so a Java 25 next to Java 17 is tried too), and print the record they published. On Java 24 and
- * later the JDK itself warns once that Agrona calls {@code sun.misc.Unsafe}'s memory methods; that line, and only
- * that one, is allowed there (see the commit that chose Agrona 1.x).
+ * An application with Spool on a plain class path needs no JVM flags: the README's programs (the embedded and the
+ * client quick start) are compiled as {@link DocExamplesTest} compiles them and run in a child JVM started with
+ * nothing but {@code -cp}, on this build's Java and on every other JDK installed beside it (so a Java 25 next to
+ * Java 17 is tried too); each prints what its output block shows. The surefire argLine carries no module flags,
+ * and neither does the child. On Java 24 and later the JDK itself warns once that Agrona calls
+ * {@code sun.misc.Unsafe}'s memory methods; that notice, and only that one, is allowed there.
  */
-class PlainClassPathTest
+class ReadmeWithoutFlagsTest
 {
     private static final long CHILD_SECONDS = 120;
 
@@ -31,35 +34,37 @@ class PlainClassPathTest
     Path dir;
 
     @Test
-    void embeddedQuickStartRunsWithoutFlags() throws Exception
+    void theReadmesProgramsRunInAPlainJvmOnEveryInstalledJava() throws Exception
     {
+        final List<DocExamples.Source> programs = MarkdownJavaBlocks.find(DocExamplesTest.repositoryRoot()).stream()
+            .filter(b -> b.file().equals(Path.of("README.md")) && b.kind() == DocBlock.Kind.PROGRAM)
+            .map(DocExamples::sourceOf).collect(Collectors.toList());
+        assertThat(programs).as("the README's embedded and client quick starts").hasSizeGreaterThanOrEqualTo(2);
+        final Path classes = dir.resolve("classes");
+        DocExamples.compile(programs, classes).forEach((source, errors) ->
+            assertThat(errors).as("compile errors of %s", source.block().location()).isEmpty());
+
         for (final Path java : installedJavas())
         {
-            final ChildRun run = runChild(java, EmbeddedQuickStart.class, "embedded");
-            assertThat(run.out).as("%s printed", java).contains("stream: partition ", " offset 0 order #1",
-                "queue: order #1");
-            assertNoUnexpectedWarnings(java, run);
+            for (final DocExamples.Source program : programs)
+            {
+                final ChildRun run = runChild(java, classes, program);
+                assertThat(run.out.stripTrailing()).as("what %s printed on %s", program.block().location(), java)
+                    .isEqualTo(program.block().expectedOutput().stripTrailing());
+                assertNoUnexpectedWarnings(java, run);
+            }
         }
     }
 
-    @Test
-    void clientQuickStartRunsWithoutFlags() throws Exception
+    private ChildRun runChild(final Path java, final Path classes, final DocExamples.Source program)
+        throws Exception
     {
-        for (final Path java : installedJavas())
-        {
-            final ChildRun run = runChild(java, ClientQuickStart.class, "client");
-            assertThat(run.out).as("%s printed", java).contains(" offset 0 order #1", "queue: order #1");
-            assertNoUnexpectedWarnings(java, run);
-        }
-    }
-
-    private ChildRun runChild(final Path java, final Class<?> main, final String name) throws Exception
-    {
+        final String name = program.className() + "-" + java.getParent().getParent().getFileName();
         final Path data = Files.createTempDirectory(dir, name);
         final Path out = dir.resolve(name + ".out");
         final Path err = dir.resolve(name + ".err");
-        final Process child = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-            main.getName(), data.toString())
+        final Process child = new ProcessBuilder(java.toString(), "-cp",
+            classes + File.pathSeparator + DocExamples.testClassPath(), program.className(), data.toString())
             .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!child.waitFor(CHILD_SECONDS, TimeUnit.SECONDS))
         {
@@ -67,7 +72,8 @@ class PlainClassPathTest
         }
         final ChildRun run = new ChildRun(Files.readString(out, StandardCharsets.UTF_8),
             Files.readString(err, StandardCharsets.UTF_8), child.exitValue());
-        assertThat(run.exit).as("%s exit code; stderr:%n%s", java, run.err).isZero();
+        assertThat(run.exit).as("%s on %s: exit code; stderr:%n%s", program.block().location(), java, run.err)
+            .isZero();
         return run;
     }
 
@@ -111,7 +117,7 @@ class PlainClassPathTest
             try (Stream<Path> siblings = Files.list(installations))
             {
                 siblings.map(sibling -> sibling.resolve("bin").resolve("java")).filter(Files::isExecutable)
-                    .map(PlainClassPathTest::realPath).sorted().forEach(javas::add);
+                    .map(ReadmeWithoutFlagsTest::realPath).sorted().forEach(javas::add);
             }
         }
         return List.copyOf(javas);
