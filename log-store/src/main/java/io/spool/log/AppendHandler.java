@@ -7,7 +7,8 @@ import java.io.UncheckedIOException;
 
 /**
  * Pipeline stage 1: frames each event's record into its log's active segment. The clock is read once per batch:
- * records without a timestamp of their own get the batch's append time.
+ * records without a timestamp of their own, and every record of a log that keeps append times, get the batch's
+ * append time.
  */
 final class AppendHandler implements EventHandler<AppendEvent>
 {
@@ -37,7 +38,8 @@ final class AppendHandler implements EventHandler<AppendEvent>
         try
         {
             final LogAppender appender = log.appender;
-            event.offset = appender.append(event.timestamp < 0 ? batchMillis : event.timestamp, event.attributes,
+            event.offset = appender.append(
+                event.timestamp < 0 || log.config().logAppendTime() ? batchMillis : event.timestamp, event.attributes,
                 event.keyLength, event.headersLength, event.valueLength, event.payload, 0, batchMillis);
             if (appender.lastWasDuplicate())
             {

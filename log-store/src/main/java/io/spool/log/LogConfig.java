@@ -18,6 +18,7 @@ public final class LogConfig
     private final long retentionBytes;
     private final Durability durability;
     private final long dedupWindowMillis;
+    private final boolean logAppendTime;
 
     private LogConfig(final Builder b)
     {
@@ -29,6 +30,7 @@ public final class LogConfig
         this.retentionBytes = b.retentionBytes;
         this.durability = b.durability;
         this.dedupWindowMillis = b.dedupWindowMillis;
+        this.logAppendTime = b.logAppendTime;
     }
 
     public static Builder builder()
@@ -47,6 +49,7 @@ public final class LogConfig
         b.retentionBytes = retentionBytes;
         b.durability = durability;
         b.dedupWindowMillis = dedupWindowMillis;
+        b.logAppendTime = logAppendTime;
         return b;
     }
 
@@ -97,13 +100,22 @@ public final class LogConfig
         return dedupWindowMillis;
     }
 
+    /**
+     * True when every record is stamped with the time the log appends it, whatever timestamp its producer gave
+     * (Kafka's {@code message.timestamp.type=LogAppendTime}); false keeps a producer's timestamp.
+     */
+    public boolean logAppendTime()
+    {
+        return logAppendTime;
+    }
+
     @Override
     public String toString()
     {
         return "LogConfig{segmentBytes=" + segmentBytes + ", indexIntervalBytes=" + indexIntervalBytes +
             ", maxRecordBytes=" + maxRecordBytes + ", segmentRollMillis=" + segmentRollMillis +
             ", retentionMillis=" + retentionMillis + ", retentionBytes=" + retentionBytes +
-            ", durability=" + durability + ", dedupWindowMillis=" + dedupWindowMillis + '}';
+            ", durability=" + durability + ", dedupWindowMillis=" + dedupWindowMillis + ", logAppendTime=" + logAppendTime + '}';
     }
 
     /**
@@ -119,6 +131,7 @@ public final class LogConfig
         private long retentionBytes = -1;
         private Durability durability = Durability.NONE;
         private long dedupWindowMillis = 5 * 60 * 1000;
+        private boolean logAppendTime;
 
         private Builder()
         {
@@ -169,6 +182,13 @@ public final class LogConfig
         public Builder dedupWindowMillis(final long dedupWindowMillis)
         {
             this.dedupWindowMillis = dedupWindowMillis;
+            return this;
+        }
+
+        /** See {@link LogConfig#logAppendTime()}. */
+        public Builder logAppendTime(final boolean logAppendTime)
+        {
+            this.logAppendTime = logAppendTime;
             return this;
         }
 

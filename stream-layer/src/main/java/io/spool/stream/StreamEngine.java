@@ -28,6 +28,7 @@ public final class StreamEngine implements AutoCloseable
     private final TopicRegistry topics;
     private final CommittedOffsetStore offsets;
     private final GroupCoordinator groups;
+    private final ProducerSequences producerSequences;
 
     private StreamEngine(final LogStore logStore, final TopicRegistry topics, final CommittedOffsetStore offsets)
     {
@@ -35,6 +36,7 @@ public final class StreamEngine implements AutoCloseable
         this.topics = topics;
         this.offsets = offsets;
         this.groups = new GroupCoordinator(logStore.clock(), offsets, topics::partitionCount);
+        this.producerSequences = new ProducerSequences(logStore.clock().time());
     }
 
     public static StreamEngine open(final Path dataDir)
@@ -81,6 +83,7 @@ public final class StreamEngine implements AutoCloseable
         topics.topic(name);
         offsets.deleteTopic(name);
         topics.delete(name);
+        producerSequences.forgetTopic(name);
         groups.topicsChanged();
     }
 
@@ -105,6 +108,12 @@ public final class StreamEngine implements AutoCloseable
     public GroupCoordinator groups()
     {
         return groups;
+    }
+
+    /** Idempotent producers' ids and sequences, for a protocol that numbers its batches (Kafka's). */
+    public ProducerSequences producerSequences()
+    {
+        return producerSequences;
     }
 
     /** A producer whose zero-copy publishes report to {@code listener}; one per publishing thread. */

@@ -22,6 +22,7 @@ public record TopicConfig(int partitions, LogConfig log, boolean dedupByContent)
     static final String DURABILITY = "durability";
     static final String DEDUP_WINDOW_MS = "dedup.window.ms";
     static final String DEDUP_BY_CONTENT = "dedup.by.content";
+    static final String LOG_APPEND_TIME = "log.append.time";
     static final int MAX_PARTITIONS = 10_000;
 
     public TopicConfig
@@ -72,6 +73,7 @@ public record TopicConfig(int partitions, LogConfig log, boolean dedupByContent)
         settings.put(DURABILITY, encode(log.durability()));
         settings.put(DEDUP_WINDOW_MS, Long.toString(log.dedupWindowMillis()));
         settings.put(DEDUP_BY_CONTENT, Boolean.toString(dedupByContent));
+        settings.put(LOG_APPEND_TIME, Boolean.toString(log.logAppendTime()));
         return settings;
     }
 
@@ -119,6 +121,7 @@ public record TopicConfig(int partitions, LogConfig log, boolean dedupByContent)
         {
             builder.dedupWindowMillis(Long.parseLong(dedupWindow));
         }
+        builder.logAppendTime(Boolean.parseBoolean(settings.get(LOG_APPEND_TIME)));
         return new TopicConfig(partitions, builder.build(), Boolean.parseBoolean(settings.get(DEDUP_BY_CONTENT)));
     }
 

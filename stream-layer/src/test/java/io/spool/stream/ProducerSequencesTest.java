@@ -1,0 +1,122 @@
+package io.spool.stream;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import static io.spool.stream.SequencedAppend.Outcome.APPENDED;
+import static io.spool.stream.SequencedAppend.Outcome.DUPLICATE;
+import static io.spool.stream.SequencedAppend.Outcome.FENCED_EPOCH;
+import static io.spool.stream.SequencedAppend.Outcome.OUT_OF_ORDER_SEQUENCE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProducerSequencesTest
+{
+    private static final TopicPartition PARTITION = new TopicPartition("orders", 0);
+
+    private final ProducerSequences sequences = new ProducerSequences(1_700_000_000_000L);
+    private final AtomicInteger appends = new AtomicInteger();
+    private long nextOffset;
+
+    private Supplier<CompletableFuture<Long>> store(final int records)
+    {
+        return () ->
+        {
+            appends.incrementAndGet();
+            final long base = nextOffset;
+            nextOffset += records;
+            return CompletableFuture.completedFuture(base);
+        };
+    }
+
+    @Test
+    void aRetriedBatchIsStoredOnceAndAnsweredWithItsFirstOffset()
+    {
+        final long producer = sequences.newProducerId();
+        assertThat(sequences.append(PARTITION, producer, (short)0, 0, 3, store(3)).outcome()).isEqualTo(APPENDED);
+        final SequencedAppend second = sequences.append(PARTITION, producer, (short)0, 3, 2, store(2));
+        final SequencedAppend retry = sequences.append(PARTITION, producer, (short)0, 3, 2, store(2));
+
+        assertThat(retry.outcome()).isEqualTo(DUPLICATE);
+        assertThat(retry.baseOffset().join()).isEqualTo(second.baseOffset().join()).isEqualTo(3L);
+        assertThat(appends).hasValue(2);
+    }
+
+    @Test
+    void aGapInSequencesIsRefusedAndTheExpectedBatchStillFits()
+    {
+        final long producer = sequences.newProducerId();
+        sequences.append(PARTITION, producer, (short)0, 0, 3, store(3));
+        final SequencedAppend gap = sequences.append(PARTITION, producer, (short)0, 5, 1, store(1));
+
+        assertThat(gap.outcome()).isEqualTo(OUT_OF_ORDER_SEQUENCE);
+        assertThat(gap.problem()).contains("sequence 5 where 3 was expected");
+        assertThat(sequences.append(PARTITION, producer, (short)0, 3, 1, store(1)).outcome()).isEqualTo(APPENDED);
+    }
+
+    @Test
+    void onlyTheLastFiveBatchesAreRecognisedAsRetries()
+    {
+        final long producer = sequences.newProducerId();
+        for (int batch = 0; batch < 6; batch++)
+        {
+            sequences.append(PARTITION, producer, (short)0, batch, 1, store(1));
+        }
+        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, store(1)).outcome()).isEqualTo(DUPLICATE);
+        assertThat(sequences.append(PARTITION, producer, (short)0, 0, 1, store(1)).outcome())
+            .isEqualTo(OUT_OF_ORDER_SEQUENCE);
+    }
+
+    @Test
+    void anOlderEpochIsFencedAndANewEpochStartsAtSequenceZero()
+    {
+        final long producer = sequences.newProducerId();
+        sequences.append(PARTITION, producer, (short)1, 0, 2, store(2));
+
+        assertThat(sequences.append(PARTITION, producer, (short)0, 2, 1, store(1)).outcome()).isEqualTo(FENCED_EPOCH);
+        assertThat(sequences.append(PARTITION, producer, (short)2, 2, 1, store(1)).outcome())
+            .isEqualTo(OUT_OF_ORDER_SEQUENCE);
+        assertThat(sequences.append(PARTITION, producer, (short)2, 0, 1, store(1)).outcome()).isEqualTo(APPENDED);
+    }
+
+    @Test
+    void aProducerUnknownToThePartitionStartsAtAnySequenceAndPartitionsAreApart()
+    {
+        final long producer = sequences.newProducerId();
+        assertThat(sequences.append(PARTITION, producer, (short)0, 17, 1, store(1)).outcome()).isEqualTo(APPENDED);
+        assertThat(sequences.append(new TopicPartition("orders", 1), producer, (short)0, 0, 1, store(1)).outcome())
+            .isEqualTo(APPENDED);
+    }
+
+    @Test
+    void aBatchThatWasNotStoredCanBeSentAgain()
+    {
+        final long producer = sequences.newProducerId();
+        sequences.append(PARTITION, producer, (short)0, 0, 1, store(1));
+        final SequencedAppend failed = sequences.append(PARTITION, producer, (short)0, 1, 1,
+            () -> CompletableFuture.failedFuture(new IllegalStateException("disk full")));
+        assertThat(failed.baseOffset()).isCompletedExceptionally();
+
+        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, store(1)).outcome()).isEqualTo(APPENDED);
+        assertThat(appends).hasValue(2);
+    }
+
+    @Test
+    void sequencesWrapAfterTheLargestInt()
+    {
+        assertThat(ProducerSequences.lastSequence(Integer.MAX_VALUE - 1, 3)).isEqualTo(0);
+        final long producer = sequences.newProducerId();
+        sequences.append(PARTITION, producer, (short)0, Integer.MAX_VALUE - 1, 3, store(3));
+        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, store(1)).outcome()).isEqualTo(APPENDED);
+    }
+
+    @Test
+    void producerIdsAreUniqueAndAReopenedEngineStartsAbove()
+    {
+        final long first = sequences.newProducerId();
+        assertThat(sequences.newProducerId()).isGreaterThan(first);
+        assertThat(new ProducerSequences(1_700_000_000_001L).newProducerId()).isGreaterThan(first);
+    }
+}
