@@ -1,0 +1,174 @@
+package io.spool.wire.kafka;
+
+import io.netty.channel.EventLoopGroup;
+import io.spool.Spool;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.protocol.Errors;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static java.lang.System.Logger.Level.WARNING;
+
+/**
+ * The listener's view of the engine: routes each request to the part that answers it. Requests that touch files
+ * or wait (topic and group administration) run on the admin thread, the rest on the connection's event loop.
+ * Thread-safe.
+ */
+final class KafkaBroker
+{
+    private static final System.Logger LOGGER = System.getLogger(KafkaBroker.class.getName());
+    /** How often group sessions, rebalance deadlines and share-group locks are looked at. */
+    static final long SWEEP_MILLIS = 50;
+
+    private final KafkaListenerConfig config;
+    private final SupportedApis apis = new SupportedApis();
+    private final TopicIds topicIds;
+    private final ExecutorService adminExecutor;
+    private final ClusterApis cluster;
+    private final ProduceApi produce;
+    private final FetchApi fetch;
+    private final OffsetApis offsets;
+    private final ClassicGroups classicGroups;
+    private final ConsumerGroups consumerGroups;
+    private final ShareGroups shareGroups;
+    private final GroupAdminApis groupAdmin;
+    private final SaslPlain sasl;
+
+    KafkaBroker(final Spool engine, final KafkaListenerConfig config, final ExecutorService adminExecutor,
+        final EventLoopGroup timers)
+    {
+        this.config = config;
+        this.adminExecutor = adminExecutor;
+        this.topicIds = new TopicIds(engine.streams());
+        this.cluster = new ClusterApis(engine, config, topicIds);
+        this.produce = new ProduceApi(engine, topicIds);
+        this.fetch = new FetchApi(engine.streams(), topicIds);
+        this.classicGroups = new ClassicGroups(engine.streams(), config);
+        this.consumerGroups = new ConsumerGroups(engine.streams(), config, topicIds);
+        this.shareGroups = new ShareGroups(engine, config, topicIds);
+        this.offsets = new OffsetApis(engine.streams(), topicIds, classicGroups, consumerGroups);
+        this.groupAdmin = new GroupAdminApis(engine, topicIds, classicGroups, consumerGroups, shareGroups);
+        this.sasl = new SaslPlain(config.token());
+        timers.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    KafkaListenerConfig config()
+    {
+        return config;
+    }
+
+    SupportedApis apis()
+    {
+        return apis;
+    }
+
+    void handle(final KafkaRequest request)
+    {
+        try
+        {
+            switch (request.key())
+            {
+                case API_VERSIONS -> request.respond(apis.describe(Errors.NONE));
+                case SASL_HANDSHAKE -> sasl.handshake(request);
+                case SASL_AUTHENTICATE -> sasl.authenticate(request);
+                case PRODUCE -> produce.produce(request);
+                case INIT_PRODUCER_ID -> produce.initProducerId(request);
+                case FETCH -> fetch.fetch(request);
+                case LIST_OFFSETS -> fetch.listOffsets(request);
+                case FIND_COORDINATOR -> cluster.findCoordinator(request);
+                case DESCRIBE_CLUSTER -> cluster.describeCluster(request);
+                case JOIN_GROUP -> classicGroups.join(request);
+                case SYNC_GROUP -> classicGroups.sync(request);
+                case HEARTBEAT -> classicGroups.heartbeat(request);
+                case LEAVE_GROUP -> classicGroups.leave(request);
+                case CONSUMER_GROUP_HEARTBEAT -> consumerGroups.heartbeat(request);
+                case SHARE_GROUP_HEARTBEAT -> shareGroups.heartbeat(request);
+                case SHARE_FETCH -> shareGroups.fetch(request);
+                case SHARE_ACKNOWLEDGE -> onAdminThread(request, () -> shareGroups.acknowledge(request));
+                case OFFSET_COMMIT -> offsets.commit(request);
+                case OFFSET_FETCH -> offsets.fetch(request);
+                case METADATA -> onAdminThread(request, () -> cluster.metadata(request));
+                case CREATE_TOPICS -> onAdminThread(request, () -> cluster.createTopics(request));
+                case DELETE_TOPICS -> onAdminThread(request, () -> cluster.deleteTopics(request));
+                case DESCRIBE_CONFIGS -> onAdminThread(request, () -> cluster.describeConfigs(request, shareGroups));
+                case INCREMENTAL_ALTER_CONFIGS -> onAdminThread(request, () -> cluster.alterConfigs(request, shareGroups));
+                case LIST_GROUPS -> onAdminThread(request, () -> groupAdmin.list(request));
+                case DESCRIBE_GROUPS -> onAdminThread(request, () -> groupAdmin.describe(request));
+                case CONSUMER_GROUP_DESCRIBE -> onAdminThread(request, () -> groupAdmin.describeConsumerGroups(request));
+                case SHARE_GROUP_DESCRIBE -> onAdminThread(request, () -> groupAdmin.describeShareGroups(request));
+                case DELETE_GROUPS -> onAdminThread(request, () -> groupAdmin.delete(request));
+                default -> request.respondError(Errors.UNSUPPORTED_VERSION.exception());
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            answerFailure(request, ex);
+        }
+    }
+
+    private void onAdminThread(final KafkaRequest request, final Runnable work)
+    {
+        try
+        {
+            adminExecutor.execute(() ->
+            {
+                try
+                {
+                    work.run();
+                }
+                catch (final RuntimeException ex)
+                {
+                    answerFailure(request, ex);
+                }
+            });
+        }
+        catch (final RejectedExecutionException ex)
+        {
+            request.respondError(Errors.NOT_COORDINATOR.exception("the listener is shutting down"));
+        }
+    }
+
+    /** Answers a request whose handling threw with the error response Kafka's own classes build for it. */
+    static void answerFailure(final KafkaRequest request, final RuntimeException ex)
+    {
+        if (!(ex instanceof ApiException))
+        {
+            LOGGER.log(WARNING, request.key() + " from " + request.clientId() + " failed", ex);
+        }
+        final Throwable error = ex instanceof ApiException ? ex :
+            KafkaErrors.of(ex).exception(KafkaErrors.message(ex));
+        request.respondError(error);
+    }
+
+    void connectionClosed(final KafkaConnection connection)
+    {
+        fetch.connectionClosed(connection);
+        shareGroups.connectionClosed(connection);
+    }
+
+    private void sweep()
+    {
+        try
+        {
+            classicGroups.sweep();
+            consumerGroups.sweep();
+            shareGroups.sweep();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOGGER.log(WARNING, "the Kafka listener's group sweep failed", ex);
+        }
+    }
+
+    void boundPort(final int port)
+    {
+        cluster.boundPort(port);
+    }
+
+    void close()
+    {
+        shareGroups.close();
+    }
+}
