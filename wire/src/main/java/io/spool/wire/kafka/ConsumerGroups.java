@@ -57,6 +57,8 @@ final class ConsumerGroups
         final String host;
         int epoch = 1;
         Set<TopicPartition> sent = Set.of();
+        /** What the member may still hold: everything it was given and has not reported giving up. */
+        Set<TopicPartition> held = Set.of();
 
         ConsumerMember(final String kafkaId, final String spoolId, final Set<String> topics, final String regex,
             final String clientId, final String host)
@@ -162,6 +164,9 @@ final class ConsumerGroups
                 member.epoch++;
             }
             member.sent = assignment.partitions();
+            final Set<TopicPartition> held = new HashSet<>(member.held);
+            held.addAll(member.sent);
+            member.held = held;
             response.setAssignment(assignmentOf(member.sent));
         }
         response.setMemberId(member.kafkaId).setMemberEpoch(member.epoch);
@@ -207,13 +212,14 @@ final class ConsumerGroups
             }
         }
         final List<TopicPartition> released = new ArrayList<>();
-        for (final TopicPartition partition : member.sent)
+        for (final TopicPartition partition : member.held)
         {
             if (!stillOwned.contains(partition))
             {
                 released.add(partition);
             }
         }
+        member.held = stillOwned;
         if (!released.isEmpty())
         {
             streams.groups().release(groupId, member.spoolId, released);
