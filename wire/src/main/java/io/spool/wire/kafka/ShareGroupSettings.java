@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * Kafka 4.4's share-group settings as a Spool subscription's: the acquisition lock duration is the lock timeout,
- * the delivery count limit the delivery limit, the dead-letter queue topic the dead-letter topic, the auto offset
+ * the delivery count limit the delivery limit (Kafka counts deliveries, Spool the redeliveries after the first, so
+ * a Kafka limit of 5 is a Spool limit of 4), the dead-letter queue topic the dead-letter topic, the auto offset
  * reset the start position. A subscription the listener creates for a share group starts from Kafka's defaults
  * (30 s locks, 5 deliveries, latest). Stateless.
  */
@@ -29,7 +30,7 @@ final class ShareGroupSettings
     static SubscriptionSettings kafkaDefaults()
     {
         return SubscriptionSettings.builder().lockTimeoutMillis(KAFKA_LOCK_DURATION_MILLIS)
-            .deliveryLimit(KAFKA_DELIVERY_COUNT_LIMIT).startPosition(StartPosition.latest()).build();
+            .deliveryLimit(KAFKA_DELIVERY_COUNT_LIMIT - 1).startPosition(StartPosition.latest()).build();
     }
 
     /** {@code base} with Kafka-named changes applied; a null value goes back to Kafka's default. */
@@ -47,7 +48,7 @@ final class ShareGroupSettings
                     case LOCK_DURATION -> settings.lockTimeoutMillis(
                         value == null ? defaults.lockTimeoutMillis() : Long.parseLong(value));
                     case DELIVERY_COUNT_LIMIT -> settings.deliveryLimit(
-                        value == null ? defaults.deliveryLimit() : Integer.parseInt(value));
+                        value == null ? defaults.deliveryLimit() : Integer.parseInt(value) - 1);
                     case DEAD_LETTER_TOPIC -> settings.deadLetterTopic(value == null || value.isEmpty() ? null : value);
                     case AUTO_OFFSET_RESET -> settings.startPosition(startPosition(value));
                     default -> throw new InvalidConfigurationException("Spool has no share-group setting \"" +
@@ -87,7 +88,8 @@ final class ShareGroupSettings
     {
         final Map<String, String> out = new LinkedHashMap<>();
         out.put(LOCK_DURATION, Long.toString(settings.lockTimeoutMillis()));
-        out.put(DELIVERY_COUNT_LIMIT, Integer.toString(settings.deliveryLimit()));
+        out.put(DELIVERY_COUNT_LIMIT, settings.hasDeliveryLimit() ? Integer.toString(settings.deliveryLimit() + 1) :
+            Integer.toString(Integer.MAX_VALUE));
         out.put(DEAD_LETTER_TOPIC, settings.deadLetterTopic() == null ? "" : settings.deadLetterTopic());
         out.put(AUTO_OFFSET_RESET, settings.startPosition().kind() == StartPosition.Kind.EARLIEST ? "earliest" : "latest");
         return out;

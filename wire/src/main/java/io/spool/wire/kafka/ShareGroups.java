@@ -53,6 +53,7 @@ final class ShareGroups
     private static final int FINAL_SESSION_EPOCH = -1;
     private static final int MAX_RECEIVE = 10_000;
     private static final int MAX_WAITING_FETCHES = 256;
+    private static final long RECEIVE_SLICE_MILLIS = 100;
     private static final byte GAP = 0;
     private static final byte ACCEPT = 1;
     private static final byte RELEASE = 2;
@@ -311,17 +312,53 @@ final class ShareGroups
         }
         if (subscription != null && !body.isRenewAck())
         {
-            final int max = Math.max(1, Math.min(MAX_RECEIVE, body.maxRecords() <= 0 ? 500 : body.maxRecords()));
-            final List<Delivery> deliveries = subscription.receive(max, Math.max(0, body.maxWaitMs()));
-            if (!request.connection().channel().isActive() || sessions.get(sessionKey(session)) != session)
+            if (!receive(subscription, session, body, partitions))
             {
-                subscription.nack(deliveries.stream().map(Delivery::receipt).toList());
                 request.completeSilently();
                 return;
             }
-            addDeliveries(session, deliveries, partitions);
         }
         request.respond(responseFor(response, member.topic, partitions));
+    }
+
+    /**
+     * Receives into the session for up to the fetch's wait, in slices, so that a session closed meanwhile (its
+     * connection gone) stops waiting within one slice; false when that happened and the session was released.
+     */
+    private boolean receive(final Subscription subscription, final ShareSession session,
+        final ShareFetchRequestData body, final Map<Integer, ShareFetchResponseData.PartitionData> partitions)
+    {
+        if (!session.beginFetch())
+        {
+            return false;
+        }
+        final int max = Math.max(1, Math.min(MAX_RECEIVE, body.maxRecords() <= 0 ? 500 : body.maxRecords()));
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, body.maxWaitMs()));
+        List<Delivery> deliveries = List.of();
+        try
+        {
+            do
+            {
+                final long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                deliveries = subscription.receive(max, Math.max(0, Math.min(RECEIVE_SLICE_MILLIS, remaining)));
+            }
+            while (deliveries.isEmpty() && !session.isClosed() && System.nanoTime() - deadline < 0);
+            deliveries.forEach(delivery -> session.hold(delivery.receipt()));
+        }
+        finally
+        {
+            if (session.endFetch())
+            {
+                release(session);
+                deliveries = null;
+            }
+        }
+        if (deliveries == null)
+        {
+            return false;
+        }
+        addDeliveries(deliveries, partitions);
+        return true;
     }
 
     private ShareFetchResponseData responseFor(final ShareFetchResponseData response, final String topic,
@@ -336,14 +373,13 @@ final class ShareGroups
     }
 
     /** Puts each partition's deliveries, in offset order, into one batch with their acquired ranges. */
-    private static void addDeliveries(final ShareSession session, final List<Delivery> deliveries,
+    private static void addDeliveries(final List<Delivery> deliveries,
         final Map<Integer, ShareFetchResponseData.PartitionData> partitions)
     {
         final Map<Integer, List<Delivery>> byPartition = new TreeMap<>();
         for (final Delivery delivery : deliveries)
         {
             byPartition.computeIfAbsent(delivery.partition(), p -> new ArrayList<>()).add(delivery);
-            session.hold(delivery.receipt());
         }
         byPartition.forEach((partition, list) ->
         {
@@ -499,12 +535,13 @@ final class ShareGroups
         final String key = sessionKey(group, memberId);
         if (epoch == JOIN_EPOCH)
         {
-            final ShareSession previous = sessions.put(key, new ShareSession(group, memberId, connection));
-            if (previous != null)
+            final ShareSession opened = new ShareSession(group, memberId, connection);
+            final ShareSession previous = sessions.put(key, opened);
+            if (previous != null && previous.close())
             {
                 release(previous);
             }
-            return sessions.get(key);
+            return opened;
         }
         final ShareSession session = sessions.get(key);
         if (session == null)
@@ -540,7 +577,10 @@ final class ShareGroups
     private void closeSession(final ShareSession session)
     {
         sessions.remove(sessionKey(session), session);
-        release(session);
+        if (session.close())
+        {
+            release(session);
+        }
     }
 
     /** Returns a session's acquired records to the subscription, to be delivered again. */
@@ -556,10 +596,10 @@ final class ShareGroups
 
     private void releaseSessionsOf(final String group, final String memberId)
     {
-        final ShareSession session = sessions.remove(sessionKey(group, memberId));
+        final ShareSession session = sessions.get(sessionKey(group, memberId));
         if (session != null)
         {
-            release(session);
+            closeSession(session);
         }
     }
 

@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * One share session (KIP-932): a member's fetches on one connection, numbered by epoch, and the records it has
- * acquired and not yet acknowledged, each with the receipt of its Spool delivery. Guarded by its own monitor.
+ * acquired and not yet acknowledged, each with the receipt of its Spool delivery, and whether a fetch is under
+ * way. Guarded by its own monitor.
  */
 final class ShareSession
 {
@@ -18,6 +19,8 @@ final class ShareSession
     final KafkaConnection connection;
     int nextEpoch = 1;
     private final Map<Long, Receipt> held = new HashMap<>();
+    private boolean fetching;
+    private boolean closed;
 
     ShareSession(final String group, final String memberId, final KafkaConnection connection)
     {
@@ -53,6 +56,35 @@ final class ShareSession
         final List<Receipt> all = new ArrayList<>(held.values());
         held.clear();
         return all;
+    }
+
+    /** Marks a fetch under way; false when the session is closed already. */
+    synchronized boolean beginFetch()
+    {
+        fetching = !closed;
+        return fetching;
+    }
+
+    /** Ends the fetch under way; true when the session was closed meanwhile and the fetch must release it. */
+    synchronized boolean endFetch()
+    {
+        fetching = false;
+        return closed;
+    }
+
+    synchronized boolean isClosed()
+    {
+        return closed;
+    }
+
+    /**
+     * Closes the session; true when it can be released now, false when a fetch under way releases it as it ends
+     * (so that records released now are not taken by that fetch and counted once more).
+     */
+    synchronized boolean close()
+    {
+        closed = true;
+        return !fetching;
     }
 
     synchronized void advance()
