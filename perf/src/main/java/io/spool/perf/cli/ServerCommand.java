@@ -37,6 +37,15 @@ final class ServerCommand implements Callable<Integer>
         description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
+    @Option(names = "--kafka-port", paramLabel = "PORT",
+        description = "Also serve Kafka's protocol on this port (9092 is Kafka's), so Kafka clients and tools " +
+            "reach the same data; 0 picks a free port. Off unless given.")
+    Integer kafkaPort;
+
+    @Option(names = "--kafka-host", paramLabel = "HOST",
+        description = "Address the Kafka listener binds, and tells clients to connect to (default: --host).")
+    String kafkaHost;
+
     @Option(names = "--token", paramLabel = "TOKEN",
         description = "A shared secret clients must present; without it any client may connect.")
     String token;
@@ -72,8 +81,12 @@ final class ServerCommand implements Callable<Integer>
         checkTlsFiles();
         final String secret = TokenFile.secret(spec.commandLine(), token, tokenFile);
         final ServerConfig config = ServerConfig.builder().host(host).port(port).token(secret)
-            .tls(tlsCertificateChain, tlsPrivateKey).build();
+            .tls(tlsCertificateChain, tlsPrivateKey).kafka(kafkaHost, kafkaPort == null ? -1 : kafkaPort).build();
         FreePort.require("--port", host, port);
+        if (kafkaPort != null && kafkaPort != 0)
+        {
+            FreePort.require("--kafka-port", kafkaHost == null ? host : kafkaHost, kafkaPort);
+        }
         if (metricsPort != null)
         {
             FreePort.require("--metrics-port", metricsHost, metricsPort);
@@ -107,6 +120,12 @@ final class ServerCommand implements Callable<Integer>
         out.printf("spool server: listening on %s:%d (%s transport%s), data directory %s%s%n", server.host(),
             server.port(), server.transport().toString().toLowerCase(Locale.ROOT),
             tlsCertificateChain == null ? "" : ", TLS", dataDirectory, secret == null ? "" : ", token required");
+        if (server.kafkaListener() != null)
+        {
+            out.printf("spool server: Kafka listener on %s (bootstrap.servers=%s%s)%n",
+                server.kafkaListener().bootstrapServers(), server.kafkaListener().bootstrapServers(),
+                secret == null ? "" : ", SASL/PLAIN with the token as password");
+        }
         out.flush();
         try
         {

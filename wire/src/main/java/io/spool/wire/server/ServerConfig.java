@@ -27,6 +27,8 @@ public final class ServerConfig
     private final boolean preferNativeTransport;
     private final Path tlsCertificateChain;
     private final Path tlsPrivateKey;
+    private final String kafkaHost;
+    private final int kafkaPort;
 
     private ServerConfig(final Builder builder)
     {
@@ -41,6 +43,8 @@ public final class ServerConfig
         this.preferNativeTransport = builder.preferNativeTransport;
         this.tlsCertificateChain = builder.tlsCertificateChain;
         this.tlsPrivateKey = builder.tlsPrivateKey;
+        this.kafkaHost = builder.kafkaHost;
+        this.kafkaPort = builder.kafkaPort;
     }
 
     public static Builder builder()
@@ -113,6 +117,18 @@ public final class ServerConfig
         return tlsPrivateKey;
     }
 
+    /** The address the Kafka listener binds; {@link #host()} unless told otherwise. */
+    public String kafkaHost()
+    {
+        return kafkaHost == null ? host : kafkaHost;
+    }
+
+    /** The port of the Kafka listener ({@code io.spool.wire.kafka}), 0 for a free one, or -1 for none. */
+    public int kafkaPort()
+    {
+        return kafkaPort;
+    }
+
     /** Collects settings; not thread-safe. */
     public static final class Builder
     {
@@ -127,6 +143,8 @@ public final class ServerConfig
         private boolean preferNativeTransport = true;
         private Path tlsCertificateChain;
         private Path tlsPrivateKey;
+        private String kafkaHost;
+        private int kafkaPort = -1;
 
         private Builder()
         {
@@ -199,6 +217,17 @@ public final class ServerConfig
         }
 
         /**
+         * Serves Kafka's protocol too, on {@code port} of {@code host} (null for the native listener's host), with
+         * the same token (as SASL/PLAIN's password) and TLS.
+         */
+        public Builder kafka(final String host, final int port)
+        {
+            this.kafkaHost = host;
+            this.kafkaPort = port;
+            return this;
+        }
+
+        /**
          * @throws IllegalArgumentException when a setting is out of range; the message says which.
          */
         public ServerConfig build()
@@ -214,6 +243,8 @@ public final class ServerConfig
             require(heartbeatIntervalMillis >= 1,
                 "heartbeatIntervalMillis must be at least 1, was " + heartbeatIntervalMillis);
             require(ioThreads >= 1, "ioThreads must be at least 1, was " + ioThreads);
+            require(kafkaPort >= -1 && kafkaPort <= 0xFFFF, "kafkaPort must be between 0 and 65535 (or -1 for no " +
+                "Kafka listener), was " + kafkaPort);
             require((tlsCertificateChain == null) == (tlsPrivateKey == null),
                 "TLS needs both a certificate chain and its private key, was given " + tlsCertificateChain + " and " +
                 tlsPrivateKey);

@@ -9,6 +9,8 @@ import io.spool.MetricSample;
 import io.spool.Spool;
 import io.spool.wire.TlsContexts;
 import io.spool.wire.Transport;
+import io.spool.wire.kafka.KafkaListener;
+import io.spool.wire.kafka.KafkaListenerConfig;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +50,7 @@ public final class SpoolServer implements AutoCloseable
     private final AtomicInteger pausedConnections = new AtomicInteger();
     private final RequestCounters counters = new RequestCounters();
     private final Channel serverChannel;
+    private final KafkaListener kafka;
 
     private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config)
     {
@@ -65,9 +68,10 @@ public final class SpoolServer implements AutoCloseable
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
                 pausedConnections, counters), tls);
+        Channel bound = null;
         try
         {
-            this.serverChannel = new ServerBootstrap()
+            bound = new ServerBootstrap()
                 .group(bossGroup, workerGroup)
                 .channel(transport.serverChannelType())
                 .option(ChannelOption.SO_REUSEADDR, true)
@@ -76,12 +80,20 @@ public final class SpoolServer implements AutoCloseable
                 .bind(config.host(), config.port())
                 .syncUninterruptibly()
                 .channel();
+            this.kafka = config.kafkaPort() < 0 ? null : KafkaListener.start(engine, KafkaListenerConfig.builder()
+                .host(config.kafkaHost()).port(config.kafkaPort()).token(config.token())
+                .tls(config.tlsCertificateChain(), config.tlsPrivateKey()).ioThreads(config.ioThreads()).build());
         }
         catch (final RuntimeException ex)
         {
+            if (bound != null)
+            {
+                bound.close().syncUninterruptibly();
+            }
             shutdownThreads();
             throw ex;
         }
+        this.serverChannel = bound;
         LOGGER.info("Spool server listening on " + serverChannel.localAddress() + " (" + transport +
             (tls == null ? ")" : ", TLS)"));
     }
@@ -139,6 +151,12 @@ public final class SpoolServer implements AutoCloseable
         return engine;
     }
 
+    /** The Kafka listener serving the same engine, or null when {@link ServerConfig#kafkaPort()} is -1. */
+    public KafkaListener kafkaListener()
+    {
+        return kafka;
+    }
+
     /** Connections open now, refused ones included until they are closed. */
     public int connectionCount()
     {
@@ -181,6 +199,10 @@ public final class SpoolServer implements AutoCloseable
     @Override
     public void close()
     {
+        if (kafka != null)
+        {
+            kafka.close();
+        }
         serverChannel.close().syncUninterruptibly();
         shutdownThreads();
         if (ownsEngine)
