@@ -128,15 +128,10 @@ final class GroupAdminApis
             final GroupDescription group = engine.streams().groups().describe(groupId);
             if (group == null)
             {
-                if (engine.streams().groups().groupIds().contains(groupId))
-                {
-                    out.setGroupState("Empty").setAssignorName("uniform");
-                }
-                else
-                {
-                    out.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
-                        .setErrorMessage("no consumer group \"" + groupId + "\"");
-                }
+                // Kafka's Admin describes a classic group, or one with only committed offsets, with DescribeGroups
+                // when this says it is not a consumer-protocol group.
+                out.setErrorCode(Errors.GROUP_ID_NOT_FOUND.code())
+                    .setErrorMessage("group \"" + groupId + "\" has no members of the consumer protocol");
                 response.groups().add(out);
                 continue;
             }
