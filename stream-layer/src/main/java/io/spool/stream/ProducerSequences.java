@@ -1,5 +1,14 @@
 package io.spool.stream;
 
+import io.spool.log.DurableFiles;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -15,13 +24,15 @@ import java.util.function.Supplier;
  * sequences as one of the last {@link #RETAINED_BATCHES} appended to that partition) is not stored again and is
  * answered with the first one's offset; a batch that skips sequences is refused, and so is one from an older epoch.
  * The check and the append happen under the partition's lock, so batches are stored in the order they were
- * accepted. Producer state is kept in memory: after a restart a producer's next batch starts it afresh, at any
- * sequence, as Kafka does for a producer it no longer knows. Thread-safe.
+ * accepted. Producer state lives in memory and is saved when the engine closes ({@link #save}), so a producer
+ * retrying across a clean restart is still recognised; after a crash a producer's next batch starts it afresh,
+ * at any sequence, as Kafka does for a producer it no longer knows. Thread-safe.
  */
 public final class ProducerSequences
 {
     public static final int RETAINED_BATCHES = 5;
     private static final long IDS_PER_MILLISECOND = 1000;
+    private static final int FILE_MAGIC = 0x5350_5053; // "SPPS": Spool producer sequences
 
     private final AtomicLong nextProducerId;
     private final Map<TopicPartition, PartitionSequences> partitions = new ConcurrentHashMap<>();
@@ -62,6 +73,65 @@ public final class ProducerSequences
     public void forgetTopic(final String topic)
     {
         partitions.keySet().removeIf(partition -> partition.topic().equals(topic));
+    }
+
+    /**
+     * Writes the stored batches of every producer (atomically replacing {@code file}); batches not yet stored are
+     * left out, their producers retry them.
+     */
+    public void save(final Path file)
+    {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes))
+        {
+            out.writeInt(FILE_MAGIC);
+            out.writeLong(nextProducerId.get());
+            for (final Map.Entry<TopicPartition, PartitionSequences> partition : partitions.entrySet())
+            {
+                partition.getValue().save(partition.getKey(), out);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot encode producer sequences", ex);
+        }
+        DurableFiles.replace(file, bytes.toByteArray());
+    }
+
+    /** Reads what {@link #save} wrote; a missing file leaves this empty. */
+    void load(final Path file)
+    {
+        final byte[] content = DurableFiles.read(file);
+        if (content == null)
+        {
+            return;
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(content)))
+        {
+            if (in.readInt() != FILE_MAGIC)
+            {
+                throw new CorruptFileException("producer sequence file " + file.getFileName() +
+                    " does not start with its magic number");
+            }
+            nextProducerId.accumulateAndGet(in.readLong(), Math::max);
+            while (in.available() > 0)
+            {
+                final TopicPartition partition = new TopicPartition(in.readUTF(), in.readInt());
+                final long producerId = in.readLong();
+                final short epoch = in.readShort();
+                final int batches = in.readInt();
+                final ProducerState state = new ProducerState(epoch);
+                for (int i = 0; i < batches; i++)
+                {
+                    state.add(in.readInt(), in.readInt(), CompletableFuture.completedFuture(in.readLong()));
+                }
+                partitions.computeIfAbsent(partition, p -> new PartitionSequences()).producers.put(producerId, state);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new CorruptFileException("producer sequence file " + file.getFileName() + " is cut short");
+        }
     }
 
     /** The sequence of the last record of a batch; sequences wrap from {@code Integer.MAX_VALUE} to 0 as Kafka's. */
@@ -130,6 +200,27 @@ public final class ProducerSequences
                 }
             });
             return new SequencedAppend(SequencedAppend.Outcome.APPENDED, baseOffset, null);
+        }
+
+        synchronized void save(final TopicPartition partition, final DataOutputStream out) throws IOException
+        {
+            for (final Map.Entry<Long, ProducerState> producer : producers.entrySet())
+            {
+                final java.util.List<SentBatch> stored = producer.getValue().batches.stream()
+                    .filter(batch -> batch.baseOffset.isDone() && !batch.baseOffset.isCompletedExceptionally())
+                    .toList();
+                out.writeUTF(partition.topic());
+                out.writeInt(partition.partition());
+                out.writeLong(producer.getKey());
+                out.writeShort(producer.getValue().epoch);
+                out.writeInt(stored.size());
+                for (final SentBatch batch : stored)
+                {
+                    out.writeInt(batch.firstSequence);
+                    out.writeInt(batch.lastSequence);
+                    out.writeLong(batch.baseOffset.join());
+                }
+            }
         }
 
         /** A batch that was not stored leaves the producer where it was before it, so its retry is accepted. */

@@ -23,20 +23,25 @@ public final class StreamEngine implements AutoCloseable
 {
     static final String STREAM_DIRECTORY = "stream";
     static final String OFFSETS_FILE = "committed-offsets.log";
+    static final String PRODUCER_SEQUENCES_FILE = "producer-sequences";
 
     private final LogStore logStore;
     private final TopicRegistry topics;
     private final CommittedOffsetStore offsets;
     private final GroupCoordinator groups;
     private final ProducerSequences producerSequences;
+    private final Path producerSequencesFile;
 
-    private StreamEngine(final LogStore logStore, final TopicRegistry topics, final CommittedOffsetStore offsets)
+    private StreamEngine(final LogStore logStore, final TopicRegistry topics, final CommittedOffsetStore offsets,
+        final Path streamDirectory)
     {
         this.logStore = logStore;
         this.topics = topics;
         this.offsets = offsets;
         this.groups = new GroupCoordinator(logStore.clock(), offsets, topics::partitionCount);
         this.producerSequences = new ProducerSequences(logStore.clock().time());
+        this.producerSequencesFile = streamDirectory.resolve(PRODUCER_SEQUENCES_FILE);
+        producerSequences.load(producerSequencesFile);
     }
 
     public static StreamEngine open(final Path dataDir)
@@ -53,7 +58,7 @@ public final class StreamEngine implements AutoCloseable
             final TopicRegistry topics = new TopicRegistry(logStore, streamDirectory);
             final CommittedOffsetStore offsets = CommittedOffsetStore.open(
                 streamDirectory.resolve(OFFSETS_FILE), config.syncEachCommit());
-            return new StreamEngine(logStore, topics, offsets);
+            return new StreamEngine(logStore, topics, offsets, streamDirectory);
         }
         catch (final RuntimeException ex)
         {
@@ -193,13 +198,14 @@ public final class StreamEngine implements AutoCloseable
         return logStore.clock();
     }
 
-    /** Closes the log store (confirming everything published) and the offset file. */
+    /** Closes the log store (confirming everything published), saves the producer sequences, closes the offsets. */
     @Override
     public void close()
     {
         try
         {
             logStore.close();
+            producerSequences.save(producerSequencesFile);
         }
         finally
         {

@@ -119,4 +119,29 @@ class ProducerSequencesTest
         assertThat(sequences.newProducerId()).isGreaterThan(first);
         assertThat(new ProducerSequences(1_700_000_000_001L).newProducerId()).isGreaterThan(first);
     }
+
+    @Test
+    void aCleanRestartKeepsTheProducersLastBatchesAndIdsMoveOn(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir)
+    {
+        final EngineFixture fixture = new EngineFixture(dir);
+        final long producer;
+        try (StreamEngine engine = fixture.open())
+        {
+            engine.createTopic("orders", EngineFixture.topic(1));
+            producer = engine.producerSequences().newProducerId();
+            engine.producerSequences().append(PARTITION, producer, (short)0, 0, 1, () -> engine.newProducer()
+                .send(ProducerRecord.toPartition("orders", 0, null, EngineFixture.bytes("a")))
+                .thenApply(PublishResult::offset)).baseOffset().join();
+        }
+        try (StreamEngine engine = fixture.open())
+        {
+            final SequencedAppend retry = engine.producerSequences().append(PARTITION, producer, (short)0, 0, 1,
+                store(1));
+            assertThat(retry.outcome()).isEqualTo(DUPLICATE);
+            assertThat(retry.baseOffset().join()).isZero();
+            assertThat(engine.producerSequences().append(PARTITION, producer, (short)0, 2, 1, store(1)).outcome())
+                .isEqualTo(OUT_OF_ORDER_SEQUENCE);
+            assertThat(engine.producerSequences().newProducerId()).isGreaterThan(producer);
+        }
+    }
 }
