@@ -140,7 +140,7 @@ final class FetchApi
                 final ListOffsetsResponseData.ListOffsetsPartitionResponse out =
                     new ListOffsetsResponseData.ListOffsetsPartitionResponse()
                         .setPartitionIndex(partition.partitionIndex()).setTimestamp(-1).setOffset(-1)
-                        .setLeaderEpoch(ClusterApis.LEADER_EPOCH);
+                        .setLeaderEpoch(request.version() >= 4 ? ClusterApis.LEADER_EPOCH : -1);
                 topicResponse.partitions().add(out);
                 if (topic == null || partition.partitionIndex() < 0 ||
                     partition.partitionIndex() >= topic.partitionCount())

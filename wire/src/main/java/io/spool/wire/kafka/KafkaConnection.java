@@ -197,8 +197,22 @@ final class KafkaConnection extends ChannelInboundHandlerAdapter
             final KafkaRequest request = pending.pollFirst();
             if (!request.isSilent() && channel.isActive())
             {
-                channel.write(encode(request.correlationId(), request.key().responseHeaderVersion(request.version()),
-                    request.response(), request.version()));
+                final ByteBuf response;
+                try
+                {
+                    response = encode(request.correlationId(), request.key().responseHeaderVersion(request.version()),
+                        request.response(), request.version());
+                }
+                catch (final RuntimeException ex)
+                {
+                    // An answer that cannot be written at the request's version is the listener's bug; the client
+                    // would wait for it forever, so it is told by a closed connection instead.
+                    LOGGER.log(java.lang.System.Logger.Level.ERROR, "cannot write the answer to " + request.key() +
+                        " v" + request.version() + "; closing the connection from " + channel.remoteAddress(), ex);
+                    channel.close();
+                    return;
+                }
+                channel.write(response);
                 wrote = true;
             }
         }
@@ -227,12 +241,20 @@ final class KafkaConnection extends ChannelInboundHandlerAdapter
         final ResponseHeaderData header = new ResponseHeaderData().setCorrelationId(correlationId);
         final int size = header.size(cache, headerVersion) + body.size(cache, version);
         final ByteBuf out = channel.alloc().ioBuffer(Integer.BYTES + size);
-        out.writeInt(size);
-        final ByteBufferAccessor accessor = new ByteBufferAccessor(out.nioBuffer(Integer.BYTES, size));
-        header.write(accessor, cache, headerVersion);
-        body.write(accessor, cache, version);
-        out.writerIndex(Integer.BYTES + size);
-        return out;
+        try
+        {
+            out.writeInt(size);
+            final ByteBufferAccessor accessor = new ByteBufferAccessor(out.nioBuffer(Integer.BYTES, size));
+            header.write(accessor, cache, headerVersion);
+            body.write(accessor, cache, version);
+            out.writerIndex(Integer.BYTES + size);
+            return out;
+        }
+        catch (final RuntimeException ex)
+        {
+            out.release();
+            throw ex;
+        }
     }
 
     /** Closes the connection for a reason worth a line in the log (a failed authentication, a broken protocol). */
