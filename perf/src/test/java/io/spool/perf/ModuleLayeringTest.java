@@ -5,6 +5,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,6 +44,19 @@ class ModuleLayeringTest
             .whereLayer("wire").mayOnlyBeAccessedByLayers("perf", "model")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("wire", "perf", "model")
             .whereLayer("stream").mayOnlyBeAccessedByLayers("queue", "wire", "perf", "model")
+            .check(SPOOL_CLASSES);
+    }
+
+    /**
+     * Kafka's generated message classes carry no compatibility promise between releases, so one adapter package
+     * holds every use of them (and of the rest of kafka-clients): a new Kafka version touches that package only.
+     */
+    @Test
+    void onlyTheKafkaAdapterUsesKafkasClasses()
+    {
+        noClasses().that().resideOutsideOfPackage("io.spool.wire.kafka..")
+            .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+            .because("the Kafka listener's adapter package io.spool.wire.kafka is the one place that speaks Kafka")
             .check(SPOOL_CLASSES);
     }
 }
