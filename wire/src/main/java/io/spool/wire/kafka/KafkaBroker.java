@@ -4,12 +4,13 @@ import io.netty.channel.EventLoopGroup;
 import io.spool.Spool;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import static java.lang.System.Logger.Level.WARNING;
 
 /**
  * The listener's view of the engine: routes each request to the part that answers it. Requests that touch files
@@ -18,7 +19,7 @@ import static java.lang.System.Logger.Level.WARNING;
  */
 final class KafkaBroker
 {
-    private static final System.Logger LOGGER = System.getLogger(KafkaBroker.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(KafkaBroker.class);
     /** How often group sessions, rebalance deadlines and share-group locks are looked at. */
     static final long SWEEP_MILLIS = 50;
 
@@ -135,7 +136,7 @@ final class KafkaBroker
     {
         if (!(ex instanceof ApiException))
         {
-            LOGGER.log(WARNING, request.key() + " from " + request.clientId() + " failed", ex);
+            LOGGER.warn(request.key() + " from " + request.clientId() + " failed", ex);
         }
         final Throwable error = ex instanceof ApiException ? ex :
             KafkaErrors.of(ex).exception(KafkaErrors.message(ex));
@@ -158,7 +159,7 @@ final class KafkaBroker
         }
         catch (final RuntimeException ex)
         {
-            LOGGER.log(WARNING, "the Kafka listener's group sweep failed", ex);
+            LOGGER.warn("the Kafka listener's group sweep failed", ex);
         }
     }
 

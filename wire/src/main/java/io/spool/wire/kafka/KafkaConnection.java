@@ -14,12 +14,12 @@ import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.protocol.ObjectSerializationCache;
 import org.apache.kafka.common.requests.AbstractRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 
-import static java.lang.System.Logger.Level.DEBUG;
-import static java.lang.System.Logger.Level.WARNING;
 
 /**
  * One client connection: parses each length-prefixed request with Kafka's own classes, hands it to the broker,
@@ -31,7 +31,7 @@ import static java.lang.System.Logger.Level.WARNING;
  */
 final class KafkaConnection extends ChannelInboundHandlerAdapter
 {
-    private static final System.Logger LOGGER = System.getLogger(KafkaConnection.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(KafkaConnection.class);
     private static final int REQUEST_HEADER_PREFIX = 8;
     /** Requests read and not yet answered before the connection stops reading, so a client cannot pile them up. */
     private static final int MAX_PENDING_REQUESTS = 128;
@@ -149,7 +149,7 @@ final class KafkaConnection extends ChannelInboundHandlerAdapter
 
     private KafkaRequest refuse(final String reason)
     {
-        LOGGER.log(WARNING, "closing Kafka connection from " + channel.remoteAddress() + ": " + reason);
+        LOGGER.warn("closing Kafka connection from " + channel.remoteAddress() + ": " + reason);
         channel.close();
         return null;
     }
@@ -207,7 +207,7 @@ final class KafkaConnection extends ChannelInboundHandlerAdapter
                 {
                     // An answer that cannot be written at the request's version is the listener's bug; the client
                     // would wait for it forever, so it is told by a closed connection instead.
-                    LOGGER.log(java.lang.System.Logger.Level.ERROR, "cannot write the answer to " + request.key() +
+                    LOGGER.error("cannot write the answer to " + request.key() +
                         " v" + request.version() + "; closing the connection from " + channel.remoteAddress(), ex);
                     channel.close();
                     return;
@@ -222,7 +222,7 @@ final class KafkaConnection extends ChannelInboundHandlerAdapter
         }
         if (closeReason != null && pending.isEmpty())
         {
-            LOGGER.log(WARNING, "closing Kafka connection from " + channel.remoteAddress() + ": " + closeReason);
+            LOGGER.warn("closing Kafka connection from " + channel.remoteAddress() + ": " + closeReason);
             channel.writeAndFlush(io.netty.buffer.Unpooled.EMPTY_BUFFER)
                 .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
             closeReason = null;
@@ -260,7 +260,7 @@ final class KafkaConnection extends ChannelInboundHandlerAdapter
     /** Closes the connection for a reason worth a line in the log (a failed authentication, a broken protocol). */
     void close(final String reason)
     {
-        LOGGER.log(WARNING, "closing Kafka connection from " + channel.remoteAddress() + ": " + reason);
+        LOGGER.warn("closing Kafka connection from " + channel.remoteAddress() + ": " + reason);
         channel.close();
     }
 
@@ -279,7 +279,7 @@ final class KafkaConnection extends ChannelInboundHandlerAdapter
                 " bytes (" + cause.getMessage() + ")");
             return;
         }
-        LOGGER.log(DEBUG, "Kafka connection from " + ctx.channel().remoteAddress() + " failed", cause);
+        LOGGER.debug("Kafka connection from " + ctx.channel().remoteAddress() + " failed", cause);
         ctx.close();
     }
 }

@@ -11,13 +11,14 @@ import io.netty.handler.ssl.SslContext;
 import io.spool.Spool;
 import io.spool.wire.TlsContexts;
 import io.spool.wire.Transport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
-import static java.lang.System.Logger.Level.INFO;
 
 /**
  * Serves a Spool engine over Kafka's protocol, so that stock Kafka clients (kafka-clients 3.9 and 4.x, librdkafka
@@ -27,7 +28,7 @@ import static java.lang.System.Logger.Level.INFO;
  */
 public final class KafkaListener implements AutoCloseable
 {
-    private static final System.Logger LOGGER = System.getLogger(KafkaListener.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(KafkaListener.class);
     /** A Kafka request starts with its size as a 4-byte big-endian integer. */
     private static final int SIZE_PREFIX = 4;
 
@@ -83,7 +84,7 @@ public final class KafkaListener implements AutoCloseable
             throw ex;
         }
         broker.boundPort(port());
-        LOGGER.log(INFO, "Spool's Kafka listener on " + serverChannel.localAddress() + " (" + transport +
+        LOGGER.info("Spool's Kafka listener on " + serverChannel.localAddress() + " (" + transport +
             (tls == null ? "" : ", TLS") + (config.token() == null ? "" : ", SASL/PLAIN") + ")");
     }
 
