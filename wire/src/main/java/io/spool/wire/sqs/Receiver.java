@@ -198,8 +198,8 @@ final class Receiver
     /** ChangeMessageVisibility. */
     Answer changeVisibility(final SqsQueue queue, final Params request)
     {
-        final Receipt receipt = decode(queue, request.required("ReceiptHandle"));
         final long seconds = visibility(request);
+        final Receipt receipt = decode(queue, request.required("ReceiptHandle"));
         final SqsException refused = refusal(change(queue.subscription(), List.of(receipt), seconds), receipt, false);
         if (refused != null)
         {

@@ -132,7 +132,10 @@ public final class SqsEndpoint implements AutoCloseable
         }
     }
 
-    /** Refuses a request body past the limit with the SQS error a client expects, then closes the connection. */
+    /**
+     * Refuses a request body past the limit with the SQS error a client expects. The connection stays: the rest of
+     * the body is read and dropped, so that a client still sending it gets to read the answer.
+     */
     private static final class Aggregator extends HttpObjectAggregator
     {
         private final int maxBytes;
@@ -148,8 +151,8 @@ public final class SqsEndpoint implements AutoCloseable
         {
             final boolean json = oversized.headers().contains("X-Amz-Target");
             ctx.writeAndFlush(SqsHttpHandler.error(SqsError.REQUEST_TOO_LARGE.with("The request is larger than " +
-                maxBytes + " bytes, the most this endpoint reads."), json, UUID.randomUUID().toString()))
-                .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+                maxBytes + " bytes, the most this endpoint reads."), json, UUID.randomUUID().toString()),
+                ctx.voidPromise());
         }
     }
 }
