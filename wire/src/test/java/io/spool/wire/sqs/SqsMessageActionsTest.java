@@ -176,6 +176,19 @@ class SqsMessageActionsTest
     }
 
     @Test
+    void aHandleIsGoodWhileItsVisibilityLasts()
+    {
+        final String url = fx.queue("orders", "VisibilityTimeout", "2");
+        fx.sqs.sendMessage(b -> b.queueUrl(url).messageBody("job"));
+        final Message held = receive(url, 1).get(0);
+        fx.advance("orders", 2_000);
+
+        assertThatThrownBy(() -> fx.sqs.deleteMessage(b -> b.queueUrl(url).receiptHandle(held.receiptHandle())))
+            .isInstanceOf(ReceiptHandleIsInvalidException.class).hasMessageContaining("lock expired");
+        assertThat(bodies(receive(url, 1))).as("the message is still there, visible again").containsExactly("job");
+    }
+
+    @Test
     void aHandleOfAnotherQueueIsRefused()
     {
         final String a = fx.queue("a");
