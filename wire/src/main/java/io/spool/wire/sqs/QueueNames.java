@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
  */
 final class QueueNames
 {
-    static final int MAX_NAME_LENGTH = 80;
     static final String FIFO_SUFFIX = ".fifo";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,80}");
     private static final Pattern FIFO_NAME = Pattern.compile("[A-Za-z0-9_-]{1,75}\\.fifo");

@@ -67,6 +67,24 @@ class SqsBadInputTest
     }
 
     @Test
+    void malformedFormsAreRefusedInXml()
+    {
+        final RawSqs.Answer escape = raw.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+            fx.endpoint.url() + "/")).header("Content-Type", "application/x-www-form-urlencoded")
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("Action=ListQueues&QueueNamePrefix=%zz")));
+        assertThat(escape.status()).isEqualTo(400);
+        assertThat(escape.xml("Code")).containsExactly("MalformedQueryString");
+        assertThat(raw.form("/", "Action", "ListQueues", "Attribute.x.Name", "a").xml("Code"))
+            .containsExactly("InvalidParameterValue");
+        assertThat(raw.form("/", "Action", "CreateQueue", "QueueName", "q", "Attribute.1.Value", "5").xml("Code"))
+            .containsExactly("MissingParameter");
+        assertThat(raw.form("/", "Action", "SendMessageBatch", "QueueUrl", url,
+            "SendMessageBatchRequestEntry.1", "no member").xml("Code")).containsExactly("InvalidParameterValue");
+        assertThat(raw.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(fx.endpoint.url() +
+            "/?Action=ListQueues&Action=GetQueueUrl")).GET()).xml("Code")).containsExactly("InvalidParameterValue");
+    }
+
+    @Test
     void unknownActionsAndMissingParameters()
     {
         assertJsonError(raw.json("Explode", "{}"), 400, "InvalidAction", "InvalidAction");
