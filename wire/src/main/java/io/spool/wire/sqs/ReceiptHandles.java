@@ -92,7 +92,10 @@ final class ReceiptHandles
         {
             throw invalid(handle, "it is not a receipt handle this endpoint made");
         }
+        // Only the encoding this endpoint writes: a decoder ignores the last character's spare bits, so other
+        // spellings of the same bytes would pass the seal.
         if (bytes.length != SEALED_LENGTH + MAC_LENGTH || bytes[0] != VERSION ||
+            !Base64.getUrlEncoder().withoutPadding().encodeToString(bytes).equals(handle) ||
             !MessageDigest.isEqual(seal(queue, bytes), Arrays.copyOfRange(bytes, SEALED_LENGTH, bytes.length)))
         {
             throw invalid(handle, "it is not a receipt handle of queue " + queue);

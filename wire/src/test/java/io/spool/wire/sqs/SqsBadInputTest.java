@@ -182,10 +182,15 @@ class SqsBadInputTest
     {
         fx.sqs.sendMessage(b -> b.queueUrl(url).messageBody("m"));
         final String handle = fx.sqs.receiveMessage(b -> b.queueUrl(url)).messages().get(0).receiptHandle();
-        final char last = handle.charAt(handle.length() - 1);
-        final String tampered = handle.substring(0, handle.length() - 1) + (last == 'A' ? 'B' : 'A');
+        final int middle = handle.length() / 2;
+        final String tampered = handle.substring(0, middle) + (handle.charAt(middle) == 'A' ? 'B' : 'A') +
+            handle.substring(middle + 1);
+        // the same bytes spelled otherwise: the last character's lowest bit is beyond the handle's last byte
+        final String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        final String respelled = handle.substring(0, handle.length() - 1) +
+            alphabet.charAt(alphabet.indexOf(handle.charAt(handle.length() - 1)) ^ 1);
         for (final String bad : new String[] {"", "not base64 !", "AAAA", handle.substring(0, 20), tampered,
-            handle + "AA"})
+            respelled, handle + "AA"})
         {
             assertJsonError(raw.json("DeleteMessage", "{\"QueueUrl\":\"" + url + "\",\"ReceiptHandle\":\"" + bad +
                 "\"}"), 400, "ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid");
