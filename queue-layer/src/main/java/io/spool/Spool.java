@@ -138,6 +138,21 @@ public final class Spool implements AutoCloseable
         return subscriptions.list();
     }
 
+    /** Changes a live subscription's lock timeout, delivery limit or dead-letter topic; see {@link SubscriptionRegistry#update}. */
+    public void updateSubscription(final String name, final SubscriptionSettings settings)
+    {
+        subscriptions.update(name, settings);
+    }
+
+    /**
+     * Empties a subscription, which goes on from its topic's end with its settings and bindings; see
+     * {@link SubscriptionRegistry#purge}. The topic's records stay.
+     */
+    public Subscription purgeSubscription(final String name)
+    {
+        return subscriptions.purge(name);
+    }
+
     /** Deletes a subscription, its state and its bindings. */
     public void deleteSubscription(final String name)
     {

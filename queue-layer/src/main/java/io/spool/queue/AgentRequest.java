@@ -2,25 +2,33 @@ package io.spool.queue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * A call into a subscription's agent that waits for its answer: a receive, a batch of settlements, a consumer
- * joining or leaving, a metrics read, a barrier. The caller parks until the agent completes it. Not thread-safe:
- * filled by the caller, then owned by the agent until {@link #complete()}.
+ * joining or leaving, a metrics read, a settings change, a barrier. The caller parks until the agent completes it,
+ * or, for a request made with a future, goes on and is told through the future. Not thread-safe: filled by the
+ * caller, then owned by the agent until {@link #complete()}.
  */
 final class AgentRequest
 {
     enum Kind
     {
-        RECEIVE, SETTLE, ADD_CONSUMER, REMOVE_CONSUMER, METRICS, BARRIER
+        RECEIVE, SETTLE, ADD_CONSUMER, REMOVE_CONSUMER, METRICS, UPDATE, BARRIER
     }
 
     final Kind kind;
     final Thread caller = Thread.currentThread();
+    /** Completed on the agent's thread instead of unparking the caller, or null for a caller that waits. */
+    final CompletableFuture<AgentRequest> future;
     int max;
     long deadline;
+    /** A receive's lock, or 0 for the subscription's lock timeout. */
+    long lockMillis;
+    SubscriptionSettings settings;
+    DeadLetterSink deadLetterSink;
     Settlement settlement;
     long argument;
     List<Receipt> receipts;
@@ -33,13 +41,33 @@ final class AgentRequest
 
     AgentRequest(final Kind kind)
     {
+        this(kind, null);
+    }
+
+    AgentRequest(final Kind kind, final CompletableFuture<AgentRequest> future)
+    {
         this.kind = kind;
+        this.future = future;
     }
 
     void complete()
     {
         done = true;
-        LockSupport.unpark(caller);
+        if (future != null)
+        {
+            if (failure != null)
+            {
+                future.completeExceptionally(failure);
+            }
+            else
+            {
+                future.complete(this);
+            }
+        }
+        else
+        {
+            LockSupport.unpark(caller);
+        }
     }
 
     void fail(final RuntimeException failure)

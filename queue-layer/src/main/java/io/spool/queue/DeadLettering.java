@@ -8,7 +8,7 @@ package io.spool.queue;
 final class DeadLettering
 {
     private final PartitionCore core;
-    private final int deliveryLimit;
+    private int deliveryLimit;
     private final DeadLetterHandler deadLetters;
     private GroupGate groups;
     private long deadCount;
@@ -24,6 +24,12 @@ final class DeadLettering
     void groups(final GroupGate groups)
     {
         this.groups = groups;
+    }
+
+    /** A changed limit counts from the next message that comes back; deliveries already made stay counted. */
+    void deliveryLimit(final int limit)
+    {
+        this.deliveryLimit = limit;
     }
 
     /** Past the delivery limit: delivered more often than the limit allows (the limit counts redeliveries). */

@@ -110,9 +110,9 @@ final class Dispatcher
         if (!consumer.options().autoAck())
         {
             stage.to(consumer);
-            return acquire(max, consumer.id(), stage);
+            return acquire(max, consumer.id(), 0, stage);
         }
-        final int n = acquire(max, consumer.id(), collect);
+        final int n = acquire(max, consumer.id(), 0, collect);
         for (int d = 0; d < n; d++)
         {
             final SubscriptionPartitionState state = partitions[acquiredPartitions.getInt(d)].state();
@@ -134,10 +134,13 @@ final class Dispatcher
         return held;
     }
 
-    /** Acquires up to {@code max} messages for a receive and adds to {@code deliveries} those still in the log. */
-    void receive(final int max, final List<Delivery> deliveries)
+    /**
+     * Acquires up to {@code max} messages for a receive, locked for {@code lockMillis} (0 for the subscription's lock
+     * timeout), and adds to {@code deliveries} those still in the log.
+     */
+    void receive(final int max, final long lockMillis, final List<Delivery> deliveries)
     {
-        final int n = acquire(max, SubscriptionAgent.PULL_CONSUMER, collect);
+        final int n = acquire(max, SubscriptionAgent.PULL_CONSUMER, lockMillis, collect);
         for (int i = 0; i < n; i++)
         {
             final Delivery delivery = new Delivery();
@@ -152,7 +155,7 @@ final class Dispatcher
      * Acquires up to {@code max} messages across partitions, taking partitions in turn, and hands each to
      * {@code handler} ({@link #collect} puts them in the acquired lists, partition by partition).
      */
-    private int acquire(final int max, final int consumerId, final DeliveryHandler handler)
+    private int acquire(final int max, final int consumerId, final long lockMillis, final DeliveryHandler handler)
     {
         acquiredOffsets.clear();
         acquiredDeliveries.clear();
@@ -162,7 +165,8 @@ final class Dispatcher
         {
             acquiringFrom = partitions[(nextPartition + i) % partitions.length].state();
             stage.from(acquiringFrom);
-            total += acquiringFrom.acquire(max - total, consumerId, handler);
+            total += lockMillis == 0 ? acquiringFrom.acquire(max - total, consumerId, handler) :
+                acquiringFrom.acquire(max - total, consumerId, lockMillis, handler);
         }
         nextPartition = (nextPartition + 1) % partitions.length;
         return total;

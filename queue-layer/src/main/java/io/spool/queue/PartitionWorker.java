@@ -21,8 +21,8 @@ final class PartitionWorker implements DeadLetterHandler
     private final int partition;
     private final PartitionLog log;
     private final EpochClock clock;
-    private final String deadLetterTopic;
-    private final DeadLetterSink deadLetters;
+    private String deadLetterTopic;
+    private DeadLetterSink deadLetters;
     private final RecordFinder finder;
     private SubscriptionStateStore store;
     private SubscriptionPartitionState state;
@@ -64,6 +64,14 @@ final class PartitionWorker implements DeadLetterHandler
         }
         state.attached();
         this.publishedAckFloor = state.ackFloor();
+    }
+
+    /** Agent thread: the changeable settings of a live subscription take effect; see {@link SubscriptionRegistry#update}. */
+    void update(final SubscriptionSettings settings, final DeadLetterSink sink)
+    {
+        this.deadLetterTopic = settings.deadLetterTopic();
+        this.deadLetters = sink;
+        state.update(settings);
     }
 
     /** The reader of message traits ahead of delivery; the store uses it already while it restores. */

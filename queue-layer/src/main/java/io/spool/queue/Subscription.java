@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,7 +20,7 @@ public final class Subscription
 {
     private final String name;
     private final String topic;
-    private final SubscriptionSettings settings;
+    private volatile SubscriptionSettings settings;
     private final SubscriptionAgent agent;
     private final org.agrona.concurrent.EpochClock clock;
     private final AtomicInteger consumerIds = new AtomicInteger(SubscriptionAgent.PULL_CONSUMER + 1);
@@ -49,6 +50,7 @@ public final class Subscription
         return settings;
     }
 
+
     SubscriptionAgent agent()
     {
         return agent;
@@ -62,6 +64,40 @@ public final class Subscription
      */
     public List<Delivery> receive(final int max, final long waitMillis)
     {
+        return agent.call(receiveRequest(max, waitMillis, 0, null)).deliveries;
+    }
+
+    /**
+     * {@link #receive(int, long)} with the deliveries locked for {@code lockMillis} instead of the subscription's lock
+     * timeout, as an SQS receive may ask for its own visibility timeout.
+     *
+     * @throws InvalidRequestException when an argument is out of range.
+     */
+    public List<Delivery> receive(final int max, final long waitMillis, final long lockMillis)
+    {
+        checkLock(lockMillis);
+        return agent.call(receiveRequest(max, waitMillis, lockMillis, null)).deliveries;
+    }
+
+    /**
+     * {@link #receive(int, long, long)} without a thread waiting for it: a long poll holds no thread. The future
+     * completes on the subscription's agent thread, so what depends on it must not block (use the {@code *Async}
+     * stages with an executor of your own); it completes exceptionally with a {@link QueueException} when the
+     * subscription closes first.
+     *
+     * @throws InvalidRequestException when an argument is out of range.
+     */
+    public CompletableFuture<List<Delivery>> receiveAsync(final int max, final long waitMillis, final long lockMillis)
+    {
+        checkLock(lockMillis);
+        final CompletableFuture<AgentRequest> answered = new CompletableFuture<>();
+        agent.submit(receiveRequest(max, waitMillis, lockMillis, answered));
+        return answered.thenApply(request -> request.deliveries);
+    }
+
+    private AgentRequest receiveRequest(final int max, final long waitMillis, final long lockMillis,
+        final CompletableFuture<AgentRequest> answered)
+    {
         if (max < 1 || max > 10_000)
         {
             throw new InvalidRequestException("receive max must be between 1 and 10000, was " + max);
@@ -70,10 +106,20 @@ public final class Subscription
         {
             throw new InvalidRequestException("receive wait must be >= 0 ms, was " + waitMillis);
         }
-        final AgentRequest request = new AgentRequest(AgentRequest.Kind.RECEIVE);
+        final AgentRequest request = new AgentRequest(AgentRequest.Kind.RECEIVE, answered);
         request.max = max;
+        request.lockMillis = lockMillis;
         request.deadline = clock.time() + waitMillis;
-        return agent.call(request).deliveries;
+        return request;
+    }
+
+    private static void checkLock(final long lockMillis)
+    {
+        if (lockMillis < 1 || lockMillis > SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS)
+        {
+            throw new InvalidRequestException("a receive's lock must be between 1 ms and " +
+                SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms (12 h), was " + lockMillis + " ms");
+        }
     }
 
     /** Settles the delivery as done. */
@@ -160,6 +206,16 @@ public final class Subscription
         request.consumer = consumer;
         agent.call(request);
         return consumer;
+    }
+
+    /** Agent thread takes the changed settings; see {@link SubscriptionRegistry#update}. */
+    void update(final SubscriptionSettings changed, final DeadLetterSink sink)
+    {
+        final AgentRequest request = new AgentRequest(AgentRequest.Kind.UPDATE);
+        request.settings = changed;
+        request.deadLetterSink = sink;
+        agent.call(request);
+        this.settings = changed;
     }
 
     public SubscriptionMetrics metrics()

@@ -178,6 +178,30 @@ final class SubscriptionAgent implements Runnable
         return request;
     }
 
+    /**
+     * Sends a request made with a future and returns at once; the future completes on the agent's thread (or
+     * exceptionally here, when the agent has stopped).
+     */
+    void submit(final AgentRequest request)
+    {
+        if (!running)
+        {
+            request.fail(stopped());
+            return;
+        }
+        while (!requests.offer(request))
+        {
+            wakeNow();
+            LockSupport.parkNanos(10_000);
+        }
+        wake();
+        if (!running)
+        {
+            // Offered after the stopped agent drained its queue: nobody else will answer it.
+            request.fail(stopped());
+        }
+    }
+
     @Override
     public void run()
     {
@@ -408,6 +432,13 @@ final class SubscriptionAgent implements Runnable
                     request.metrics = metrics();
                     request.complete();
                     break;
+                case UPDATE:
+                    for (final PartitionWorker partition : partitions)
+                    {
+                        partition.update(request.settings, request.deadLetterSink);
+                    }
+                    request.complete();
+                    break;
                 case BARRIER:
                     barriers.add(request);
                     break;
@@ -461,7 +492,7 @@ final class SubscriptionAgent implements Runnable
         for (int r = 0; r < waitingReceives.size(); r++)
         {
             final AgentRequest request = waitingReceives.get(r);
-            dispatcher.receive(request.max, request.deliveries);
+            dispatcher.receive(request.max, request.lockMillis, request.deliveries);
             if (!request.deliveries.isEmpty() || now >= request.deadline)
             {
                 completions.add(request);

@@ -39,7 +39,7 @@ public final class SubscriptionPartitionState
 
     private final PartitionCore core;
     private final OffsetWindow window;
-    private final long lockTimeoutMillis;
+    private long lockTimeoutMillis;
     private final DeadLettering dead;
     private final Delays delays;
     private final GroupGate groups;
@@ -150,6 +150,16 @@ public final class SubscriptionPartitionState
     {
         return meetsArrivals ? cursor.meetAhead(MAX_PASSED_PER_ACQUIRE, window.floor() + OffsetWindow.MAX_CAPACITY) :
             0;
+    }
+
+    /**
+     * Takes the changeable settings of a live subscription: the lock timeout for deliveries from now on (those in
+     * flight keep their deadlines) and the delivery limit for messages that come back from now on.
+     */
+    void update(final SubscriptionSettings settings)
+    {
+        this.lockTimeoutMillis = settings.lockTimeoutMillis();
+        dead.deliveryLimit(settings.deliveryLimit());
     }
 
     /**

@@ -160,11 +160,73 @@ public final class SubscriptionRegistry implements AutoCloseable
         DurableFiles.deleteTree(directory.resolve(name));
     }
 
+    /**
+     * Changes the settings of a live subscription: its lock timeout (for deliveries from now on; those in flight keep
+     * their deadlines), its delivery limit (for messages that come back from now on, counting the deliveries they
+     * had) and its dead-letter topic (for messages that die from now on). Nothing else about a subscription changes
+     * while it lives: create another for that.
+     *
+     * @throws InvalidSettingsException when another setting differs.
+     * @throws UnknownSubscriptionException when there is no such subscription.
+     * @throws io.spool.stream.UnknownTopicException when the new dead-letter topic does not exist.
+     */
+    public synchronized void update(final String name, final SubscriptionSettings settings)
+    {
+        final Subscription subscription = get(name);
+        final SubscriptionSettings current = subscription.settings();
+        final SubscriptionSettings changeable = current.toBuilder().lockTimeoutMillis(settings.lockTimeoutMillis())
+            .deliveryLimit(settings.deliveryLimit()).deadLetterTopic(settings.deadLetterTopic()).build();
+        if (!changeable.equals(settings))
+        {
+            throw new InvalidSettingsException("only the lock timeout, delivery limit and dead-letter topic of " +
+                "subscription '" + name + "' can change while it lives; create another subscription to change more " +
+                "(has " + current + ", asked for " + settings + ")");
+        }
+        if (settings.deadLetterTopic() != null)
+        {
+            streams.topics().topic(settings.deadLetterTopic());
+        }
+        subscription.update(settings, deadLetterSink(name, settings));
+        final SubscriptionCatalog.Entry entry = new SubscriptionCatalog.Entry(name, subscription.topic(), settings);
+        entries.put(name, entry);
+        catalog.save(entries);
+    }
+
+    /**
+     * Empties a subscription: every message it holds (ready, in flight, delayed) is gone, and it goes on from the end
+     * of its topic, with its settings and bindings. Receipts of the deliveries it held are refused from now on, and
+     * a call on the subscription's previous {@link Subscription} object fails as on a closed one: look it up again.
+     * The topic's records stay, for the other subscriptions and for stream readers.
+     *
+     * @return the subscription as it goes on.
+     * @throws UnknownSubscriptionException when there is no such subscription.
+     */
+    public synchronized Subscription purge(final String name)
+    {
+        final Subscription purged = get(name);
+        final SubscriptionCatalog.Entry entry = entries.get(name);
+        purged.agent().close();
+        DurableFiles.deleteTree(directory.resolve(name));
+        final Subscription fresh = start(entry, StartPosition.latest());
+        open.put(name, fresh);
+        indexRefusing();
+        return fresh;
+    }
+
+    private DeadLetterSink deadLetterSink(final String name, final SubscriptionSettings settings)
+    {
+        return settings.deadLetterTopic() == null ? DeadLetterSink.DROP : deadLetterPublisher(name);
+    }
+
     private Subscription start(final SubscriptionCatalog.Entry entry)
     {
+        return start(entry, entry.settings.startPosition());
+    }
+
+    private Subscription start(final SubscriptionCatalog.Entry entry, final StartPosition startPosition)
+    {
         final Topic topic = streams.topics().topic(entry.topic);
-        final DeadLetterSink deadLetters = entry.settings.deadLetterTopic() == null ?
-            DeadLetterSink.DROP : deadLetterPublisher(entry.name);
+        final DeadLetterSink deadLetters = deadLetterSink(entry.name, entry.settings);
         final PartitionWorker[] workers = new PartitionWorker[topic.partitionCount()];
         final PassClock passClock = new PassClock(clock);
         for (int p = 0; p < workers.length; p++)
@@ -173,7 +235,7 @@ public final class SubscriptionRegistry implements AutoCloseable
             workers[p] = new PartitionWorker(entry.name, entry.topic, p, log, passClock,
                 entry.settings.deadLetterTopic(), deadLetters);
             workers[p].attach(SubscriptionStateStore.open(directory.resolve(entry.name).resolve(Integer.toString(p)),
-                p, entry.settings, startOffset(log, entry.settings.startPosition()), passClock, stateConfig,
+                p, entry.settings, startOffset(log, startPosition), passClock, stateConfig,
                 workers[p], workers[p].readAheadInspector(entry.settings)),
                 entry.settings);
         }

@@ -8,8 +8,9 @@ import java.util.regex.Pattern;
  * mode, start position, message groups, retry ladder and message time-to-live. Validated when built. Immutable and thread-safe.
  * <p>
  * The delivery limit counts like RabbitMQ quorum queues: with a limit of 3 a message is delivered 4 times, and
- * goes dead when the fourth delivery comes back unacknowledged. {@link #UNLIMITED_DELIVERIES} turns the limit off,
- * which has to be asked for explicitly so that a poison message cannot loop forever by default.
+ * goes dead when the fourth delivery comes back unacknowledged; with a limit of 0 it is delivered once (SQS's
+ * maxReceiveCount of N is a limit of N - 1). {@link #UNLIMITED_DELIVERIES} turns the limit off, which has to be asked
+ * for explicitly so that a poison message cannot loop forever by default.
  */
 public final class SubscriptionSettings
 {
@@ -304,9 +305,9 @@ public final class SubscriptionSettings
                 throw new InvalidSettingsException("lock timeout must be between 1 ms and " +
                     MAX_LOCK_TIMEOUT_MILLIS + " ms (12 h), was " + lockTimeoutMillis + " ms");
             }
-            if (deliveryLimit != UNLIMITED_DELIVERIES && (deliveryLimit < 1 || deliveryLimit > MAX_DELIVERY_LIMIT))
+            if (deliveryLimit != UNLIMITED_DELIVERIES && (deliveryLimit < 0 || deliveryLimit > MAX_DELIVERY_LIMIT))
             {
-                throw new InvalidSettingsException("delivery limit must be between 1 and " + MAX_DELIVERY_LIMIT +
+                throw new InvalidSettingsException("delivery limit must be between 0 and " + MAX_DELIVERY_LIMIT +
                     ", or " + UNLIMITED_DELIVERIES + " to turn it off explicitly, was " + deliveryLimit);
             }
             if (deadLetterTopic != null && (deadLetterTopic.isEmpty() ||

@@ -5,6 +5,7 @@ import io.spool.perf.report.BenchRun;
 import io.spool.perf.report.HtmlReport;
 import io.spool.perf.report.ResultFormatter;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -15,12 +16,39 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /** Prints a benchmark's result as text or as one line of JSON, and writes its HTML report. Stateless. */
 final class BenchOutput
 {
     private BenchOutput()
     {
+    }
+
+    /**
+     * Runs a benchmark, prints each of its results and writes their report: a bench command's whole work. Settings
+     * the benchmark refuses are the command line's mistake.
+     *
+     * @return the command's exit code.
+     */
+    static int runAndPrint(final Supplier<List<BenchRun>> benchmark, final RunOutputOptions output,
+        final CommandSpec spec) throws IOException
+    {
+        final List<BenchRun> runs;
+        try
+        {
+            runs = benchmark.get();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(spec.commandLine(), ex.getMessage(), ex);
+        }
+        for (final BenchRun run : runs)
+        {
+            print(run.result(), output.json, spec.commandLine().getOut());
+        }
+        writeReport(output.report, runs, spec);
+        return 0;
     }
 
     static void print(final BenchResult result, final boolean json, final PrintWriter out)

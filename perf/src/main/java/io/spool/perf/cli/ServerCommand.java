@@ -2,6 +2,8 @@ package io.spool.perf.cli;
 
 import io.spool.wire.server.ServerConfig;
 import io.spool.wire.server.SpoolServer;
+import io.spool.wire.sqs.SqsConfig;
+import io.spool.wire.sqs.SqsEndpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -17,7 +19,8 @@ import java.util.concurrent.Callable;
     name = "server",
     mixinStandardHelpOptions = true,
     description = {
-        "Serves a data directory over TCP (Spool's binary protocol) until interrupted; Ctrl-C closes it cleanly.",
+        "Serves a data directory over TCP (Spool's binary protocol, and with --sqs-port the SQS API over HTTP) " +
+            "until interrupted; Ctrl-C closes it cleanly.",
         "While it runs, the other commands reach it with --server HOST:PORT (and --tls-trust when it serves " +
             "TLS); the directory is locked meanwhile."})
 final class ServerCommand implements Callable<Integer>
@@ -61,6 +64,16 @@ final class ServerCommand implements Callable<Integer>
     @Option(names = "--metrics-host", defaultValue = ServerConfig.DEFAULT_HOST, paramLabel = "HOST",
         description = "Address of the metrics endpoint (default: ${DEFAULT-VALUE}).")
     String metricsHost;
+
+    @Option(names = "--sqs-port", paramLabel = "PORT",
+        description = "Also serve the SQS API (AWS JSON and query protocols) on this port, 0 for a free one; SQS " +
+            "clients pass the token as their access key id. Off unless given (ElasticMQ's port is " +
+            SqsConfig.DEFAULT_PORT + ").")
+    Integer sqsPort;
+
+    @Option(names = "--sqs-host", defaultValue = SqsConfig.DEFAULT_HOST, paramLabel = "HOST",
+        description = "Address the SQS API binds (default: ${DEFAULT-VALUE}).")
+    String sqsHost;
 
     @Option(names = "--tls-cert", paramLabel = "FILE.pem",
         description = "Serve TLS only, presenting this PEM certificate chain; needs --tls-key.")
@@ -112,9 +125,10 @@ final class ServerCommand implements Callable<Integer>
         {
             metrics.ready(server::metrics);
         }
+        final SqsEndpoint sqs = startSqs(server, secret, metrics);
         // Ctrl-C and kill end the JVM through its shutdown hooks, not through the thread waiting below; the hook
         // and that thread both close, the first does it and the second waits until it is done.
-        final CloseOnce closeOnce = new CloseOnce(server, metrics);
+        final CloseOnce closeOnce = new CloseOnce(server, metrics, sqs);
         final Thread closeOnShutdown = new Thread(closeOnce, "spool-server-shutdown");
         Runtime.getRuntime().addShutdownHook(closeOnShutdown);
         out.printf("spool server: listening on %s:%d (%s transport%s), data directory %s%s%n", server.host(),
@@ -126,14 +140,21 @@ final class ServerCommand implements Callable<Integer>
                 server.kafkaListener().bootstrapServers(), server.kafkaListener().bootstrapServers(),
                 secret == null ? "" : ", SASL/PLAIN with the token as password");
         }
+        if (sqs != null)
+        {
+            out.printf("spool server: SQS on %s (queue URLs %s/%s/NAME)%n", sqs.url(), sqs.url(),
+                SqsConfig.DEFAULT_ACCOUNT);
+        }
         out.flush();
+        boolean interrupted = false;
         try
         {
             server.awaitClose();
         }
         catch (final InterruptedException ex)
         {
-            Thread.currentThread().interrupt();
+            // Kept aside until the engine is closed: a file channel closed on an interrupted thread fails.
+            interrupted = true;
         }
         finally
         {
@@ -142,6 +163,10 @@ final class ServerCommand implements Callable<Integer>
         }
         out.println("spool server: closed");
         out.flush();
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
         return 0;
     }
 
@@ -161,6 +186,26 @@ final class ServerCommand implements Callable<Integer>
         }
         ReadableFile.require(spec.commandLine(), "--tls-cert", tlsCertificateChain);
         ReadableFile.require(spec.commandLine(), "--tls-key", tlsPrivateKey);
+    }
+
+    /** Starts the SQS endpoint over the server's engine when --sqs-port asks for it; its files go in DIR/sqs. */
+    private SqsEndpoint startSqs(final SpoolServer server, final String secret, final MetricsEndpoint metrics)
+    {
+        if (sqsPort == null)
+        {
+            return null;
+        }
+        try
+        {
+            return SqsEndpoint.start(server.engine(), SqsConfig.builder(dataDirectory.resolve("sqs")).host(sqsHost)
+                .port(sqsPort).token(secret).build());
+        }
+        catch (final RuntimeException ex)
+        {
+            new CloseOnce(server, metrics, null).run();
+            throw new IllegalStateException("cannot serve SQS on " + sqsHost + ":" + sqsPort + ": " + ex.getMessage(),
+                ex);
+        }
     }
 
     private MetricsEndpoint startMetrics(final PrintWriter out)
@@ -184,17 +229,22 @@ final class ServerCommand implements Callable<Integer>
         }
     }
 
-    /** Closes the server (and the metrics endpoint) on the first call; later calls return once closed. Thread-safe. */
+    /**
+     * Closes the SQS endpoint, the server and the metrics endpoint (those there are) on the first call; later calls
+     * return once they are closed. Thread-safe.
+     */
     private static final class CloseOnce implements Runnable
     {
         private final SpoolServer server;
         private final MetricsEndpoint metrics;
+        private final SqsEndpoint sqs;
         private boolean closed;
 
-        CloseOnce(final SpoolServer server, final MetricsEndpoint metrics)
+        CloseOnce(final SpoolServer server, final MetricsEndpoint metrics, final SqsEndpoint sqs)
         {
             this.server = server;
             this.metrics = metrics;
+            this.sqs = sqs;
         }
 
         @Override
@@ -206,6 +256,10 @@ final class ServerCommand implements Callable<Integer>
                 if (metrics != null)
                 {
                     metrics.closing();
+                }
+                if (sqs != null)
+                {
+                    sqs.close();
                 }
                 server.close();
                 if (metrics != null)

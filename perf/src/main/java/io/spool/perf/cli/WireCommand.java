@@ -1,16 +1,13 @@
 package io.spool.perf.cli;
 
 import io.spool.perf.bench.WireBench;
-import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(
@@ -39,13 +36,8 @@ final class WireCommand implements Callable<Integer>
         description = "The remote producer's batch size (default: ${DEFAULT-VALUE}).")
     int batchBytes;
 
-    @Option(names = "--rounds", defaultValue = "5", paramLabel = "N",
-        description = "Measured rounds (default: ${DEFAULT-VALUE}).")
-    int rounds;
-
-    @Option(names = "--warmup-rounds", defaultValue = "1", paramLabel = "N",
-        description = "Rounds run first and not counted (default: ${DEFAULT-VALUE}).")
-    int warmupRounds;
+    @Mixin
+    RoundOptions rounds;
 
     @Mixin
     RunOutputOptions output;
@@ -53,21 +45,7 @@ final class WireCommand implements Callable<Integer>
     @Override
     public Integer call() throws IOException
     {
-        final List<BenchRun> runs;
-        try
-        {
-            runs = WireBench.run(new WireBench.Settings(output.dataDir, records, payloadBytes, batchBytes, rounds,
-                warmupRounds), spec.commandLine().getErr());
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new ParameterException(spec.commandLine(), ex.getMessage(), ex);
-        }
-        for (final BenchRun run : runs)
-        {
-            BenchOutput.print(run.result(), output.json, spec.commandLine().getOut());
-        }
-        BenchOutput.writeReport(output.report, runs, spec);
-        return 0;
+        return BenchOutput.runAndPrint(() -> WireBench.run(new WireBench.Settings(output.dataDir, records,
+            payloadBytes, batchBytes, rounds.rounds, rounds.warmupRounds), spec.commandLine().getErr()), output, spec);
     }
 }
