@@ -132,6 +132,46 @@ class ExchangePublishTest
     }
 
     @Test
+    void aHeadersBindingBindsOnceAndUnbindsByAnEqualMatchBeforeAndAfterARestart()
+    {
+        final Subscription billing = fx.spool.createSubscription("billing", "orders", SubscriptionSettings.DEFAULT);
+        final Router router = fx.spool.router();
+        router.declare("by-region", ExchangeType.HEADERS, null);
+        router.bind("by-region", euPdf("billing"));
+        router.bind("by-region", euPdf("billing"));
+        assertThat(router.exchange("by-region").bindings()).as("binding an equal match twice is idempotent")
+            .hasSize(1);
+
+        assertThat(router.unbind("by-region", euPdf("billing"))).isTrue();
+        publishHeaders("by-region", "after unbind");
+        assertThat(values(billing.receive(10, 0))).as("an unbound headers binding routes nothing").isEmpty();
+
+        router.bind("by-region", euPdf("billing"));
+        fx.reopen();
+        assertThat(fx.spool.router().unbind("by-region", euPdf("billing"))).as("unbound after a restart").isTrue();
+        publishHeaders("by-region", "after restart and unbind");
+        fx.reopen();
+        assertThat(fx.spool.router().exchange("by-region").bindings()).as("the unbind was kept").isEmpty();
+        assertThat(values(fx.spool.subscription("billing").receive(10, 0))).isEmpty();
+    }
+
+    /** A fresh, equal match each time: the caller's copy is never the bound one. */
+    private static Binding euPdf(final String subscription)
+    {
+        final Map<String, byte[]> required = new java.util.LinkedHashMap<>();
+        required.put("region", "eu".getBytes(StandardCharsets.UTF_8));
+        required.put("format", null);
+        return Binding.headers(subscription, new HeadersMatch(HeadersMatch.Mode.ALL, required));
+    }
+
+    private void publishHeaders(final String exchange, final String value)
+    {
+        final Map<String, byte[]> headers = Map.of("region", "eu".getBytes(StandardCharsets.UTF_8),
+            "format", "pdf".getBytes(StandardCharsets.UTF_8));
+        fx.spool.router().publish(exchange, "", null, headers, value.getBytes(StandardCharsets.UTF_8), false).join();
+    }
+
+    @Test
     void deletingASubscriptionDropsItsBindings()
     {
         fx.spool.createSubscription("eu", "orders", SubscriptionSettings.DEFAULT);

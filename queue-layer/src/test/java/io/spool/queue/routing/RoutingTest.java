@@ -130,6 +130,30 @@ class RoutingTest
     }
 
     @Test
+    void headersMatchesAreEqualByModeAndHeaderValuesInAnyOrder()
+    {
+        final java.util.LinkedHashMap<String, byte[]> formatFirst = new java.util.LinkedHashMap<>();
+        formatFirst.put("format", "pdf".getBytes());
+        formatFirst.put("region", null);
+        final java.util.LinkedHashMap<String, byte[]> regionFirst = new java.util.LinkedHashMap<>();
+        regionFirst.put("region", null);
+        regionFirst.put("format", "pdf".getBytes());
+        final HeadersMatch match = new HeadersMatch(HeadersMatch.Mode.ALL, formatFirst);
+
+        assertThat(new HeadersMatch(HeadersMatch.Mode.ALL, regionFirst)).isEqualTo(match).hasSameHashCodeAs(match);
+        assertThat(new HeadersMatch(HeadersMatch.Mode.ANY, regionFirst)).isNotEqualTo(match);
+        assertThat(new HeadersMatch(HeadersMatch.Mode.ALL, Map.of("format", "pdf".getBytes(), "region", new byte[0])))
+            .as("an empty value is a value, not 'present'").isNotEqualTo(match);
+        assertThat(new HeadersMatch(HeadersMatch.Mode.ALL, Map.of("format", "doc".getBytes()))).isNotEqualTo(match);
+        final Exchange ex = new Exchange("h", ExchangeType.HEADERS, null);
+        ex.bind(Binding.headers("pdf", match));
+        ex.bind(Binding.headers("pdf", new HeadersMatch(HeadersMatch.Mode.ALL, regionFirst)));
+        assertThat(ex.bindings()).hasSize(1);
+        assertThat(ex.unbind(Binding.headers("pdf", new HeadersMatch(HeadersMatch.Mode.ALL, regionFirst)))).isTrue();
+        assertThat(ex.bindings()).isEmpty();
+    }
+
+    @Test
     void bindingsMustFitTheExchangeType()
     {
         final Exchange ex = new Exchange("t", ExchangeType.TOPIC, null);
