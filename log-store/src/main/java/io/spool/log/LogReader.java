@@ -58,6 +58,7 @@ public final class LogReader implements AutoCloseable
         {
             nextOffset = offset;
             unposition();
+            leaveSegmentUnlessAt(offset);
         }
     }
 
@@ -187,6 +188,7 @@ public final class LogReader implements AutoCloseable
             final int passed = (int)Math.min(maxRecords, end - nextOffset);
             nextOffset += passed;
             unposition();
+            leaveSegmentUnlessAt(nextOffset);
             lastPollBytes = 0;
             return passed;
         }
@@ -303,6 +305,19 @@ public final class LogReader implements AutoCloseable
         }
         segment = next;
         buffer = next.buffer();
+    }
+
+    /**
+     * A cursor moved without reading lets go of the segment it was in unless {@code offset} lies in it: retention may
+     * have taken that segment out of the log, and its file and mapping go once no reader holds it. Within the
+     * segment the reference stays, so moving about in it costs no monitor.
+     */
+    private void leaveSegmentUnlessAt(final long offset)
+    {
+        if (segment != null && (offset < segment.baseOffset() || offset >= endOfCurrentSegment()))
+        {
+            releaseSegment();
+        }
     }
 
     private void releaseSegment()

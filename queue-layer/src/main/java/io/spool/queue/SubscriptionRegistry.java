@@ -299,17 +299,20 @@ public final class SubscriptionRegistry implements AutoCloseable
     }
 
     /**
-     * Deletes the segments every subscription of a topic has acked past, for topics that have a work-queue
-     * subscription.
+     * Deletes the segments every work-queue subscription of a topic has acked past. A subscription with
+     * {@link RetentionMode#NONE} holds nothing back: retention may take records it has not reached.
      *
      * @return the number of segments deleted.
      */
     public int applyWorkQueueRetention()
     {
         final Map<String, long[]> floors = new HashMap<>();
-        final Map<String, Boolean> workQueue = new HashMap<>();
         for (final Subscription subscription : open.values())
         {
+            if (subscription.settings().retentionMode() != RetentionMode.WORK_QUEUE)
+            {
+                continue;
+            }
             final PartitionWorker[] workers = subscription.agent().partitions();
             final long[] topicFloors = floors.computeIfAbsent(subscription.topic(), t ->
             {
@@ -321,18 +324,10 @@ public final class SubscriptionRegistry implements AutoCloseable
             {
                 topicFloors[p] = Math.min(topicFloors[p], workers[p].publishedAckFloor());
             }
-            if (subscription.settings().retentionMode() == RetentionMode.WORK_QUEUE)
-            {
-                workQueue.put(subscription.topic(), true);
-            }
         }
         int deleted = 0;
         for (final Map.Entry<String, long[]> topic : floors.entrySet())
         {
-            if (!workQueue.containsKey(topic.getKey()))
-            {
-                continue;
-            }
             final Topic t = streams.topics().topicOrNull(topic.getKey());
             if (t == null)
             {
