@@ -13,9 +13,12 @@ import java.util.Objects;
  * settings; and the dead letters it produced. Written for clarity, not speed, and without any of the engine's code.
  * Time is whatever the caller says it is. Not thread-safe.
  * <p>
- * The rules, from the state machine of docs/design/queue-state-machine.md: an acquire hands out ready messages of a partition lowest offset
- * first; a delivery is named by (partition, offset, delivery number) and only the latest delivery of a held message
- * may settle it; a message that comes back (nack, lock expiry, its consumer leaving, a restart) after more
+ * The rules, from the state machine of docs/design/queue-state-machine.md: an acquire hands out ready messages of a
+ * partition lowest offset first; a delivery is named by (subscription, partition, offset, delivery number) and only
+ * the latest delivery of a held message may settle it, so a receipt of another subscription names nothing here even
+ * when that subscription delivered the same message; a settlement through the subscription acts on a delivery
+ * whoever holds it, one through a push consumer only on a delivery that consumer holds; a message that comes back
+ * (nack, lock expiry, its consumer leaving, a restart) after more
  * deliveries than the limit goes dead instead of available; a message past its time to live goes dead wherever it
  * waits, and one in a consumer's hands when it comes back.
  * <p>
@@ -67,11 +70,12 @@ public final class QueueModel
     {
     }
 
-    public record Receipt(int partition, long offset, int deliveryNumber)
+    /** Names one delivery of the subscription that made it. */
+    public record Receipt(String subscription, int partition, long offset, int deliveryNumber)
     {
     }
 
-    public record Delivery(int partition, long offset, int deliveryNumber, String value)
+    public record Delivery(String subscription, int partition, long offset, int deliveryNumber, String value)
     {
         public boolean redelivered()
         {
@@ -80,7 +84,7 @@ public final class QueueModel
 
         public Receipt receipt()
         {
-            return new Receipt(partition, offset, deliveryNumber);
+            return new Receipt(subscription, partition, offset, deliveryNumber);
         }
     }
 
@@ -95,6 +99,7 @@ public final class QueueModel
         QueueMessage choose(List<QueueMessage> equallyOld);
     }
 
+    private final String subscription;
     private final Settings settings;
     private final List<List<QueueMessage>> partitions = new ArrayList<>();
     private final List<DeadLetter> deadLetters = new ArrayList<>();
@@ -102,8 +107,9 @@ public final class QueueModel
     private long deadSinceOpen;
     private long redeliveriesSinceOpen;
 
-    public QueueModel(final int partitionCount, final Settings settings)
+    public QueueModel(final String subscription, final int partitionCount, final Settings settings)
     {
+        this.subscription = subscription;
         this.settings = settings;
         for (int p = 0; p < partitionCount; p++)
         {
@@ -218,13 +224,13 @@ public final class QueueModel
         message.state = State.ACQUIRED;
         message.holder = holder;
         message.lockDeadline = now + settings.lockTimeoutMillis();
-        return new Delivery(partition, offset, message.deliveries, message.value);
+        return new Delivery(subscription, partition, offset, message.deliveries, message.value);
     }
 
     /** Whether a settlement by this receipt takes effect, and if not, why. Changes nothing. */
     public Outcome check(final Receipt receipt)
     {
-        if (receipt.partition() < 0 || receipt.partition() >= partitions.size() || receipt.offset() < 0 ||
+        if (!receipt.subscription().equals(subscription) || receipt.partition() < 0 || receipt.partition() >= partitions.size() || receipt.offset() < 0 ||
             receipt.offset() >= partitions.get(receipt.partition()).size())
         {
             return Outcome.UNKNOWN_DELIVERY;
@@ -247,6 +253,14 @@ public final class QueueModel
             return Outcome.STALE;
         }
         return Outcome.DONE;
+    }
+
+    /** An ack through {@code holder}'s push consumer: it settles only what that consumer holds. */
+    public Outcome ackBy(final String holder, final Receipt receipt)
+    {
+        final Outcome outcome = check(receipt);
+        return outcome == Outcome.DONE && !holder.equals(held(receipt).holder) ? Outcome.UNKNOWN_DELIVERY :
+            ack(receipt);
     }
 
     public Outcome ack(final Receipt receipt)

@@ -13,13 +13,13 @@ import io.spool.queue.StaleReceiptException;
 import io.spool.queue.UnknownDeliveryException;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +36,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * were ready up to the asked number, then applies the engine's choice to the model. A push consumer is served
  * before any receive in the agent's pass, so after each step it holds as many messages as its prefetch allows or
  * nothing is ready for it.
+ * <p>
+ * Receipts are the model's, named by subscription; the engine's receipt of one carries the issuer that subscription's
+ * deliveries carry, which must stay the same across restarts and differ between the two subscriptions.
  */
 final class QueueConsumers
 {
@@ -43,11 +46,11 @@ final class QueueConsumers
     static final String PUSH = "push";
 
     /** A delivery as the test saw it, copied out of the engine's (possibly pooled) delivery. */
-    record Seen(int partition, long offset, int deliveryNumber, String value, boolean redelivered)
+    record Seen(long issuer, int partition, long offset, int deliveryNumber, String value, boolean redelivered)
     {
         static Seen of(final Delivery delivery)
         {
-            return new Seen(delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
+            return new Seen(delivery.issuer(), delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
                 delivery.valueAsString(), delivery.redelivered());
         }
     }
@@ -57,7 +60,9 @@ final class QueueConsumers
     private final List<QueueModel.Receipt> receipts = new ArrayList<>();
     private final List<QueueModel.Receipt> auditReceipts = new ArrayList<>();
     private final BlockingQueue<Seen> pushed = new LinkedBlockingQueue<>();
-    private final ConcurrentLinkedQueue<String> refusedPushSettlements = new ConcurrentLinkedQueue<>();
+    private final BlockingQueue<QueueException> refusedPushSettlements = new LinkedBlockingQueue<>();
+    /** Each subscription's receipt issuer, as its deliveries carry it. */
+    private final Map<String, Long> issuers = new HashMap<>();
     /** The receipts handed to the push consumer. */
     private final List<QueueModel.Receipt> pushReceipts = new ArrayList<>();
     private QueueConsumer consumer;
@@ -103,7 +108,7 @@ final class QueueConsumers
             return;
         }
         CoverageChecks.ran("audit ack");
-        final BatchResult result = system.audit.ack(held.stream().map(QueueConsumers::engineReceipt).toList());
+        final BatchResult result = system.audit.ack(held.stream().map(this::engineReceipt).toList());
         assertThat(result.failed()).as("audit acks of held deliveries refused").isEmpty();
         held.forEach(system.auditModel::ack);
         system.settle();
@@ -131,8 +136,11 @@ final class QueueConsumers
             {
                 final QueueModel.Delivery expected = model.acquire(partition, actual.offset(), holder,
                     system.clock.time());
-                assertThat(actual).as("delivery").isEqualTo(new Seen(expected.partition(), expected.offset(),
+                final long issuer = issuers.computeIfAbsent(expected.subscription(), name -> actual.issuer());
+                assertThat(actual).as("delivery").isEqualTo(new Seen(issuer, expected.partition(), expected.offset(),
                     expected.deliveryNumber(), expected.value(), expected.redelivered()));
+                assertThat(issuers.values().stream().distinct().count()).as("issuers of %s", issuers.keySet())
+                    .isEqualTo(issuers.size());
                 handedOut.add(expected.receipt());
             }
         });
@@ -194,8 +202,8 @@ final class QueueConsumers
         }
         CoverageChecks.ran("forged receipt");
         final QueueModel.Receipt handedOut = fromNewest(receipts, back);
-        final QueueModel.Receipt forged = new QueueModel.Receipt(handedOut.partition(), handedOut.offset(),
-            handedOut.deliveryNumber() + 1);
+        final QueueModel.Receipt forged = new QueueModel.Receipt(handedOut.subscription(), handedOut.partition(),
+            handedOut.offset(), handedOut.deliveryNumber() + 1);
         final Throwable thrown = catchThrowable(() -> system.subscription.ack(engineReceipt(forged)));
         assertThat(outcomeOf(thrown)).as("ack %s (%s)", forged, thrown).isEqualTo(system.model.ack(forged));
         system.settle();
@@ -213,7 +221,7 @@ final class QueueConsumers
             return;
         }
         CoverageChecks.ran("ack in a batch");
-        final BatchResult result = system.subscription.ack(batch.stream().map(QueueConsumers::engineReceipt)
+        final BatchResult result = system.subscription.ack(batch.stream().map(this::engineReceipt)
             .toList());
         for (final QueueModel.Receipt receipt : batch)
         {
@@ -224,9 +232,33 @@ final class QueueConsumers
         system.settle();
     }
 
-    private static Receipt engineReceipt(final QueueModel.Receipt receipt)
+    /**
+     * Settles, through one subscription, the receipt the other one handed out {@code back} receipts ago: the
+     * first subscription on even draws, the audit one on odd. Both subscriptions delivered the same messages, so only
+     * the issuer tells the receipts apart.
+     */
+    void ackOtherSubscriptionsReceipt(final int back)
     {
-        return new Receipt(receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+        final boolean throughFirst = back % 2 == 0;
+        final List<QueueModel.Receipt> others = throughFirst ? auditReceipts : receipts;
+        if (others.isEmpty())
+        {
+            return;
+        }
+        CoverageChecks.ran("ack a receipt of the other subscription");
+        final QueueModel.Receipt receipt = fromNewest(others, back / 2);
+        final Throwable thrown = catchThrowable(() ->
+            (throughFirst ? system.subscription : system.audit).ack(engineReceipt(receipt)));
+        final Outcome expected = (throughFirst ? system.model : system.auditModel).ack(receipt);
+        assertThat(outcomeOf(thrown)).as("ack %s through the other subscription (%s)", receipt, thrown)
+            .isEqualTo(expected);
+        system.settle();
+    }
+
+    private Receipt engineReceipt(final QueueModel.Receipt receipt)
+    {
+        return new Receipt(issuers.get(receipt.subscription()), receipt.partition(), receipt.offset(),
+            receipt.deliveryNumber());
     }
 
     private static Outcome outcomeOf(final Throwable thrown)
@@ -274,7 +306,7 @@ final class QueueConsumers
             @Override
             public void onSettlementRefused(final Receipt receipt, final QueueException error)
             {
-                refusedPushSettlements.add(receipt + ": " + error.getMessage());
+                refusedPushSettlements.add(error);
             }
         });
         system.settle();
@@ -294,6 +326,30 @@ final class QueueConsumers
         consumer.ack(engineReceipt(receipt));
         assertThat(system.model.ack(receipt)).isEqualTo(Outcome.DONE);
         system.settle();
+    }
+
+    /**
+     * Acks through the push consumer the receipt handed out {@code back} receipts ago, pulled or pushed, held or
+     * not: the consumer settles only what it holds, and is told of anything else it was refused.
+     */
+    void ackAnyThroughPush(final int back)
+    {
+        if (consumer == null || receipts.isEmpty())
+        {
+            return;
+        }
+        CoverageChecks.ran("ack through push consumer a receipt it may not hold");
+        final QueueModel.Receipt receipt = fromNewest(receipts, back);
+        consumer.ack(engineReceipt(receipt));
+        final Outcome expected = system.model.ackBy(PUSH, receipt);
+        system.settle();
+        if (expected != Outcome.DONE)
+        {
+            final QueueException refusal = poll(refusedPushSettlements);
+            assertThat(refusal).as("the push consumer was told its ack of %s was refused", receipt).isNotNull();
+            assertThat(outcomeOf(refusal)).as("ack of %s through the push consumer (%s)", receipt, refusal)
+                .isEqualTo(expected);
+        }
     }
 
     /** The engine is shutting down, which closes the push consumer: @return the holders it closes. */
@@ -339,7 +395,7 @@ final class QueueConsumers
         pushReceipts.addAll(receipts.subList(before, receipts.size()));
     }
 
-    private static Seen poll(final BlockingQueue<Seen> queue)
+    private static <T> T poll(final BlockingQueue<T> queue)
     {
         try
         {

@@ -30,7 +30,8 @@ import java.util.function.Function;
  * topic dedups by content.
  * <p>
  * A second subscription on the same topic receives and acks on its own; it must see every message whatever the
- * first one does, and retention must keep what either of them has not settled.
+ * first one does, and retention must keep what either of them has not settled. Each refuses the other's receipts,
+ * though both delivered the same messages, and the push consumer refuses what it does not hold.
  * <p>
  * The dead and redelivery counts of {@code metrics()} start again each time the engine opens, as the subscription's
  * per-partition state documents, and the model counts them the same way.
@@ -45,7 +46,8 @@ class QueueProperties
         "publish refused to the router", "publish refused to the embedded producer",
         "overflow dropped the oldest", "drop-head chose between equally old messages", "receive",
         "receive while messages wait for their group", "ack", "nack", "nack with delay", "reject", "extend",
-        "forged receipt", "ack in a batch", "advance clock", "open push consumer", "ack through push consumer",
+        "forged receipt", "ack a receipt of the other subscription", "ack in a batch", "advance clock", "open push consumer", "ack through push consumer",
+        "ack through push consumer a receipt it may not hold",
         "close push consumer", "run maintenance", "audit receive", "audit ack", "restart", "crash");
 
     /** The settings of the sequence being run; a field so that shrinking a sequence keeps them. */
@@ -142,6 +144,9 @@ class QueueProperties
             .withAction(1, settling("extend", receiptsBack, millis))
             .withAction(1, drawing(receiptsBack, back -> "ack receipt " + back + " back with the next delivery number",
                 (s, back) -> s.consumers.ackForged(back)))
+            .withAction(1, drawing(receiptsBack, back -> "ack receipt " + (back / 2) + " back of the " +
+                    (back % 2 == 0 ? "audit subscription through the first" : "first subscription through the audit"),
+                (s, back) -> s.consumers.ackOtherSubscriptionsReceipt(back)))
             .withAction(1, drawing(Arbitraries.integers().between(0, 3),
                 newest -> "ack in a batch what the pull consumer holds and the " + newest + " newest receipts",
                 (s, newest) -> s.consumers.ackInBatch(newest)))
@@ -152,6 +157,8 @@ class QueueProperties
             .withAction(2, drawing(Arbitraries.integers().between(0, 3),
                 back -> "ack push delivery " + back + " back through the push consumer",
                 (s, back) -> s.consumers.ackThroughPush(back)))
+            .withAction(1, drawing(receiptsBack, back -> "ack receipt " + back + " back through the push consumer",
+                (s, back) -> s.consumers.ackAnyThroughPush(back)))
             .withAction(2, drawing(Arbitraries.integers().between(1, 6), max -> "audit receives " + max,
                 (s, max) -> s.consumers.auditReceive(max)))
             .withAction(2, Action.just("audit ack", Transformer.mutate("audit acks everything it holds",

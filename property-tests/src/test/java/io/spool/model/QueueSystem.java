@@ -131,7 +131,7 @@ final class QueueSystem
     final Settings settings;
     final CachedEpochClock clock = new CachedEpochClock();
     final QueueModel model;
-    final QueueModel auditModel = new QueueModel(PARTITIONS,
+    final QueueModel auditModel = new QueueModel(AUDIT_SUBSCRIPTION, PARTITIONS,
         QueueModel.Settings.plain(AUDIT_LOCK_TIMEOUT_MILLIS, QueueModel.UNLIMITED));
     final DedupModel dedup;
     final DeadLetterTopic deadLetters = new DeadLetterTopic(DEAD_LETTER_TOPIC);
@@ -150,7 +150,7 @@ final class QueueSystem
     QueueSystem(final Settings settings)
     {
         this.settings = settings;
-        this.model = new QueueModel(PARTITIONS, settings.model());
+        this.model = new QueueModel(SUBSCRIPTION, PARTITIONS, settings.model());
         this.dedup = new DedupModel(settings.dedupWindowMillis(), settings.dedupByContent());
         this.consumers = new QueueConsumers(this);
         this.dir = Engines.temporaryDirectory("spool-queue-property");

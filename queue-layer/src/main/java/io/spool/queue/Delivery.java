@@ -26,6 +26,7 @@ public final class Delivery
     /** A pushed delivery's message: the view the consumer's reader moves over the log. */
     private RecordView record;
     private String subscription;
+    private long issuer;
     private int partition;
     private int deliveryNumber;
     private long firstDeliveryTime;
@@ -56,10 +57,10 @@ public final class Delivery
     }
 
     /** Copies the message out of the log record and names the delivery; for a delivery that keeps a copy. */
-    void fill(final String subscription, final int partition, final int deliveryNumber,
+    void fill(final String subscription, final long issuer, final int partition, final int deliveryNumber,
         final long firstDeliveryTime, final RecordView record)
     {
-        names(subscription, partition, deliveryNumber, firstDeliveryTime);
+        names(subscription, issuer, partition, deliveryNumber, firstDeliveryTime);
         this.offset = record.offset();
         this.timestamp = record.timestamp();
         this.keyLength = record.keyLength();
@@ -70,9 +71,11 @@ public final class Delivery
     }
 
     /** Names the deliveries of a run a pushed delivery is about to view, one after the other. */
-    void names(final String subscription, final int partition, final int deliveryNumber, final long firstDeliveryTime)
+    void names(final String subscription, final long issuer, final int partition, final int deliveryNumber,
+        final long firstDeliveryTime)
     {
         this.subscription = subscription;
+        this.issuer = issuer;
         this.partition = partition;
         this.deliveryNumber = deliveryNumber;
         this.firstDeliveryTime = firstDeliveryTime;
@@ -95,6 +98,12 @@ public final class Delivery
     public String subscription()
     {
         return subscription;
+    }
+
+    /** The random number of the subscription that made this delivery, which its receipt carries. */
+    public long issuer()
+    {
+        return issuer;
     }
 
     public int partition()
@@ -134,7 +143,7 @@ public final class Delivery
     /** The handle that settles this delivery; allocates. */
     public Receipt receipt()
     {
-        return new Receipt(partition, offset, deliveryNumber);
+        return new Receipt(issuer, partition, offset, deliveryNumber);
     }
 
     /** The bytes of key, headers and value, back to back from {@link #keyOffset()}; see the other getters. */

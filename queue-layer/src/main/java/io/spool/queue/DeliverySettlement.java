@@ -4,7 +4,9 @@ package io.spool.queue;
  * Settles one delivery at a time, as its consumer asks: an ack ends the message, a nack brings it back (at once, or
  * after a delay or the retry ladder's next rung), a reject makes it dead, an extension moves its lock. Each first finds
  * the record the delivery holds, refusing a receipt that no longer holds the message; the arguments are checked
- * already, by {@link SubscriptionPartitionState}. Not thread-safe: owned by the subscription partition's thread.
+ * already, by {@link SubscriptionPartitionState}. The holder named is the consumer that settles: a push consumer
+ * settles only its own deliveries, a settlement through the subscription ({@link ReceiptCheck#ANY_HOLDER}) any
+ * delivery it has the receipt of. Not thread-safe: owned by the subscription partition's thread.
  */
 final class DeliverySettlement
 {
@@ -26,9 +28,9 @@ final class DeliverySettlement
         this.groups = groups;
     }
 
-    void ack(final long offset, final int deliveryNumber)
+    void ack(final long offset, final int deliveryNumber, final int holder)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "ack");
+        final int record = releases.heldRecord(offset, deliveryNumber, holder, Settlement.ACK.action());
         core.endHold(record);
         core.settleAcked(offset, record);
         core.stateLog.acked(offset);
@@ -36,9 +38,9 @@ final class DeliverySettlement
         groups.settled(offset);
     }
 
-    void nack(final long offset, final int deliveryNumber)
+    void nack(final long offset, final int deliveryNumber, final int holder)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "nack");
+        final int record = releases.heldRecord(offset, deliveryNumber, holder, Settlement.NACK.action());
         core.timers.unlink(record);
         if (retryPolicy.isLadder())
         {
@@ -50,25 +52,26 @@ final class DeliverySettlement
         }
     }
 
-    void nackWithDelay(final long offset, final int deliveryNumber, final long delayMillis)
+    void nackWithDelay(final long offset, final int deliveryNumber, final long delayMillis, final int holder)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "nack with delay");
+        final int record = releases.heldRecord(offset, deliveryNumber, holder,
+            Settlement.NACK_DELAYED.action());
         core.timers.unlink(record);
         delays.delayHeld(offset, record, delayMillis);
     }
 
-    void reject(final long offset, final int deliveryNumber)
+    void reject(final long offset, final int deliveryNumber, final int holder)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "reject");
+        final int record = releases.heldRecord(offset, deliveryNumber, holder, Settlement.REJECT.action());
         core.timers.unlink(record);
         core.endHold(record);
         core.records.free(record);
         dead.die(offset, DeadReason.REJECTED, core.window.deliveryCount(offset));
     }
 
-    long extend(final long offset, final int deliveryNumber, final long lockMillis)
+    long extend(final long offset, final int deliveryNumber, final long lockMillis, final int holder)
     {
-        final int record = releases.heldRecord(offset, deliveryNumber, "extend");
+        final int record = releases.heldRecord(offset, deliveryNumber, holder, Settlement.EXTEND.action());
         final long deadline = core.clock.time() + lockMillis;
         core.timers.unlink(record);
         core.timers.schedule(record, deadline);

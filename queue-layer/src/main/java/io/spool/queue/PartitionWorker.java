@@ -17,6 +17,7 @@ final class PartitionWorker implements DeadLetterHandler
     private static final int EXPIRY_READ_AHEAD_PER_PASS = 1024;
 
     private final String subscription;
+    private final long issuer;
     private final String topic;
     private final int partition;
     private final PartitionLog log;
@@ -33,10 +34,11 @@ final class PartitionWorker implements DeadLetterHandler
     /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
     private volatile long publishedAckFloor;
 
-    PartitionWorker(final String subscription, final String topic, final int partition, final PartitionLog log,
-        final EpochClock clock, final String deadLetterTopic, final DeadLetterSink deadLetters)
+    PartitionWorker(final String subscription, final long issuer, final String topic, final int partition,
+        final PartitionLog log, final EpochClock clock, final String deadLetterTopic, final DeadLetterSink deadLetters)
     {
         this.subscription = subscription;
+        this.issuer = issuer;
         this.topic = topic;
         this.partition = partition;
         this.log = log;
@@ -154,7 +156,7 @@ final class PartitionWorker implements DeadLetterHandler
         {
             return false;
         }
-        delivery.fill(subscription, partition, deliveryNumber, state.firstDeliveryTime(offset), record);
+        delivery.fill(subscription, issuer, partition, deliveryNumber, state.firstDeliveryTime(offset), record);
         return true;
     }
 

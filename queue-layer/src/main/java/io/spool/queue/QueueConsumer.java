@@ -20,6 +20,11 @@ import java.util.concurrent.locks.LockSupport;
  * hands it its next deliveries without waiting for the agent's thread ({@link SubscriptionAgent}). Acks made on other
  * threads wake a sleeping agent once the consumer runs low on deliveries.
  * <p>
+ * A consumer settles only the deliveries it was handed: a receipt of another consumer's delivery, or of another
+ * subscription, is refused ({@link DeliveryListener#onSettlementRefused}) and changes nothing, as RabbitMQ refuses a
+ * delivery tag of another channel. {@link Subscription#ack(Receipt)} and its kin settle any delivery of the
+ * subscription by its receipt, whoever holds it, as SQS does.
+ * <p>
  * Closing the consumer returns every delivery it still holds to the subscription, marked redelivered.
  * <p>
  * Thread-safe: settle from any thread.
@@ -107,7 +112,7 @@ public final class QueueConsumer implements AutoCloseable
 
     public void ack(final Receipt receipt)
     {
-        settle(Settlement.ACK, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), 0);
+        settle(Settlement.ACK, receipt, 0);
     }
 
     /** Returns the delivery to the subscription, to be delivered again (redelivered). */
@@ -118,7 +123,7 @@ public final class QueueConsumer implements AutoCloseable
 
     public void nack(final Receipt receipt)
     {
-        settle(Settlement.NACK, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), 0);
+        settle(Settlement.NACK, receipt, 0);
     }
 
     /** Returns the delivery to the subscription, due again after {@code delayMillis}. */
@@ -130,13 +135,13 @@ public final class QueueConsumer implements AutoCloseable
     /** Returns a delivery named by its receipt, due again after {@code delayMillis}. */
     public void nack(final Receipt receipt, final long delayMillis)
     {
-        settle(Settlement.NACK_DELAYED, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), delayMillis);
+        settle(Settlement.NACK_DELAYED, receipt, delayMillis);
     }
 
     /** Moves the lock deadline of a delivery named by its receipt to now plus {@code lockMillis}. */
     public void extend(final Receipt receipt, final long lockMillis)
     {
-        settle(Settlement.EXTEND, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), lockMillis);
+        settle(Settlement.EXTEND, receipt, lockMillis);
     }
 
     /** Dead-letters the delivery with reason rejected. */
@@ -147,13 +152,24 @@ public final class QueueConsumer implements AutoCloseable
 
     public void reject(final Receipt receipt)
     {
-        settle(Settlement.REJECT, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), 0);
+        settle(Settlement.REJECT, receipt, 0);
     }
 
     /** Moves the delivery's lock deadline to now plus {@code lockMillis}. */
     public void extend(final Delivery delivery, final long lockMillis)
     {
         settle(Settlement.EXTEND, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), lockMillis);
+    }
+
+    /** A receipt another subscription issued is refused here: it names nothing this subscription holds. */
+    private void settle(final Settlement settlement, final Receipt receipt, final long argument)
+    {
+        if (receipt.issuer() != agent.issuer())
+        {
+            refused(receipt, agent.foreignReceipt(settlement, receipt));
+            return;
+        }
+        settle(settlement, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), argument);
     }
 
     private void settle(final Settlement settlement, final int partition, final long offset, final int deliveryNumber,
@@ -317,7 +333,7 @@ public final class QueueConsumer implements AutoCloseable
     private void deliverRun(final int partition, final long firstOffset, final int count, final int deliveryNumber,
         final long firstDeliveryTime)
     {
-        delivery.names(agent.name(), partition, deliveryNumber, firstDeliveryTime);
+        delivery.names(agent.name(), agent.issuer(), partition, deliveryNumber, firstDeliveryTime);
         final RecordFinder finder = finders[partition];
         final long end = firstOffset + count;
         for (long offset = firstOffset; offset < end && !closed; offset++)

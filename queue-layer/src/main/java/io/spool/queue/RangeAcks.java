@@ -34,7 +34,7 @@ final class RangeAcks
      * plainly held (one consumer, in their lock's run, unexpired, this delivery) in one pass per structure, any
      * other offset on its own.
      */
-    void ack(final long from, final int count, final int deliveryNumber, final Refusals refusals)
+    void ack(final long from, final int count, final int deliveryNumber, final int settler, final Refusals refusals)
     {
         final InFlightTable records = core.records;
         final OffsetWindow window = core.window;
@@ -46,7 +46,7 @@ final class RangeAcks
         long offset = from;
         while (offset < end)
         {
-            final int plain = plainlyHeld(offset, end, deliveryNumber, now);
+            final int plain = plainlyHeld(offset, end, deliveryNumber, settler, now);
             if (plain > 0)
             {
                 endHolds(records.consumer(records.recordAt(offset)), plain);
@@ -61,7 +61,7 @@ final class RangeAcks
             final int record;
             try
             {
-                record = releases.heldRecord(offset, deliveryNumber, "ack");
+                record = releases.heldRecord(offset, deliveryNumber, settler, Settlement.ACK.action());
             }
             catch (final QueueException ex)
             {
@@ -98,11 +98,12 @@ final class RangeAcks
     }
 
     /**
-     * How many offsets from {@code offset} on an ack of {@code deliveryNumber} takes without a question: below the
-     * read cursor, unsettled, of that delivery, held in their lock's run by one consumer until after {@code now};
-     * within one word of the window and one page of records.
+     * How many offsets from {@code offset} on an ack of {@code deliveryNumber} by {@code settler} takes without a
+     * question: below the read cursor, unsettled, of that delivery, held in their lock's run by the settler until after
+     * {@code now}; within one word of the window and one page of records.
      */
-    private int plainlyHeld(final long offset, final long end, final int deliveryNumber, final long now)
+    private int plainlyHeld(final long offset, final long end, final int deliveryNumber, final int settler,
+        final long now)
     {
         if (offset < core.window.floor() || offset >= core.cursor)
         {
@@ -110,7 +111,13 @@ final class RangeAcks
         }
         final int unsettled = core.window.unsettledWithCount(offset, (int)(Math.min(end, core.cursor) - offset),
             deliveryNumber);
-        return unsettled == 0 ? 0 : core.timers.markedRunLength(offset, unsettled, now);
+        if (unsettled == 0)
+        {
+            return 0;
+        }
+        final int run = core.timers.markedRunLength(offset, unsettled, now);
+        return run > 0 && settler != ReceiptCheck.ANY_HOLDER &&
+            core.records.consumer(core.records.recordAt(offset)) != settler ? 0 : run;
     }
 
     private void journal(final long from, final long end)

@@ -7,6 +7,9 @@ package io.spool.queue;
  */
 final class ReceiptCheck
 {
+    /** The holder a settlement through the subscription names: whoever holds the delivery, as SQS allows. */
+    static final int ANY_HOLDER = Integer.MIN_VALUE;
+
     private final int partition;
     private final OffsetWindow window;
     private final InFlightTable records;
@@ -33,10 +36,12 @@ final class ReceiptCheck
     }
 
     /**
+     * @param holder the consumer that settles, which must hold the delivery, or {@link #ANY_HOLDER}.
      * @return the record of the acquired delivery the receipt names; its lock deadline is left to the caller.
      * @throws QueueException naming why the receipt does not hold the message.
      */
-    int heldRecord(final long offset, final int deliveryNumber, final long cursor, final String action)
+    int heldRecord(final long offset, final int deliveryNumber, final long cursor, final int holder,
+        final String action)
     {
         if (offset < 0 || offset >= cursor)
         {
@@ -76,7 +81,19 @@ final class ReceiptCheck
             throw new StaleReceiptException(refusal(action, offset, deliveryNumber) +
                 " the message was nacked with a delay until " + records.deadline(record) + " epoch ms");
         }
+        if (holder != ANY_HOLDER && records.consumer(record) != holder)
+        {
+            throw new UnknownDeliveryException(refusal(action, offset, deliveryNumber) + " the delivery is " +
+                holderName(records.consumer(record)) + "'s, not " + holderName(holder) +
+                "'s: a consumer settles only its own deliveries (settle another's through the subscription, by its " +
+                "receipt)");
+        }
         return record;
+    }
+
+    private static String holderName(final int consumerId)
+    {
+        return consumerId == SubscriptionAgent.PULL_CONSUMER ? "a pull receive" : "consumer " + consumerId;
     }
 
     StaleReceiptException lockExpired(

@@ -33,10 +33,13 @@ final class Releases
         lockExpiryHandler = handler == null ? LockExpiryHandler.NONE : handler;
     }
 
-    /** The record of the delivery that holds the message now, or a specific exception saying why there is none. */
-    int heldRecord(final long offset, final int deliveryNumber, final String action)
+    /**
+     * The record of the delivery that holds the message now, held by {@code holder} (or by anyone, for
+     * {@link ReceiptCheck#ANY_HOLDER}), or a specific exception saying why there is none.
+     */
+    int heldRecord(final long offset, final int deliveryNumber, final int holder, final String action)
     {
-        final int record = receiptCheck.heldRecord(offset, deliveryNumber, core.cursor, action);
+        final int record = receiptCheck.heldRecord(offset, deliveryNumber, core.cursor, holder, action);
         final long deadline = core.records.deadline(record);
         if (deadline <= core.clock.time())
         {

@@ -5,9 +5,22 @@ package io.spool.queue;
  */
 enum Settlement
 {
-    ACK, NACK, NACK_DELAYED, REJECT, EXTEND;
+    ACK("ack"), NACK("nack"), NACK_DELAYED("nack with delay"), REJECT("reject"), EXTEND("extend");
 
     private static final Settlement[] BY_CODE = values();
+
+    private final String action;
+
+    Settlement(final String action)
+    {
+        this.action = action;
+    }
+
+    /** The settlement in words, as refusals name it. */
+    String action()
+    {
+        return action;
+    }
 
     int code()
     {

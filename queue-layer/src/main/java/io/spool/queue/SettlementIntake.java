@@ -8,8 +8,10 @@ import java.util.List;
 /**
  * Applies what consumers settle, on the agent thread: single settlements of pull callers and of push consumers'
  * rings, and the runs of in-order acks push consumers make on their own threads ({@link AckRun}), each run's new
- * acks settled as one range per partition state. A refused settlement of a push consumer is reported to that
- * consumer, one receipt at a time. Not thread-safe: owned by the subscription's agent thread.
+ * acks settled as one range per partition state. A push consumer settles only the deliveries it holds; a
+ * settlement by receipt through the subscription, any delivery of this subscription whose receipt it names. A refused
+ * settlement of a push consumer is reported to that consumer, one receipt at a time. Not thread-safe: owned by the
+ * subscription's agent thread.
  */
 final class SettlementIntake
 {
@@ -19,15 +21,17 @@ final class SettlementIntake
     private static final int REREADS_PER_PASS = 4;
 
     private final String name;
+    private final long issuer;
     private final PartitionWorker[] partitions;
     private final MessageHandler settlementHandler = this::onSettlement;
     private final AckRun.RangeHandler ackRange = this::ackRange;
     private final RangeAcks.Refusals refusal = this::refused;
     private QueueConsumer settling;
 
-    SettlementIntake(final String name, final PartitionWorker[] partitions)
+    SettlementIntake(final String name, final long issuer, final PartitionWorker[] partitions)
     {
         this.name = name;
+        this.issuer = issuer;
         this.partitions = partitions;
     }
 
@@ -87,40 +91,44 @@ final class SettlementIntake
     }
 
     /**
-     * Applies one settlement.
+     * Applies one settlement made through the subscription, by receipt, to whichever consumer holds the delivery.
      *
      * @return null when it took effect, else the error that says why not.
      */
-    QueueException settle(final Settlement settlement, final int partition, final long offset,
-        final int deliveryNumber, final long argument)
+    QueueException settle(final Settlement settlement, final Receipt receipt, final long argument)
+    {
+        if (receipt.issuer() != issuer)
+        {
+            return foreign(settlement, receipt);
+        }
+        return settle(settlement, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), argument,
+            ReceiptCheck.ANY_HOLDER);
+    }
+
+    /** What acting on a receipt this subscription did not issue gets: nothing changes. */
+    UnknownDeliveryException foreign(final Settlement settlement, final Receipt receipt)
+    {
+        return new UnknownDeliveryException(settlement.action() + " " + receipt +
+            " refused: subscription " + name + " did not issue that receipt (it comes from another subscription, " +
+            "from one deleted since, or was made up)");
+    }
+
+    /**
+     * Applies one settlement for {@code holder}, which must hold the delivery, or for
+     * {@link ReceiptCheck#ANY_HOLDER}.
+     *
+     * @return null when it took effect, else the error that says why not.
+     */
+    private QueueException settle(final Settlement settlement, final int partition, final long offset,
+        final int deliveryNumber, final long argument, final int holder)
     {
         if (partition < 0 || partition >= partitions.length)
         {
             return noSuchPartition(partition, offset, deliveryNumber);
         }
-        final SubscriptionPartitionState state = partitions[partition].state();
         try
         {
-            switch (settlement)
-            {
-                case ACK:
-                    state.ack(offset, deliveryNumber);
-                    break;
-                case NACK:
-                    state.nack(offset, deliveryNumber);
-                    break;
-                case NACK_DELAYED:
-                    state.nackWithDelay(offset, deliveryNumber, argument);
-                    break;
-                case REJECT:
-                    state.reject(offset, deliveryNumber);
-                    break;
-                case EXTEND:
-                    state.extend(offset, deliveryNumber, argument);
-                    break;
-                default:
-                    throw new IllegalStateException("unknown settlement " + settlement);
-            }
+            partitions[partition].state().settle(settlement, offset, deliveryNumber, argument, holder);
             return null;
         }
         catch (final QueueException ex)
@@ -152,7 +160,7 @@ final class SettlementIntake
                 final int deliveryNumber = SettlementEntry.deliveryNumber(buffer, index);
                 final long offset = SettlementEntry.offset(buffer, index);
                 final QueueException error = settle(Settlement.ofCode(code), partition, offset, deliveryNumber,
-                    SettlementEntry.argument(buffer, index));
+                    SettlementEntry.argument(buffer, index), settling.id());
                 if (error != null)
                 {
                     refused(partition, offset, deliveryNumber, error);
@@ -170,11 +178,11 @@ final class SettlementIntake
             }
             return;
         }
-        partitions[partition].state().ackRange(from, count, deliveryNumber, refusal);
+        partitions[partition].state().ackRange(from, count, deliveryNumber, settling.id(), refusal);
     }
 
     private void refused(final int partition, final long offset, final int deliveryNumber, final QueueException error)
     {
-        settling.refused(new Receipt(partition, offset, deliveryNumber), error);
+        settling.refused(new Receipt(issuer, partition, offset, deliveryNumber), error);
     }
 }

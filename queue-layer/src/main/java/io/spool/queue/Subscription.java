@@ -12,7 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Pull: {@link #receive} hands out up to N messages, locked for the lock timeout; settle each by its receipt with
  * {@link #ack}, {@link #nack}, {@link #reject} or {@link #extend}. Push: {@link #consume} starts a consumer with a
  * prefetch. A receipt that is stale (the message was redelivered since) or already settled is refused with a
- * specific {@link QueueException}, and the newer delivery is left alone.
+ * specific {@link QueueException}, and the newer delivery is left alone; so is a receipt this subscription did not
+ * issue ({@link Receipt}), such as one of another subscription of the topic that delivered the same message.
+ * Settling by receipt here acts on the delivery whoever holds it (a pull receive or any push consumer), as SQS
+ * lets any holder of a receipt handle delete the message; a {@link QueueConsumer} settles only its own.
  * <p>
  * Thread-safe.
  */

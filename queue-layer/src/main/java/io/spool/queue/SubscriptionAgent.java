@@ -58,6 +58,8 @@ final class SubscriptionAgent implements Runnable
     }
 
     private final String name;
+    /** The random number every receipt of this subscription carries, drawn when it was created. */
+    private final long issuer;
     private final PassClock clock;
     private final PartitionWorker[] partitions;
     private final OverflowControl overflow;
@@ -80,15 +82,16 @@ final class SubscriptionAgent implements Runnable
     /** Up while a thread runs a pass: the agent's thread, or a push consumer's that ran out of deliveries. */
     private volatile boolean passTaken;
 
-    SubscriptionAgent(final String name, final PassClock clock, final PartitionWorker[] partitions,
+    SubscriptionAgent(final String name, final long issuer, final PassClock clock, final PartitionWorker[] partitions,
         final SubscriptionSettings settings)
     {
+        this.issuer = issuer;
         this.overflow = new OverflowControl(settings, partitions);
         this.dispatcher = new Dispatcher(partitions, settings.singleActiveConsumer());
         this.name = name;
         this.clock = clock;
         this.partitions = partitions;
-        this.intake = new SettlementIntake(name, partitions);
+        this.intake = new SettlementIntake(name, issuer, partitions);
         this.thread = new Thread(this, "spool-subscription-" + name);
         this.thread.setDaemon(true);
         for (final PartitionWorker partition : partitions)
@@ -104,7 +107,7 @@ final class SubscriptionAgent implements Runnable
         {
             if (consumers.get(i).id() == consumerId)
             {
-                consumers.get(i).lockExpired(new Receipt(partition, offset, deliveryNumber));
+                consumers.get(i).lockExpired(new Receipt(issuer, partition, offset, deliveryNumber));
                 return;
             }
         }
@@ -127,6 +130,17 @@ final class SubscriptionAgent implements Runnable
     String name()
     {
         return name;
+    }
+
+    long issuer()
+    {
+        return issuer;
+    }
+
+    /** What a consumer's settlement of a receipt this subscription did not issue gets; nothing changes. */
+    QueueException foreignReceipt(final Settlement settlement, final Receipt receipt)
+    {
+        return intake.foreign(settlement, receipt);
     }
 
     boolean isRunning()
@@ -415,8 +429,7 @@ final class SubscriptionAgent implements Runnable
                 case SETTLE:
                     for (final Receipt receipt : request.receipts)
                     {
-                        request.errors.add(intake.settle(request.settlement, receipt.partition(), receipt.offset(),
-                            receipt.deliveryNumber(), request.argument));
+                        request.errors.add(intake.settle(request.settlement, receipt, request.argument));
                     }
                     completions.add(request);
                     break;

@@ -4,24 +4,31 @@ import io.spool.log.DurableFiles;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32C;
 
 /**
- * The durable list of subscriptions: name, topic and settings, one line each, followed by a CRC32C of the lines.
+ * The durable list of subscriptions: name, topic, settings and receipt issuer, one line each, followed by a CRC32C
+ * of the lines.
  * <pre>
  *   spool-subscriptions 1
  *   NAME TOPIC lock=MS limit=N dlq=TOPIC|- retention=WORK_QUEUE|NONE start=KIND:VALUE groups=MODE:SOURCE
- *     retry=MS,MS,...|- ttl=MS sac=true|false maxlen=N maxbytes=N overflow=POLICY
+ *     retry=MS,MS,...|- ttl=MS sac=true|false maxlen=N maxbytes=N overflow=POLICY issuer=HEX
  *   ...
  *   crc HEX
  * </pre>
+ * The issuer is the random number every receipt of the subscription carries ({@link Receipt}), drawn when the
+ * subscription is created and kept across restarts, so a receipt keeps its meaning (stale, already settled) after
+ * one; an entry written without it draws one when read, which the owner then saves.
  * Replaced atomically on every change. Not thread-safe: its owner serialises changes.
  */
 final class SubscriptionCatalog
 {
     private static final String MAGIC = "spool-subscriptions 1";
+    /** Draws the receipt issuers: unguessable, so that a receipt cannot be made up for a subscription. */
+    private static final SecureRandom ISSUERS = new SecureRandom();
 
     private final Path file;
 
@@ -84,12 +91,24 @@ final class SubscriptionCatalog
         final String name;
         final String topic;
         final SubscriptionSettings settings;
+        final long issuer;
+        /** Whether the issuer was drawn now, for an entry stored without one: the catalog is to be saved again. */
+        final boolean issuerDrawn;
 
+        /** A new subscription, with an issuer of its own. */
         Entry(final String name, final String topic, final SubscriptionSettings settings)
+        {
+            this(name, topic, settings, ISSUERS.nextLong(), true);
+        }
+
+        private Entry(final String name, final String topic, final SubscriptionSettings settings, final long issuer,
+            final boolean issuerDrawn)
         {
             this.name = name;
             this.topic = topic;
             this.settings = settings;
+            this.issuer = issuer;
+            this.issuerDrawn = issuerDrawn;
         }
 
         String format()
@@ -101,7 +120,8 @@ final class SubscriptionCatalog
                 " groups=" + settings.groupMode() + ':' + settings.groupKeySource() +
                 " retry=" + settings.retryPolicy().format() + " ttl=" + settings.messageTtlMillis() +
                 " sac=" + settings.singleActiveConsumer() + " maxlen=" + settings.maxLength() +
-                " maxbytes=" + settings.maxBytes() + " overflow=" + settings.overflowPolicy();
+                " maxbytes=" + settings.maxBytes() + " overflow=" + settings.overflowPolicy() +
+                " issuer=" + Long.toHexString(issuer);
         }
 
         static Entry parse(final String line)
@@ -133,6 +153,7 @@ final class SubscriptionCatalog
             }
             final String dlq = values.get("dlq");
             final String[] groups = values.getOrDefault("groups", "NONE:HEADER").split(":");
+            final String issuer = values.get("issuer");
             return new Entry(fields[0], fields[1], SubscriptionSettings.builder()
                 .lockTimeoutMillis(Long.parseLong(values.get("lock")))
                 .deliveryLimit(Integer.parseInt(values.get("limit")))
@@ -146,7 +167,8 @@ final class SubscriptionCatalog
                 .overflow(Long.parseLong(values.getOrDefault("maxlen", "-1")),
                     Long.parseLong(values.getOrDefault("maxbytes", "-1")),
                     OverflowPolicy.valueOf(values.getOrDefault("overflow", "DROP_HEAD")))
-                .build());
+                .build(),
+                issuer == null ? ISSUERS.nextLong() : Long.parseUnsignedLong(issuer, 16), issuer == null);
         }
     }
 }

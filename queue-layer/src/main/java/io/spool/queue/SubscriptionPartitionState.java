@@ -193,7 +193,7 @@ public final class SubscriptionPartitionState
     }
 
     /**
-     * Acknowledges a delivery: the message is done.
+     * Acknowledges a delivery, whoever holds it: the message is done.
      *
      * @throws StaleReceiptException     if the delivery no longer holds the message.
      * @throws AlreadySettledException   if the message is already acked or dead.
@@ -201,16 +201,18 @@ public final class SubscriptionPartitionState
      */
     public void ack(final long offset, final int deliveryNumber)
     {
-        settlement.ack(offset, deliveryNumber);
+        settle(Settlement.ACK, offset, deliveryNumber, 0, ReceiptCheck.ANY_HOLDER);
     }
 
     /**
      * Acknowledges delivery {@code deliveryNumber} of the {@code count} offsets from {@code from} on, as
-     * {@link #ack(long, int)} would one by one; each refused offset goes to {@code refusals} with its exception.
+     * {@link #ack(long, int)} would one by one for consumer {@code holder}; each refused offset goes to
+     * {@code refusals} with its exception.
      */
-    void ackRange(final long from, final int count, final int deliveryNumber, final RangeAcks.Refusals refusals)
+    void ackRange(final long from, final int count, final int deliveryNumber, final int holder,
+        final RangeAcks.Refusals refusals)
     {
-        rangeAcks.ack(from, count, deliveryNumber, refusals);
+        rangeAcks.ack(from, count, deliveryNumber, holder, refusals);
     }
 
     /**
@@ -221,7 +223,7 @@ public final class SubscriptionPartitionState
      */
     public void nack(final long offset, final int deliveryNumber)
     {
-        settlement.nack(offset, deliveryNumber);
+        settle(Settlement.NACK, offset, deliveryNumber, 0, ReceiptCheck.ANY_HOLDER);
     }
 
     /**
@@ -232,12 +234,7 @@ public final class SubscriptionPartitionState
      */
     public void nackWithDelay(final long offset, final int deliveryNumber, final long delayMillis)
     {
-        if (delayMillis < 1 || delayMillis > MAX_DELAY_MILLIS)
-        {
-            throw new InvalidRequestException("nack delay must be between 1 ms and " + MAX_DELAY_MILLIS +
-                " ms, was " + delayMillis + " ms");
-        }
-        settlement.nackWithDelay(offset, deliveryNumber, delayMillis);
+        settle(Settlement.NACK_DELAYED, offset, deliveryNumber, delayMillis, ReceiptCheck.ANY_HOLDER);
     }
 
     /**
@@ -247,7 +244,7 @@ public final class SubscriptionPartitionState
      */
     public void reject(final long offset, final int deliveryNumber)
     {
-        settlement.reject(offset, deliveryNumber);
+        settle(Settlement.REJECT, offset, deliveryNumber, 0, ReceiptCheck.ANY_HOLDER);
     }
 
     /**
@@ -259,12 +256,50 @@ public final class SubscriptionPartitionState
      */
     public long extend(final long offset, final int deliveryNumber, final long lockMillis)
     {
-        if (lockMillis < 1 || lockMillis > SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS)
+        return settle(Settlement.EXTEND, offset, deliveryNumber, lockMillis, ReceiptCheck.ANY_HOLDER);
+    }
+
+    /**
+     * Settles a delivery as {@code settlement} says, its argument a delay (nack with delay) or a lock (extend), for
+     * consumer {@code holder}, which must hold it, or for {@link ReceiptCheck#ANY_HOLDER}.
+     *
+     * @return the new lock deadline of an extension, else 0.
+     * @throws InvalidRequestException if the argument is out of range.
+     * @throws QueueException          as {@link #ack(long, int)} does, or if another consumer holds the delivery.
+     */
+    long settle(final Settlement settlement, final long offset, final int deliveryNumber, final long argument,
+        final int holder)
+    {
+        switch (settlement)
         {
-            throw new InvalidRequestException("lock extension must be between 1 ms and " +
-                SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was " + lockMillis + " ms");
+            case ACK:
+                this.settlement.ack(offset, deliveryNumber, holder);
+                break;
+            case NACK:
+                this.settlement.nack(offset, deliveryNumber, holder);
+                break;
+            case NACK_DELAYED:
+                if (argument < 1 || argument > MAX_DELAY_MILLIS)
+                {
+                    throw new InvalidRequestException("nack delay must be between 1 ms and " + MAX_DELAY_MILLIS +
+                        " ms, was " + argument + " ms");
+                }
+                this.settlement.nackWithDelay(offset, deliveryNumber, argument, holder);
+                break;
+            case REJECT:
+                this.settlement.reject(offset, deliveryNumber, holder);
+                break;
+            case EXTEND:
+                if (argument < 1 || argument > SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS)
+                {
+                    throw new InvalidRequestException("lock extension must be between 1 ms and " +
+                        SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was " + argument + " ms");
+                }
+                return this.settlement.extend(offset, deliveryNumber, argument, holder);
+            default:
+                throw new IllegalStateException("unknown settlement " + settlement);
         }
-        return settlement.extend(offset, deliveryNumber, lockMillis);
+        return 0;
     }
 
     /** {@link #ack(long, int)} by receipt; also refuses a receipt of another partition. */

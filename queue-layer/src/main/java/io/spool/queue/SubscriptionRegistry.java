@@ -53,6 +53,10 @@ public final class SubscriptionRegistry implements AutoCloseable
         this.stateConfig = stateConfig;
         this.catalog = new SubscriptionCatalog(directory.resolve("subscriptions.catalog"));
         this.entries = catalog.load();
+        if (entries.values().stream().anyMatch(entry -> entry.issuerDrawn))
+        {
+            catalog.save(entries);
+        }
         for (final SubscriptionCatalog.Entry entry : entries.values())
         {
             open.put(entry.name, start(entry));
@@ -232,14 +236,14 @@ public final class SubscriptionRegistry implements AutoCloseable
         for (int p = 0; p < workers.length; p++)
         {
             final PartitionLog log = topic.partition(p);
-            workers[p] = new PartitionWorker(entry.name, entry.topic, p, log, passClock,
+            workers[p] = new PartitionWorker(entry.name, entry.issuer, entry.topic, p, log, passClock,
                 entry.settings.deadLetterTopic(), deadLetters);
             workers[p].attach(SubscriptionStateStore.open(directory.resolve(entry.name).resolve(Integer.toString(p)),
                 p, entry.settings, startOffset(log, startPosition), passClock, stateConfig,
                 workers[p], workers[p].readAheadInspector(entry.settings)),
                 entry.settings);
         }
-        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, passClock, workers, entry.settings);
+        final SubscriptionAgent agent = new SubscriptionAgent(entry.name, entry.issuer, passClock, workers, entry.settings);
         for (final PartitionWorker worker : workers)
         {
             worker.log().addCommitListener((log, end) -> agent.wake());

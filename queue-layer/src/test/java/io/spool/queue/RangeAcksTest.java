@@ -42,7 +42,7 @@ class RangeAcksTest
         state.nack(5, 1);
         state.acquire(1, OTHER, (offset, deliveryNumber) -> {});
 
-        state.ackRange(0, 12, 1, refusals);
+        state.ackRange(0, 12, 1, ReceiptCheck.ANY_HOLDER, refusals);
 
         assertThat(refused).containsExactly(
             "2:3#1 AlreadySettledException",
@@ -62,6 +62,24 @@ class RangeAcksTest
     }
 
     @Test
+    void aConsumersRangeAcksOnlyWhatItHoldsAndRefusesAnotherConsumersDeliveries()
+    {
+        final SubscriptionPartitionState state = newState(6);
+        state.acquire(2, CONSUMER, (offset, deliveryNumber) -> {});
+        state.acquire(2, OTHER, (offset, deliveryNumber) -> {});
+        state.acquire(2, CONSUMER, (offset, deliveryNumber) -> {});
+
+        state.ackRange(0, 6, 1, CONSUMER, refusals);
+
+        assertThat(refused).containsExactly("2:2#1 UnknownDeliveryException", "2:3#1 UnknownDeliveryException");
+        assertThat(state.state(2)).isEqualTo(MessageState.ACQUIRED);
+        assertThat(state.holder(3)).isEqualTo(OTHER);
+        assertThat(state.state(4)).isEqualTo(MessageState.ACKED);
+        assertThat(state.inFlightOf(CONSUMER)).isZero();
+        assertThat(state.inFlightOf(OTHER)).isEqualTo(2);
+    }
+
+    @Test
     void aLockThatEndedInsideTheRangeIsRefusedAsStaleAndItsMessageComesBack()
     {
         final SubscriptionPartitionState state = newState(4);
@@ -70,7 +88,7 @@ class RangeAcksTest
         state.acquire(2, OTHER, (offset, deliveryNumber) -> {});
         clock.advance(15_000);
 
-        state.ackRange(0, 4, 1, refusals);
+        state.ackRange(0, 4, 1, ReceiptCheck.ANY_HOLDER, refusals);
 
         assertThat(refused).containsExactly("2:0#1 StaleReceiptException", "2:1#1 StaleReceiptException");
         assertThat(state.state(0)).isEqualTo(MessageState.AVAILABLE);
@@ -91,7 +109,7 @@ class RangeAcksTest
             state.ack(40, 1);
             store.commit();
             final long before = store.journalBytes();
-            state.ackRange(0, 100, 1, refusals);
+            state.ackRange(0, 100, 1, ReceiptCheck.ANY_HOLDER, refusals);
             store.commit();
             assertThat(refused).containsExactly("2:40#1 AlreadySettledException");
             assertThat(store.journalBytes() - before).isEqualTo(JournalDescriptor.ENTRY_HEADER_LENGTH + 2 * 12);
@@ -112,7 +130,7 @@ class RangeAcksTest
         state.acquire(1_500, OTHER, (offset, deliveryNumber) -> {});
         clock.advance(25_000);
 
-        state.ackRange(1_000, 2_000, 1, refusals);
+        state.ackRange(1_000, 2_000, 1, ReceiptCheck.ANY_HOLDER, refusals);
 
         assertThat(refused).hasSize(500).allMatch(refusal -> refusal.endsWith("#1 StaleReceiptException"));
         assertThat(refused.get(0)).startsWith("2:1000#1");
@@ -128,7 +146,7 @@ class RangeAcksTest
             assertThat(state.state(offset)).isEqualTo(MessageState.ACKED);
         }
         refused.clear();
-        state.ackRange(1_500, 10, 1, refusals);
+        state.ackRange(1_500, 10, 1, ReceiptCheck.ANY_HOLDER, refusals);
         assertThat(refused).hasSize(10).allMatch(refusal -> refusal.endsWith("AlreadySettledException"));
     }
 }

@@ -243,9 +243,9 @@ class SubscriptionPartitionStateTest
         assertThatThrownBy(() -> state.ack(1, 2))
             .isInstanceOf(UnknownDeliveryException.class).hasMessageContaining("latest delivery is 1");
         assertThatThrownBy(() -> state.ack(1, 0)).isInstanceOf(UnknownDeliveryException.class);
-        assertThatThrownBy(() -> state.ack(new Receipt(4, 1, 1)))
+        assertThatThrownBy(() -> state.ack(new Receipt(0, 4, 1, 1)))
             .isInstanceOf(UnknownDeliveryException.class).hasMessageContaining("not partition 3");
-        state.ack(new Receipt(3, 1, 1));
+        state.ack(new Receipt(0, 3, 1, 1));
         assertThat(state.state(1)).isEqualTo(MessageState.ACKED);
     }
 

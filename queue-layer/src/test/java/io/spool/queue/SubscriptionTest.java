@@ -253,7 +253,9 @@ class SubscriptionTest
             .isInstanceOf(UnknownSubscriptionException.class).hasMessageContaining("'nope' does not exist");
         assertThatThrownBy(() -> fx.spool.subscription("work").receive(0, 0))
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("between 1 and 10000");
-        assertThatThrownBy(() -> fx.spool.subscription("work").ack(new Receipt(7, 0, 1)))
+        fx.publish("orders", "m");
+        final long issuer = fx.spool.subscription("work").receive(1, 0).get(0).receipt().issuer();
+        assertThatThrownBy(() -> fx.spool.subscription("work").ack(new Receipt(issuer, 7, 0, 1)))
             .isInstanceOf(UnknownDeliveryException.class).hasMessageContaining("no partition 7");
     }
 

@@ -39,15 +39,15 @@ import org.agrona.DirectBuffer;
  *  | Retry Delay Millis (int64) per rung         | D+39
  *  +---------------------------------------------+
  *
- *  Receipt (16 bytes)                            Delivery
+ *  Receipt (24 bytes)                            Delivery
  *  +-----------------------------------+         +-----------------------------------+
- *  | Partition (int32)                 |  0      | Receipt (16 bytes)                |  0
- *  | Offset (int64)                    |  4      | Redelivered (int8)                | 16
- *  | Delivery Number (int32)           | 12      | Timestamp (int64)                 | 17
- *  +-----------------------------------+         | Key Length (int32, -1 = null)     | 25
- *                                                | Headers Length (int32)            | 29
- *                                                | Value Length (int32, -1 = null)   | 33
- *                                                | Key, Headers, Value bytes        ... 37
+ *  | Issuer (int64)                    |  0      | Receipt (24 bytes)                |  0
+ *  | Partition (int32)                 |  8      | Redelivered (int8)                | 24
+ *  | Offset (int64)                    | 12      | Timestamp (int64)                 | 25
+ *  | Delivery Number (int32)           | 20      | Key Length (int32, -1 = null)     | 33
+ *  +-----------------------------------+         | Headers Length (int32)            | 37
+ *                                                | Value Length (int32, -1 = null)   | 41
+ *                                                | Key, Headers, Value bytes        ... 45
  *                                                +-----------------------------------+
  *
  *  CREATE_SUBSCRIPTION: Name, Topic, Subscription Settings; response: empty
@@ -71,15 +71,18 @@ import org.agrona.DirectBuffer;
  * The settings carry every field so that a subscription created over the wire is the one created embedded. Enum
  * fields travel as the codes listed (their declaration order); the decoder checks a code is known and leaves every
  * range check to {@link SubscriptionSettings.Builder#build}, {@link RetryPolicy#ladder} and {@link StartPosition},
- * so a bad value is refused with the engine's own {@link InvalidSettingsException}. Protocol version 1 is unreleased:
- * the fields after Start Value were added to the layout in place rather than under a new version.
+ * so a bad value is refused with the engine's own {@link InvalidSettingsException}. A receipt's issuer is the random
+ * number of the subscription that made the delivery ({@link Receipt}): the server hands it out and the client sends
+ * it back unchanged, and a receipt of another subscription is refused as the embedded engine refuses it. Protocol
+ * version 1 is unreleased: the fields after Start Value, and the receipt's issuer, were added to the layout in place
+ * rather than under a new version.
  * <p>
  * Stateless, thread-safe.
  */
 public final class QueueDescriptor
 {
-    public static final int RECEIPT_LENGTH = 16;
-    public static final int DELIVERY_FIXED_LENGTH = 37;
+    public static final int RECEIPT_LENGTH = 24;
+    public static final int DELIVERY_FIXED_LENGTH = 45;
     /** CONSUMER_SETTLE body before its receipts: tag, kind, argument, count. */
     public static final int CONSUMER_SETTLE_FIXED_LENGTH = 4 + 1 + 8 + 4;
 
@@ -203,26 +206,32 @@ public final class QueueDescriptor
         return values[code];
     }
 
-    public static void encodeReceipt(final ByteBuf out, final int partition, final long offset,
+    public static void encodeReceipt(final ByteBuf out, final long issuer, final int partition, final long offset,
         final int deliveryNumber)
     {
+        out.writeLongLE(issuer);
         out.writeIntLE(partition);
         out.writeLongLE(offset);
         out.writeIntLE(deliveryNumber);
     }
 
+    public static void encodeReceipt(final ByteBuf out, final Receipt receipt)
+    {
+        encodeReceipt(out, receipt.issuer(), receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+    }
+
     public static Receipt decodeReceipt(final ByteBuf in)
     {
-        return new Receipt(in.readIntLE(), in.readLongLE(), in.readIntLE());
+        return new Receipt(in.readLongLE(), in.readIntLE(), in.readLongLE(), in.readIntLE());
     }
 
     /** Writes one delivery, copying key, headers and value from {@code buffer}. */
-    public static void encodeDelivery(final ByteBuf out, final int partition, final long offset,
+    public static void encodeDelivery(final ByteBuf out, final long issuer, final int partition, final long offset,
         final int deliveryNumber, final boolean redelivered, final long timestamp, final DirectBuffer buffer,
         final int keyOffset, final int keyLength, final int headersOffset, final int headersLength,
         final int valueOffset, final int valueLength)
     {
-        encodeReceipt(out, partition, offset, deliveryNumber);
+        encodeReceipt(out, issuer, partition, offset, deliveryNumber);
         out.writeByte(redelivered ? 1 : 0);
         out.writeLongLE(timestamp);
         out.writeIntLE(keyLength);

@@ -162,7 +162,7 @@ class FuzzTest
         FrameDescriptor.begin(frame, OpCode.SETTLE, 0, 11);
         Fields.writeString(frame, "fuzz-sub");
         frame.writeByte(0).writeLongLE(0).writeIntLE(1);
-        QueueDescriptor.encodeReceipt(frame, 0, 0, 1);
+        QueueDescriptor.encodeReceipt(frame, 0, 0, 0, 1);
         FrameDescriptor.finish(frame, 0);
         frames.add(bytes(frame));
         frame = Unpooled.buffer();
@@ -178,7 +178,7 @@ class FuzzTest
         FrameDescriptor.begin(frame, OpCode.CONSUMER_SETTLE, 0, 0);
         frame.writeIntLE(1).writeByte(QueueDescriptor.SettleKind.NACK_DELAYED.ordinal()).writeLongLE(1_000)
             .writeIntLE(1);
-        QueueDescriptor.encodeReceipt(frame, 0, 0, 1);
+        QueueDescriptor.encodeReceipt(frame, 0, 0, 0, 1);
         FrameDescriptor.finish(frame, 0);
         frames.add(bytes(frame));
         return frames;

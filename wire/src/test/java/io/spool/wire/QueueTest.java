@@ -9,6 +9,7 @@ import io.spool.queue.StaleReceiptException;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionExistsException;
 import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.UnknownSubscriptionException;
 import io.spool.wire.QueueDescriptor.SettleKind;
 import io.spool.wire.client.ProducerConfig;
@@ -268,6 +269,48 @@ class QueueTest
 
         assertThat(WireFixture.await(() -> refusals.size() == 1, BOUND)).isTrue();
         assertThat(refusals.get(0)).isInstanceOfAny(AlreadySettledException.class, StaleReceiptException.class);
+    }
+
+    @Test
+    void aReceiptIsBoundToItsSubscriptionAndAPushConsumerToItsOwnDeliveriesOverTheWire()
+    {
+        client.admin().createSubscription("a", "jobs", SubscriptionSettings.DEFAULT);
+        client.admin().createSubscription("b", "jobs", SubscriptionSettings.DEFAULT);
+        publish(1);
+        final RemoteSubscription a = client.subscription("a");
+        final RemoteSubscription b = client.subscription("b");
+        final Receipt ofA = receive(a, 1).get(0).receipt();
+        final Receipt ofB = receive(b, 1).get(0).receipt();
+        assertThat(ofA.issuer()).isNotEqualTo(ofB.issuer());
+
+        assertThatThrownBy(() -> b.ack(ofA)).isInstanceOf(UnknownDeliveryException.class)
+            .hasMessageContaining("did not issue");
+        assertThatThrownBy(() -> b.ack(new Receipt(0, ofB.partition(), ofB.offset(), ofB.deliveryNumber())))
+            .as("a receipt made up without the issuer").isInstanceOf(UnknownDeliveryException.class);
+
+        final List<QueueException> refusals = new CopyOnWriteArrayList<>();
+        final RemoteQueueConsumer consumer = b.consume(ConsumerOptions.prefetch(1), new RemoteDeliveryListener()
+        {
+            @Override
+            public void onDelivery(final RemoteDeliveryView delivery, final RemoteQueueConsumer self)
+            {
+            }
+
+            @Override
+            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            {
+                refusals.add(error);
+            }
+        });
+        consumer.ack(ofB);
+        consumer.ack(ofA);
+        assertThat(WireFixture.await(() -> refusals.size() == 2, BOUND)).isTrue();
+        assertThat(refusals).allMatch(error -> error instanceof UnknownDeliveryException);
+        assertThat(refusals).as("b's delivery is the pull receive's, a's is another subscription's")
+            .anyMatch(error -> error.getMessage().contains("pull receive"))
+            .anyMatch(error -> error.getMessage().contains("did not issue"));
+        b.ack(ofB);
+        a.ack(ofA);
     }
 
     private void publish(final int count)

@@ -17,14 +17,15 @@ import java.util.Map;
  */
 public final class RemoteDeliveryView
 {
-    private static final int PARTITION_OFFSET = 0;
-    private static final int OFFSET_OFFSET = 4;
-    private static final int DELIVERY_NUMBER_OFFSET = 12;
-    private static final int REDELIVERED_OFFSET = 16;
-    private static final int TIMESTAMP_OFFSET = 17;
-    private static final int KEY_LENGTH_OFFSET = 25;
-    private static final int HEADERS_LENGTH_OFFSET = 29;
-    private static final int VALUE_LENGTH_OFFSET = 33;
+    private static final int ISSUER_OFFSET = 0;
+    private static final int PARTITION_OFFSET = 8;
+    private static final int OFFSET_OFFSET = 12;
+    private static final int DELIVERY_NUMBER_OFFSET = 20;
+    private static final int REDELIVERED_OFFSET = 24;
+    private static final int TIMESTAMP_OFFSET = 25;
+    private static final int KEY_LENGTH_OFFSET = 33;
+    private static final int HEADERS_LENGTH_OFFSET = 37;
+    private static final int VALUE_LENGTH_OFFSET = 41;
 
     private String subscription;
     private ByteBuf frame;
@@ -41,6 +42,12 @@ public final class RemoteDeliveryView
     public String subscription()
     {
         return subscription;
+    }
+
+    /** The random number of the subscription that made the delivery, which its receipt carries. */
+    public long issuer()
+    {
+        return frame.getLongLE(start + ISSUER_OFFSET);
     }
 
     public int partition()
@@ -109,7 +116,7 @@ public final class RemoteDeliveryView
     /** The handle that settles this delivery; allocates. */
     public Receipt receipt()
     {
-        return new Receipt(partition(), offset(), deliveryNumber());
+        return new Receipt(issuer(), partition(), offset(), deliveryNumber());
     }
 
     /** A copy of the key, or null. Allocates. */
@@ -141,8 +148,8 @@ public final class RemoteDeliveryView
     /** A copy that outlives the callback. Allocates. */
     public RemoteDelivery copy()
     {
-        return new RemoteDelivery(subscription, partition(), offset(), deliveryNumber(), redelivered(), timestamp(),
-            key(), headers(), value());
+        return new RemoteDelivery(subscription, issuer(), partition(), offset(), deliveryNumber(), redelivered(),
+            timestamp(), key(), headers(), value());
     }
 
     private byte[] copy(final int index, final int length)

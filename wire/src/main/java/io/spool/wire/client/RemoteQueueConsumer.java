@@ -50,56 +50,55 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
     /** Acks a delivery; in auto-ack mode it is already settled and this does nothing. */
     public void ack(final Receipt receipt)
     {
-        ack(receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+        ack(receipt.issuer(), receipt.partition(), receipt.offset(), receipt.deliveryNumber());
     }
 
     /** Acks the delivery in view, allocating nothing; in auto-ack mode this does nothing. */
     public void ack(final RemoteDeliveryView delivery)
     {
-        ack(delivery.partition(), delivery.offset(), delivery.deliveryNumber());
+        ack(delivery.issuer(), delivery.partition(), delivery.offset(), delivery.deliveryNumber());
     }
 
     /** Acks by the parts of a receipt, allocating nothing; in auto-ack mode this does nothing. */
-    public void ack(final int partition, final long offset, final int deliveryNumber)
+    public void ack(final long issuer, final int partition, final long offset, final int deliveryNumber)
     {
         if (!options.autoAck())
         {
-            settle(SettleKind.ACK, partition, offset, deliveryNumber, 0);
+            settle(SettleKind.ACK, issuer, partition, offset, deliveryNumber, 0);
         }
     }
 
     /** Returns the delivery to ready, to be delivered again (redelivered). */
     public void nack(final Receipt receipt)
     {
-        settle(SettleKind.NACK, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), 0);
+        settle(SettleKind.NACK, receipt, 0);
     }
 
     public void nack(final RemoteDeliveryView delivery)
     {
-        settle(SettleKind.NACK, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), 0);
+        settle(SettleKind.NACK, delivery, 0);
     }
 
     /** Returns the delivery, due again (redelivered) after {@code delayMillis} on the server's clock. */
     public void nack(final Receipt receipt, final long delayMillis)
     {
-        settle(SettleKind.NACK_DELAYED, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), delayMillis);
+        settle(SettleKind.NACK_DELAYED, receipt, delayMillis);
     }
 
     public void nack(final RemoteDeliveryView delivery, final long delayMillis)
     {
-        settle(SettleKind.NACK_DELAYED, delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
-            delayMillis);
+        settle(SettleKind.NACK_DELAYED, delivery, delayMillis);
     }
 
     /** Dead-letters the delivery with reason rejected. */
     public void reject(final Receipt receipt)
     {
-        settle(SettleKind.REJECT, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), 0);
+        settle(SettleKind.REJECT, receipt, 0);
     }
 
     public void reject(final RemoteDeliveryView delivery)
     {
-        settle(SettleKind.REJECT, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), 0);
+        settle(SettleKind.REJECT, delivery, 0);
     }
 
     /**
@@ -109,16 +108,27 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
      */
     public void extend(final Receipt receipt, final long lockMillis)
     {
-        settle(SettleKind.EXTEND, receipt.partition(), receipt.offset(), receipt.deliveryNumber(), lockMillis);
+        settle(SettleKind.EXTEND, receipt, lockMillis);
     }
 
     public void extend(final RemoteDeliveryView delivery, final long lockMillis)
     {
-        settle(SettleKind.EXTEND, delivery.partition(), delivery.offset(), delivery.deliveryNumber(), lockMillis);
+        settle(SettleKind.EXTEND, delivery, lockMillis);
     }
 
-    private void settle(final SettleKind kind, final int partition, final long offset, final int deliveryNumber,
-        final long argumentMillis)
+    private void settle(final SettleKind kind, final Receipt receipt, final long argumentMillis)
+    {
+        settle(kind, receipt.issuer(), receipt.partition(), receipt.offset(), receipt.deliveryNumber(), argumentMillis);
+    }
+
+    private void settle(final SettleKind kind, final RemoteDeliveryView delivery, final long argumentMillis)
+    {
+        settle(kind, delivery.issuer(), delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
+            argumentMillis);
+    }
+
+    private void settle(final SettleKind kind, final long issuer, final int partition, final long offset,
+        final int deliveryNumber, final long argumentMillis)
     {
         final ByteBuf out = connection.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH +
             QueueDescriptor.CONSUMER_SETTLE_FIXED_LENGTH + QueueDescriptor.RECEIPT_LENGTH);
@@ -127,7 +137,7 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
         out.writeByte(kind.ordinal());
         out.writeLongLE(argumentMillis);
         out.writeIntLE(1);
-        QueueDescriptor.encodeReceipt(out, partition, offset, deliveryNumber);
+        QueueDescriptor.encodeReceipt(out, issuer, partition, offset, deliveryNumber);
         FrameDescriptor.finish(out, 0);
         connection.sendOneWay(out);
     }

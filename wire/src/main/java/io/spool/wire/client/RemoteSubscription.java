@@ -106,7 +106,7 @@ public final class RemoteSubscription
         out.writeIntLE(receipts.size());
         for (final Receipt receipt : receipts)
         {
-            QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+            QueueDescriptor.encodeReceipt(out, receipt);
         }
         FrameDescriptor.finish(out, 0);
         return connection.call(out, body ->
@@ -181,7 +181,8 @@ public final class RemoteSubscription
         final byte[] key = read(body, keyLength);
         final byte[] headers = read(body, headersLength);
         final byte[] value = read(body, valueLength);
-        return new RemoteDelivery(subscription, receipt.partition(), receipt.offset(), receipt.deliveryNumber(),
+        return new RemoteDelivery(subscription, receipt.issuer(), receipt.partition(), receipt.offset(),
+            receipt.deliveryNumber(),
             redelivered, timestamp, key, headers.length == 0 ? Collections.emptyMap() :
             HeadersCodec.decode(new UnsafeBuffer(headers), 0, headers.length), value);
     }

@@ -153,7 +153,7 @@ final class QueueSession
             for (final Map.Entry<Receipt, QueueException> failure : result.failed().entrySet())
             {
                 final Receipt receipt = failure.getKey();
-                QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+                QueueDescriptor.encodeReceipt(out, receipt);
                 ErrorDescriptor.encodeBody(out, failure.getValue());
             }
         });
@@ -297,7 +297,8 @@ final class QueueSession
 
     private static void encode(final ByteBuf out, final Delivery delivery)
     {
-        QueueDescriptor.encodeDelivery(out, delivery.partition(), delivery.offset(), delivery.deliveryNumber(),
+        QueueDescriptor.encodeDelivery(out, delivery.issuer(), delivery.partition(), delivery.offset(),
+            delivery.deliveryNumber(),
             delivery.redelivered(), delivery.timestamp(), delivery.buffer(), delivery.keyOffset(), delivery.keyLength(),
             delivery.headersOffset(), delivery.headersLength(), delivery.valueOffset(), delivery.valueLength());
     }
@@ -372,7 +373,7 @@ final class QueueSession
         {
             final ByteBuf out = channel.alloc().ioBuffer(256);
             final int start = FrameDescriptor.begin(out, OpCode.SETTLEMENT_REFUSED, 0, tag);
-            QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+            QueueDescriptor.encodeReceipt(out, receipt);
             ErrorDescriptor.encodeBody(out, error);
             FrameDescriptor.finish(out, start);
             hand(out);
@@ -383,7 +384,7 @@ final class QueueSession
         {
             final ByteBuf out = channel.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH + QueueDescriptor.RECEIPT_LENGTH);
             final int start = FrameDescriptor.begin(out, OpCode.LOCK_EXPIRED, 0, tag);
-            QueueDescriptor.encodeReceipt(out, receipt.partition(), receipt.offset(), receipt.deliveryNumber());
+            QueueDescriptor.encodeReceipt(out, receipt);
             FrameDescriptor.finish(out, start);
             hand(out);
         }
