@@ -63,7 +63,9 @@ public final class Subscription
      * Receives up to {@code max} messages, each locked for the subscription's lock timeout. When none is ready,
      * waits up to {@code waitMillis} (by the engine's clock) for one to arrive: long polling, no busy loop.
      *
-     * @throws InvalidRequestException when {@code max} is not between 1 and 10,000 or the wait is negative.
+     * @throws InvalidRequestException when {@code max} is not between 1 and 10,000 or the wait is negative, or the
+     *                                 subscription has a single active consumer: its messages go to one push consumer
+     *                                 at a time, in order, and a pull receive would take them past it.
      */
     public List<Delivery> receive(final int max, final long waitMillis)
     {
@@ -101,6 +103,12 @@ public final class Subscription
     private AgentRequest receiveRequest(final int max, final long waitMillis, final long lockMillis,
         final CompletableFuture<AgentRequest> answered)
     {
+        if (settings.singleActiveConsumer())
+        {
+            throw new InvalidRequestException("subscription " + name + " has a single active consumer, so receive is " +
+                "refused: its messages go, in order, to one push consumer at a time; take them with consume(), or " +
+                "pull from a subscription without singleActiveConsumer");
+        }
         if (max < 1 || max > 10_000)
         {
             throw new InvalidRequestException("receive max must be between 1 and 10000, was " + max);

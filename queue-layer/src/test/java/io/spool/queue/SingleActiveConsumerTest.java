@@ -84,4 +84,24 @@ class SingleActiveConsumerTest
         fx.reopen();
         assertThat(fx.spool.subscription("work").settings().singleActiveConsumer()).isTrue();
     }
+
+    @Test
+    void aPullReceiveIsRefusedSoItCannotTakeMessagesPastTheActiveConsumer()
+    {
+        final Subscription work = fx.spool.createSubscription("work", "jobs",
+            SubscriptionSettings.builder().singleActiveConsumer(true).build());
+        fx.publish("jobs", "job-0", "job-1");
+        final CountDownLatch first = new CountDownLatch(1);
+        final QueueConsumer active = work.consume(ConsumerOptions.prefetch(1), (delivery, consumer) ->
+            first.countDown());
+        QueueFixture.await(first);
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> work.receive(10, 0))
+            .isInstanceOf(InvalidRequestException.class)
+            .hasMessageContaining("single active consumer").hasMessageContaining("consume()");
+        work.sync();
+        assertThat(work.metrics().inFlight()).as("only the active consumer's delivery").isEqualTo(1);
+        assertThat(work.metrics().ready()).isEqualTo(1);
+        active.close();
+    }
 }
