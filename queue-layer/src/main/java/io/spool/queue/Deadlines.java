@@ -34,7 +34,8 @@ final class Deadlines
     int expireDue()
     {
         final long now = core.clock.time();
-        return core.timers.expireDue(now, core.window.floor(), onDeadline) + core.expiry.expireDue(now, expireOne);
+        return core.timers.expireDue(now, core.window.floor(), onDeadline) + core.expiry.expireDue(now, expireOne) +
+            core.delayedAhead.releaseDue(now);
     }
 
     private void onDeadline(final int record)
@@ -72,6 +73,7 @@ final class Deadlines
                 return false;
             }
             core.expiry.expiredAhead(offset);
+            core.delayedAhead.release(offset);
             if (core.readyBytes != null)
             {
                 core.readyBytes.expiredAhead(offset);

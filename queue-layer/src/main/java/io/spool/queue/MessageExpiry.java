@@ -9,7 +9,9 @@ import java.util.function.LongPredicate;
  * the read cursor (at most {@link #READ_AHEAD} past the ack floor, each once), queues those with a time to live by
  * expiry, and hands due ones to the state, which knows where the message waits. A message it finds plain is marked
  * so ({@link PlainMarks}), and the cursor delivers it without reading its record a second time, unless the cursor
- * reads every message anyway (for the bytes an overflow limit counts). Not thread-safe: owned by the subscription
+ * reads every message anyway (for the bytes an overflow limit counts). A message it finds past the cursor waiting
+ * for its delivery time it hands to {@link DelayedAhead}, so that it counts as delayed before the cursor meets it.
+ * Not thread-safe: owned by the subscription
  * partition's thread.
  */
 final class MessageExpiry
@@ -21,6 +23,7 @@ final class MessageExpiry
     private final PlainMarks plain = new PlainMarks();
     private final MessageTraits traits = new MessageTraits();
     private final EpochClock clock;
+    private final DelayedAhead delayedAhead;
     private MessageInspector inspector = MessageInspector.PLAIN;
     /** Every offset below it was read for its expiry (or is settled). */
     private long scanned;
@@ -33,8 +36,9 @@ final class MessageExpiry
     private final boolean marksPlain;
 
     MessageExpiry(final long startOffset, final boolean subscriptionTtl, final boolean marksPlain,
-        final EpochClock clock)
+        final EpochClock clock, final DelayedAhead delayedAhead)
     {
+        this.delayedAhead = delayedAhead;
         this.marksPlain = marksPlain;
         this.scanned = startOffset;
         this.inUse = subscriptionTtl;
@@ -116,9 +120,16 @@ final class MessageExpiry
             }
             inspector.inspect(offset, traits);
             track(offset, traits);
-            if (marksPlain && offset >= cursor)
+            if (offset >= cursor)
             {
-                plain.mark(offset, traits.isPlain(), cursor);
+                if (marksPlain)
+                {
+                    plain.mark(offset, traits.isPlain(), cursor);
+                }
+                if (traits.routed && traits.deliverAt > clock.time())
+                {
+                    delayedAhead.found(offset, traits.deliverAt, traits.size);
+                }
             }
             read++;
         }

@@ -34,7 +34,11 @@ final class MessageStates
         }
         if (offset >= core.cursor)
         {
-            return core.expiry.isExpiredAhead(offset, window) ? MessageState.DEAD : MessageState.AVAILABLE;
+            if (core.expiry.isExpiredAhead(offset, window))
+            {
+                return MessageState.DEAD;
+            }
+            return core.delayedAhead.holds(offset) ? MessageState.DELAYED : MessageState.AVAILABLE;
         }
         if (window.isReady(offset))
         {
@@ -78,10 +82,14 @@ final class MessageStates
         return record == InFlightTable.NIL ? -1 : Math.max(-1, core.records.consumer(record));
     }
 
-    /** Messages that an acquire could hand out now: released ones plus those not yet delivered. */
+    /**
+     * Messages that an acquire could hand out now: released ones plus those not yet delivered, but for those that
+     * expired, or wait for their delivery time, ahead of the cursor.
+     */
     long readyCount()
     {
-        return core.window.readyCount() + (core.logEnd - core.cursor) - core.expiry.expiredAheadCount();
+        return core.window.readyCount() + (core.logEnd - core.cursor) - core.expiry.expiredAheadCount() -
+            core.delayedAhead.count();
     }
 
     /** The lowest offset an acquire would hand out now, or -1 if none is ready; the owner turns it into an age. */
@@ -92,7 +100,8 @@ final class MessageStates
             return core.window.lowestReady();
         }
         long unread = core.cursor;
-        while (unread < core.logEnd && core.expiry.isExpiredAhead(unread, core.window))
+        while (unread < core.logEnd &&
+            (core.expiry.isExpiredAhead(unread, core.window) || core.delayedAhead.holds(unread)))
         {
             unread++;
         }

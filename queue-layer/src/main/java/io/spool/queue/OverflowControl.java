@@ -35,6 +35,7 @@ final class OverflowControl
         {
             return 0;
         }
+        readAhead();
         int dropped = 0;
         long ready = readyLength();
         long readyBytes = readyBytes();
@@ -56,7 +57,20 @@ final class OverflowControl
     {
         if (settings.hasOverflowLimit())
         {
+            readAhead();
             publish(readyLength(), readyBytes());
+        }
+    }
+
+    /**
+     * Reads the messages that arrived ahead of delivery first, so that those published with a delivery time count as
+     * delayed, not ready, before the bounds are checked.
+     */
+    private void readAhead()
+    {
+        for (final PartitionWorker partition : partitions)
+        {
+            partition.readAhead();
         }
     }
 

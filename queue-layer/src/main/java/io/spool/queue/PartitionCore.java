@@ -22,6 +22,8 @@ final class PartitionCore
     final FirstDeliveryTimes firstDeliveries = new FirstDeliveryTimes();
     final DeadlineTimers timers;
     final MessageExpiry expiry;
+    /** Messages past the cursor the read-ahead found waiting for their delivery time. */
+    final DelayedAhead delayedAhead = new DelayedAhead();
     /** Scratch traits of the message being decided; reused so deciding allocates nothing. */
     final MessageTraits traits = new MessageTraits();
     private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);
@@ -43,7 +45,7 @@ final class PartitionCore
         this.window = new OffsetWindow(startOffset);
         this.timers = new DeadlineTimers(records, clock.time());
         this.expiry = new MessageExpiry(startOffset, settings.messageTtlMillis() != SubscriptionSettings.NO_TTL,
-            !settings.hasOverflowLimit(), clock);
+            !settings.hasOverflowLimit(), clock, delayedAhead);
         this.readyBytes = settings.hasOverflowLimit() ? new ReadyBytes(this) : null;
         this.cursor = startOffset;
         this.logEnd = startOffset;
@@ -157,6 +159,7 @@ final class PartitionCore
         }
         else
         {
+            delayedAhead.release(offset);
             inspector.inspect(offset, traits);
             expiry.metAtCursor(offset, traits);
             if (readyBytes != null)
@@ -169,7 +172,7 @@ final class PartitionCore
     long footprintBytes()
     {
         return window.footprintBytes() + records.footprintBytes() + timers.footprintBytes() +
-            firstDeliveries.footprintBytes() + expiry.footprintBytes() +
+            firstDeliveries.footprintBytes() + expiry.footprintBytes() + delayedAhead.footprintBytes() +
             (readyBytes == null ? 0 : readyBytes.footprintBytes()) +
             (long)inFlightByConsumer.capacity() * 2 * Integer.BYTES;
     }

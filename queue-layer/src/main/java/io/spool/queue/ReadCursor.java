@@ -100,8 +100,9 @@ final class ReadCursor
     }
 
     /**
-     * Dead-letters the next message the cursor would meet (reason {@code maxlen}), passing over those that expired
-     * ahead or were routed elsewhere.
+     * Dead-letters the next message the cursor would meet that is ready (reason {@code maxlen}), passing over those
+     * that expired ahead or were routed elsewhere, and putting those that wait (for their delivery time, or behind
+     * their group) where they wait, as {@link #meetAhead} does: only a message that could be delivered is dropped.
      *
      * @return false if the cursor reached the log end first.
      */
@@ -116,13 +117,11 @@ final class ReadCursor
                 continue;
             }
             core.inspectAtCursor(offset);
-            if (!core.traits.routed)
+            if (admit(offset, core.clock.time()))
             {
-                admit(offset, core.clock.time());
-                continue;
+                dead.die(offset, DeadReason.MAXLEN, 0);
+                return true;
             }
-            dead.die(offset, DeadReason.MAXLEN, 0);
-            return true;
         }
         return false;
     }

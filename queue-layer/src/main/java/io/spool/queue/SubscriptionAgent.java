@@ -528,6 +528,7 @@ final class SubscriptionAgent implements Runnable
         for (final PartitionWorker partition : partitions)
         {
             partition.refresh();
+            partition.readAhead();
             final SubscriptionPartitionState state = partition.state();
             ready += state.readyCount();
             inFlight += state.inFlightCount();

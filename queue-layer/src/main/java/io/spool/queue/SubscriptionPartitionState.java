@@ -404,7 +404,8 @@ public final class SubscriptionPartitionState
      * Messages that an acquire could hand out now: released ones plus those not yet delivered, but not those waiting
      * behind their group, delayed or dead. With ordered groups every message the log end passed has been met
      * ({@link #meetArrivals()}) and is known to wait or not; only past the limits on waiting messages, where the
-     * cursor stops, are unmet messages counted as ready.
+     * cursor stops, are unmet messages counted as ready. A message published with a delivery time is known as
+     * delayed once the read-ahead ({@link #readAheadForExpiry}) has read it, up to its reach past the ack floor.
      */
     public long readyCount()
     {
@@ -434,9 +435,13 @@ public final class SubscriptionPartitionState
         return groups.waitingCount();
     }
 
+    /**
+     * Messages waiting for a time: nacked with a delay, under a retry ladder, or published with a delivery time,
+     * whether the cursor met them or the read-ahead found them past it.
+     */
     public int delayedCount()
     {
-        return delays.count();
+        return delays.count() + core.delayedAhead.count();
     }
 
     /** Messages that went dead since this state was opened. */
