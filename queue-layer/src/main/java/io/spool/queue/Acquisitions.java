@@ -1,8 +1,9 @@
 package io.spool.queue;
 
 /**
- * Hands messages to a consumer: those queued for it by key first, then released ones, lowest offset first, then new
- * ones from the read cursor, each held for the consumer until its lock deadline. New offsets come in runs, so their
+ * Hands messages to a consumer: those queued for it by key first, then released ones, lowest offset first (a
+ * released one heading an ordered group brings the run of its group's messages behind it), then new ones from the
+ * read cursor, each held for the consumer until its lock deadline. New offsets come in runs, so their
  * journal entries, their lock deadline (one timer per run, see {@link DeadlineTimers}) and the consumer's count of
  * held messages are written once per run rather than once per message. Not thread-safe: owned by the subscription partition's thread.
  */
@@ -54,6 +55,12 @@ final class Acquisitions
             }
             deliverMet(offset, consumerId, deadline, now, handler);
             delivered++;
+            long member = offset;
+            while (delivered < max && (member = groups.nextInRun(member)) != MessageGroups.NONE)
+            {
+                deliverMet(member, consumerId, deadline, now, handler);
+                delivered++;
+            }
         }
         return delivered + deliverNew(max - delivered, consumerId, deadline, now, handler);
     }

@@ -10,12 +10,19 @@ final class Delays
 {
     private final PartitionCore core;
     private final DeadLettering dead;
+    private GroupGate groups;
     private int delayedCount;
 
     Delays(final PartitionCore core, final DeadLettering dead)
     {
         this.core = core;
         this.dead = dead;
+    }
+
+    /** The groups a due message may have to wait in; set once, as they also delay messages. */
+    void groups(final GroupGate groups)
+    {
+        this.groups = groups;
     }
 
     /** A message held by nobody waits until {@code until}; restoring, so nothing is journaled. */
@@ -72,7 +79,10 @@ final class Delays
         delayHeld(offset, record, delay);
     }
 
-    /** A delay ended: the message is ready, or dead if its time to live passed while it waited. */
+    /**
+     * A delay ended: the message is ready (or, behind its ordered group's head, waits for its turn), or dead if its
+     * time to live passed while it waited.
+     */
     void due(final long offset, final int record)
     {
         core.records.free(record);
@@ -81,7 +91,7 @@ final class Delays
         {
             dead.die(offset, DeadReason.EXPIRED, core.window.deliveryCount(offset));
         }
-        else
+        else if (groups.mayBeReady(offset))
         {
             core.markReady(offset);
         }

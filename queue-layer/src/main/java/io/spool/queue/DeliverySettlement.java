@@ -44,6 +44,7 @@ final class DeliverySettlement
         core.timers.unlink(record);
         if (retryPolicy.isLadder())
         {
+            releases.returnRunBehind(offset);
             delays.retry(offset, record, retryPolicy);
         }
         else
@@ -57,6 +58,7 @@ final class DeliverySettlement
         final int record = releases.heldRecord(offset, deliveryNumber, holder,
             Settlement.NACK_DELAYED.action());
         core.timers.unlink(record);
+        releases.returnRunBehind(offset);
         delays.delayHeld(offset, record, delayMillis);
     }
 

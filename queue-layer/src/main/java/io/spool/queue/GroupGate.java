@@ -1,10 +1,17 @@
 package io.spool.queue;
 
 /**
- * Message groups for one subscription partition: with {@link GroupMode#ORDERED} at most one message of a group is
- * out at a time and the next one goes only when it settles; with {@link GroupMode#KEY_STICKY} each group stays with
- * the consumer that holds its older messages. Without groups every gate is open. Not thread-safe: owned by the
- * subscription partition's thread.
+ * Message groups for one subscription partition. With {@link GroupMode#ORDERED} (SQS FIFO) a receive, or a push
+ * consumer's credit, that takes a group's head takes the messages behind it along, in offset order, as one run held
+ * by that one receiver; the group is blocked to everyone until the whole run is settled, and a member that comes
+ * back unsettled (a nack, an expired lock, its consumer gone) brings back the members after it, so the group's next
+ * run starts again from it, in order. With {@link GroupMode#KEY_STICKY} each group stays with the consumer that holds
+ * its older messages. Without groups every gate is open. Not thread-safe: owned by the subscription partition's
+ * thread.
+ * <p>
+ * Design note: a run is always the group's head and the unsettled members right behind it, so a group is free exactly
+ * when its head holds no record, and only a free group's head is ever ready; the members behind it wait without a
+ * ready bit, taken from the group's chain when a run reaches them.
  */
 final class GroupGate
 {
@@ -35,6 +42,82 @@ final class GroupGate
     boolean holdsBack(final long offset, final int group)
     {
         return ordered && group != MessageTraits.NO_GROUP && !groups.open(group, offset);
+    }
+
+    /**
+     * With ordered groups, the next member of the run that {@code previous} (the group's head, or the run's last
+     * member so far) started: the next unsettled message of the group, if it is due; it is marked taken. Members that
+     * expired while they waited die on the way.
+     *
+     * @return its offset, or {@link MessageGroups#NONE} where the run ends.
+     */
+    long nextInRun(final long previous)
+    {
+        if (!ordered)
+        {
+            return MessageGroups.NONE;
+        }
+        long next = groups.next(previous);
+        while (next != MessageGroups.NONE)
+        {
+            if (next < core.window.floor() || core.window.isSettled(next))
+            {
+                next = groups.next(next);
+                continue;
+            }
+            if (core.records.recordAt(next) != InFlightTable.NIL)
+            {
+                // Nacked with a delay in its place: the run ends before it.
+                return MessageGroups.NONE;
+            }
+            core.inspector.inspect(next, core.traits);
+            final long now = core.clock.time();
+            if (core.traits.expireAt <= now)
+            {
+                dead.markDead(next, DeadReason.EXPIRED, core.window.deliveryCount(next));
+                next = groups.next(next);
+                continue;
+            }
+            if (core.traits.deliverAt > now)
+            {
+                return MessageGroups.NONE;
+            }
+            groups.outOfLine(next);
+            return next;
+        }
+        return MessageGroups.NONE;
+    }
+
+    /**
+     * With ordered groups, the next member after {@code offset} of its group that a consumer holds (in the run
+     * {@code offset} belongs to), or {@link MessageGroups#NONE}: the members to bring back with it.
+     */
+    long nextHeldAfter(final long offset)
+    {
+        if (!ordered)
+        {
+            return MessageGroups.NONE;
+        }
+        long next = groups.next(offset);
+        while (next != MessageGroups.NONE && (next < core.window.floor() || core.window.isSettled(next)))
+        {
+            next = groups.next(next);
+        }
+        if (next == MessageGroups.NONE)
+        {
+            return MessageGroups.NONE;
+        }
+        final int record = core.records.recordAt(next);
+        return record != InFlightTable.NIL && core.records.consumer(record) >= 0 ? next : MessageGroups.NONE;
+    }
+
+    /**
+     * Whether a message that nobody holds any more (it came back, or its delay ended) may be ready: not if it is
+     * behind its group's head, where it waits for its turn again.
+     */
+    boolean mayBeReady(final long offset)
+    {
+        return !ordered || !groups.backInLine(offset);
     }
 
     /** Whether a new message of {@code group} may go to {@code consumerId}; if not, it waits for its key's owner. */
@@ -78,8 +161,8 @@ final class GroupGate
 
     /**
      * The message at {@code offset} was acked or went dead: its key no longer ties it to a consumer, and if it
-     * headed an ordered group, the next waiting message of the group becomes available (or delayed, or dead if it
-     * expired while it waited).
+     * headed an ordered group, the next unsettled message of the group heads it now; unless it is out already (in the
+     * run, or delayed), it becomes available (or delayed, or dead if it expired while it waited).
      */
     void settled(final long offset)
     {
@@ -87,14 +170,21 @@ final class GroupGate
         {
             sticky.settled(offset);
         }
+        groups.backInLine(offset);
         long next = groups.settled(offset);
         while (next != MessageGroups.NONE)
         {
             if (next < core.window.floor() || core.window.isSettled(next))
             {
-                // It expired while it waited.
+                // It expired while it waited, or was settled in the run.
                 next = groups.settled(next);
                 continue;
+            }
+            if (core.records.recordAt(next) != InFlightTable.NIL)
+            {
+                // Still in the run, or delayed in its place: the group stays blocked until it settles or is due.
+                groups.backInLine(next);
+                return;
             }
             core.inspector.inspect(next, core.traits);
             final long now = core.clock.time();
@@ -143,15 +233,25 @@ final class GroupGate
                 continue;
             }
             core.inspector.inspect(offset, core.traits);
-            if (core.traits.group != MessageTraits.NO_GROUP && !groups.open(core.traits.group, offset) &&
-                window.isReady(offset))
+            if (core.traits.group != MessageTraits.NO_GROUP && !groups.open(core.traits.group, offset))
             {
-                core.clearReady(offset);
+                if (window.isReady(offset))
+                {
+                    core.clearReady(offset);
+                }
+                else if (core.records.recordAt(offset) != InFlightTable.NIL)
+                {
+                    // Nacked with a delay behind a head the restart brought back: it is due in its place.
+                    groups.outOfLine(offset);
+                }
             }
         }
     }
 
-    /** Messages waiting behind the head of their group, or for the consumer that owns their key. */
+    /**
+     * Messages behind the head of their group (waiting, or out in the head's run), or waiting for the consumer that
+     * owns their key.
+     */
     int waitingCount()
     {
         return groups.waitingCount() + (sticky == null ? 0 : sticky.queuedCount());

@@ -1,11 +1,13 @@
 package io.spool.queue;
 
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongHashSet;
 
 /**
  * The open message groups of one subscription partition: each group's head (the lowest offset of the group not yet
- * acked or dead, the only one that may be in flight) and the messages waiting behind it, in offset order. Not
- * thread-safe: owned by the subscription partition's thread.
+ * acked or dead) and the messages behind it, in offset order, and which of those are out of line: taken with the
+ * head in one run (held by the consumer that holds the head), or waiting for a delay in their place. Not thread-safe:
+ * owned by the subscription partition's thread.
  * <p>
  * Design note: a group exists only while it has an unsettled message, so memory follows the open groups and the
  * waiting messages (one hash entry each, about 25 bytes), not the number of groups ever seen. Waiting messages are
@@ -25,6 +27,8 @@ final class MessageGroups
     private final Long2LongHashMap groupByHead = new Long2LongHashMap(NONE);
     private final Long2LongHashMap tailByGroup = new Long2LongHashMap(NONE);
     private final Long2LongHashMap nextInGroup = new Long2LongHashMap(NONE);
+    /** Messages behind their group's head that hold a record: held in the head's run, or delayed. */
+    private final LongHashSet outOfLine = new LongHashSet();
     private int waiting;
 
     /**
@@ -79,6 +83,35 @@ final class MessageGroups
         return next;
     }
 
+    /** The message after {@code offset} in its group, settled or not, or {@link #NONE}. */
+    long next(final long offset)
+    {
+        return nextInGroup.get(offset);
+    }
+
+    /** Whether the message at {@code offset} heads its group. */
+    boolean isHead(final long offset)
+    {
+        return groupByHead.containsKey(offset);
+    }
+
+    /** The message at {@code offset}, behind its group's head, now holds a record: taken in a run. */
+    void outOfLine(final long offset)
+    {
+        outOfLine.add(offset);
+    }
+
+    /**
+     * The message at {@code offset} holds no record behind its group's head any more: settled, back in its place,
+     * or the group's head now.
+     *
+     * @return whether it was out of line behind a head.
+     */
+    boolean backInLine(final long offset)
+    {
+        return !outOfLine.isEmpty() && outOfLine.remove(offset);
+    }
+
     /** Whether no ordered group has a message out: then settling a message frees no other. */
     boolean hasNoHeads()
     {
@@ -94,6 +127,6 @@ final class MessageGroups
     long footprintBytes()
     {
         return 2L * Long.BYTES * (headByGroup.capacity() + groupByHead.capacity() + tailByGroup.capacity() +
-            nextInGroup.capacity());
+            nextInGroup.capacity()) + (long)Long.BYTES * outOfLine.capacity();
     }
 }

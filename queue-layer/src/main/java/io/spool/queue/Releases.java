@@ -3,7 +3,8 @@ package io.spool.queue;
 /**
  * Held messages coming back: a delivery released by a nack, a lock that ended, a consumer that left, or a restart.
  * A returned message is available again, marked redelivered, or dead when it reached its delivery limit or its time
- * to live passed. It also names the record a receipt holds, refusing stale ones. Not thread-safe: owned by the
+ * to live passed; one behind its ordered group's head waits there for its turn. It also names the record a receipt
+ * holds, refusing stale ones. Not thread-safe: owned by the
  * subscription partition's thread.
  */
 final class Releases
@@ -64,12 +65,34 @@ final class Releases
         lockExpiryHandler.onLockExpired(offset, consumerId, deliveryNumber);
     }
 
-    /** An unlinked acquired record comes back: available again, or dead past the delivery limit. */
+    /**
+     * An unlinked acquired record comes back: available again, or dead past the delivery limit; with ordered groups
+     * the members of its run after it come back with it.
+     */
     void returnHeld(final long offset, final int record)
     {
         core.endHold(record);
         core.records.free(record);
+        returnRunBehind(offset);
         giveBack(offset);
+    }
+
+    /**
+     * The held message at {@code offset} leaves its ordered group's run unsettled (nacked, lock expired, consumer
+     * gone): the members of the run after it come back too, to wait their turn in order, or die past their limit or
+     * time to live. Their receipts go stale.
+     */
+    void returnRunBehind(final long offset)
+    {
+        for (long member = groups.nextHeldAfter(offset); member != MessageGroups.NONE;
+            member = groups.nextHeldAfter(member))
+        {
+            final int record = core.records.recordAt(member);
+            core.timers.unlink(record);
+            core.endHold(record);
+            core.records.free(record);
+            giveBack(member);
+        }
     }
 
     /**
@@ -117,7 +140,7 @@ final class Releases
         {
             dead.die(offset, DeadReason.DELIVERY_LIMIT, deliveries);
         }
-        else
+        else if (groups.mayBeReady(offset))
         {
             core.markReady(offset);
         }

@@ -74,6 +74,7 @@ public final class SubscriptionPartitionState
         this.delays = new Delays(core, dead);
         this.groups = new GroupGate(core, settings, dead, delays);
         dead.groups(groups);
+        delays.groups(groups);
         this.releases = new Releases(core, dead, groups);
         this.deadlines = new Deadlines(core, dead, delays, releases);
         this.states = new MessageStates(core);

@@ -63,15 +63,16 @@ class GroupPlacementTest
     }
 
     @Test
-    void theRouterKeepsAKeylessGroupInOnePartitionAndHandsOutOneMessageOfItAtATime()
+    void theRouterKeepsAKeylessGroupInOnePartitionAndHandsItOutInOrderToOneReceiverAtATime()
     {
         final List<PublishResult> placed = publishAll(r -> fx.spool.router().send(r).join());
 
         assertThat(placed).extracting(PublishResult::partition).containsOnly(placed.get(0).partition());
-        final List<Delivery> first = work.receive(10, 0);
-        assertThat(values(first)).containsExactly("m0");
-        work.ack(first.get(0).receipt());
-        assertThat(values(work.receive(10, 0))).containsExactly("m1");
+        final List<Delivery> first = work.receive(3, 0);
+        assertThat(values(first)).containsExactly("m0", "m1", "m2");
+        assertThat(work.receive(10, 0)).isEmpty();
+        work.ack(first.stream().map(Delivery::receipt).toList());
+        assertThat(values(work.receive(1, 0))).containsExactly("m3");
     }
 
     @Test

@@ -31,9 +31,16 @@ class MessageGroupsStateTest
         assertThat(state.state(5)).isEqualTo(MessageState.AVAILABLE);
 
         state.ack(0, 1);
-        final long[] delivered = new long[1];
-        assertThat(state.acquire(1_000, 1, (offset, deliveryNumber) -> delivered[0] = offset)).isEqualTo(1);
-        assertThat(delivered[0]).isEqualTo(1);
-        assertThat(state.groupWaitingCount()).isEqualTo(MessageGroups.MAX_WAITING);
+        final org.agrona.collections.LongArrayList delivered = new org.agrona.collections.LongArrayList();
+        assertThat(state.acquire(1_000, 1, (offset, deliveryNumber) -> delivered.addLong(offset)))
+            .as("the new head and the run behind it").isEqualTo(1_000);
+        for (int i = 0; i < delivered.size(); i++)
+        {
+            assertThat(delivered.getLong(i)).isEqualTo(i + 1);
+        }
+        assertThat(state.groupWaitingCount()).as("the run's members stay in the group until the head passes them")
+            .isEqualTo(MessageGroups.MAX_WAITING - 1);
+        assertThat(state.acquire(1_000, 2, (offset, deliveryNumber) -> {})).as("the group is blocked to others")
+            .isZero();
     }
 }

@@ -56,37 +56,107 @@ class MessageGroupsTest
     }
 
     @Test
-    void whileTheHeadOfAGroupIsInFlightTheRestWaitsAndOtherGroupsFlow()
+    void aReceiveTakesRunsOfEachGroupInOrderWhileABusyGroupWaits()
     {
         final Subscription work = ordered(SubscriptionSettings.builder());
-        publishGrouped("A0", "A1", "B0", "A2", "C0", "B1", "A3");
+        publishGrouped("A0", "B0", "C0", "A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3");
         fx.publish("orders", "plain");
 
-        final List<Delivery> first = work.receive(10, 0);
-        assertThat(values(first)).containsExactly("A0", "B0", "C0", "plain");
-        assertThat(work.receive(10, 0)).isEmpty();
-
-        work.ack(find(first, "A0").receipt());
-        work.ack(find(first, "B0").receipt());
-        final List<Delivery> second = work.receive(10, 0);
-        assertThat(values(second)).containsExactly("A1", "B1");
-        assertThat(second).allSatisfy(d -> assertThat(d.deliveryNumber()).isEqualTo(1));
-        work.ack(find(second, "A1").receipt());
-        assertThat(values(work.receive(10, 0))).containsExactly("A2");
+        final List<Delivery> held = work.receive(1, 0);
+        assertThat(values(held)).containsExactly("A0");
+        assertThat(values(work.receive(10, 0))).as("SQS FIFO's answer with A0 in flight")
+            .containsExactly("B0", "B1", "B2", "B3", "C0", "C1", "C2", "C3", "plain");
+        work.ack(held.get(0).receipt());
+        final List<Delivery> rest = work.receive(10, 0);
+        assertThat(values(rest)).containsExactly("A1", "A2", "A3");
+        assertThat(rest).allSatisfy(d -> assertThat(d.deliveryNumber()).isEqualTo(1));
     }
 
     @Test
-    void anExpiredLockGivesTheGroupsHeadBackBeforeAnythingBehindIt()
+    void aGroupStaysBlockedUntilTheWholeRunIsSettled()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder());
+        publishGrouped("A0", "A1", "A2");
+        final List<Delivery> run = work.receive(10, 0);
+        assertThat(values(run)).containsExactly("A0", "A1", "A2");
+        publishGrouped("A3");
+
+        work.ack(run.get(2).receipt());
+        work.ack(run.get(0).receipt());
+        assertThat(work.receive(10, 0)).as("A1 is still out").isEmpty();
+        work.ack(run.get(1).receipt());
+        assertThat(values(work.receive(10, 0))).containsExactly("A3");
+    }
+
+    @Test
+    void aNackedMemberComesBackWithTheMembersAfterItInOrder()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder());
+        publishGrouped("A0", "A1", "A2", "A3");
+        final List<Delivery> run = work.receive(10, 0);
+        assertThat(values(run)).containsExactly("A0", "A1", "A2", "A3");
+
+        work.nack(run.get(1).receipt());
+        assertThatThrownBy(() -> work.ack(run.get(2).receipt())).as("A2 came back with A1")
+            .isInstanceOf(StaleReceiptException.class);
+        assertThat(work.receive(10, 0)).as("A0 is still out, so A1 waits").isEmpty();
+        work.ack(run.get(0).receipt());
+        final List<Delivery> again = work.receive(10, 0);
+        assertThat(values(again)).containsExactly("A1", "A2", "A3");
+        assertThat(again).allSatisfy(d -> assertThat(d.redelivered()).isTrue());
+    }
+
+    @Test
+    void aMemberNackedWithADelayHoldsTheMembersAfterItUntilItIsDue()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder());
+        publishGrouped("A0", "A1", "A2");
+        final List<Delivery> run = work.receive(10, 0);
+        work.ack(run.get(0).receipt());
+
+        work.nack(run.get(1).receipt(), 2_000);
+        assertThat(work.receive(10, 0)).isEmpty();
+        assertThat(work.metrics().delayed()).isEqualTo(1);
+        fx.advance(work, 2_000);
+        assertThat(values(work.receive(10, 0))).containsExactly("A1", "A2");
+    }
+
+    @Test
+    void anExpiredLockOfTheRunsFirstMemberGivesBackTheWholeRunInOrder()
     {
         final Subscription work = ordered(SubscriptionSettings.builder().lockTimeoutMillis(1_000));
         publishGrouped("A0", "A1");
-        assertThat(values(work.receive(10, 0))).containsExactly("A0");
+        final List<Delivery> run = work.receive(10, 0);
+        assertThat(values(run)).containsExactly("A0", "A1");
+        work.extend(run.get(1).receipt(), 60_000);
         fx.advance(work, 1_000);
+
         final List<Delivery> again = work.receive(10, 0);
-        assertThat(values(again)).containsExactly("A0");
-        assertThat(again.get(0).deliveryNumber()).isEqualTo(2);
+        assertThat(values(again)).containsExactly("A0", "A1");
+        assertThat(again).allSatisfy(d -> assertThat(d.deliveryNumber()).isEqualTo(2));
         work.nack(again.get(0).receipt());
-        assertThat(values(work.receive(10, 0))).containsExactly("A0");
+        assertThat(values(work.receive(1, 0))).containsExactly("A0");
+    }
+
+    @Test
+    void aPushConsumersCreditTakesARunAndOtherConsumersWaitForTheGroup()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder());
+        publishGrouped("A0", "A1", "A2", "A3");
+        final List<String> first = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.concurrent.CountDownLatch three = new java.util.concurrent.CountDownLatch(3);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(3), (delivery, c) ->
+        {
+            first.add(delivery.valueAsString());
+            three.countDown();
+        });
+        QueueFixture.await(three);
+        work.sync();
+
+        assertThat(first).containsExactly("A0", "A1", "A2");
+        assertThat(work.receive(10, 0)).as("A3 waits for the run the consumer holds").isEmpty();
+        consumer.close();
+        assertThat(values(work.receive(10, 0))).containsExactly("A0", "A1", "A2", "A3");
     }
 
     @Test
@@ -95,11 +165,11 @@ class MessageGroupsTest
         final Subscription work = ordered(SubscriptionSettings.builder().deadLetterTopic("orders.dlq")
             .deliveryLimit(1));
         publishGrouped("A0", "A1", "A2");
-        work.reject(work.receive(10, 0).get(0).receipt());
-        final Delivery next = work.receive(10, 0).get(0);
+        work.reject(work.receive(1, 0).get(0).receipt());
+        final Delivery next = work.receive(1, 0).get(0);
         assertThat(next.valueAsString()).isEqualTo("A1");
         work.nack(next.receipt());
-        work.nack(work.receive(10, 0).get(0).receipt());
+        work.nack(work.receive(1, 0).get(0).receipt());
         assertThat(values(work.receive(10, 0))).containsExactly("A2");
         assertThat(work.metrics().dead()).isEqualTo(2);
     }
@@ -109,22 +179,20 @@ class MessageGroupsTest
     {
         Subscription work = ordered(SubscriptionSettings.builder());
         publishGrouped("A0", "A1", "B0", "B1", "A2");
-        final List<Delivery> before = work.receive(10, 0);
-        assertThat(values(before)).containsExactly("A0", "B0");
-        work.ack(find(before, "B0").receipt());
+        final List<Delivery> before = work.receive(2, 0);
+        assertThat(values(before)).containsExactly("A0", "A1");
+        final List<Delivery> groupB = work.receive(1, 0);
+        assertThat(values(groupB)).containsExactly("B0");
+        work.ack(groupB.get(0).receipt());
+        work.ack(before.get(0).receipt());
         fx.reopen();
         work = fx.spool.subscription("work");
 
         final List<Delivery> after = work.receive(10, 0);
-        assertThat(values(after)).containsExactly("A0", "B1");
-        assertThat(find(after, "A0").redelivered()).isTrue();
+        assertThat(values(after)).containsExactly("A1", "A2", "B1");
+        assertThat(find(after, "A1").redelivered()).isTrue();
+        assertThat(find(after, "A2").redelivered()).isFalse();
         assertThat(work.receive(10, 0)).isEmpty();
-        work.ack(find(after, "A0").receipt());
-        work.ack(find(after, "B1").receipt());
-        final List<Delivery> last = work.receive(10, 0);
-        assertThat(values(last)).containsExactly("A1");
-        work.ack(last.get(0).receipt());
-        assertThat(values(work.receive(10, 0))).containsExactly("A2");
     }
 
     @Test
@@ -137,8 +205,9 @@ class MessageGroupsTest
             fx.spool.newProducer().send("orders", value.substring(0, 2).getBytes(StandardCharsets.UTF_8),
                 value.getBytes(StandardCharsets.UTF_8)).join();
         }
-        final List<Delivery> first = work.receive(10, 0);
-        assertThat(values(first)).containsExactly("k1-a", "k2-a");
+        final List<Delivery> first = work.receive(1, 0);
+        assertThat(values(first)).containsExactly("k1-a");
+        assertThat(values(work.receive(10, 0))).containsExactly("k2-a");
         work.ack(first.get(0).receipt());
         assertThat(values(work.receive(10, 0))).containsExactly("k1-b");
     }
@@ -154,13 +223,13 @@ class MessageGroupsTest
         assertThat(new long[] {work.metrics().ready(), work.metrics().oldestReadyAgeMillis()})
             .containsExactly(2, 1_000);
 
-        final List<Delivery> heads = work.receive(10, 0);
-        assertThat(values(heads)).containsExactly("A0", "B0");
-        assertThat(work.receive(10, 0)).isEmpty();
+        final List<Delivery> heads = work.receive(2, 0);
+        assertThat(values(heads)).containsExactly("A0", "A1");
+        assertThat(work.metrics().ready()).isEqualTo(1);
+        assertThat(values(work.receive(10, 0))).containsExactly("B0");
         assertThat(work.metrics().ready()).isZero();
         work.ack(find(heads, "A0").receipt());
-        assertThat(new long[] {work.metrics().ready(), work.metrics().oldestReadyAgeMillis()})
-            .containsExactly(1, 0);
+        assertThat(work.metrics().ready()).as("A1 is still out").isZero();
     }
 
     @Test

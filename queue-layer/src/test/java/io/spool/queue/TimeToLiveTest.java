@@ -181,7 +181,7 @@ class TimeToLiveTest
         fx.publishWith("orders", "A0", QueueHeaders.GROUP_ID, "A");
         fx.publishWith("orders", "A1", QueueHeaders.GROUP_ID, "A", QueueHeaders.TTL, "1000");
         fx.publishWith("orders", "A2", QueueHeaders.GROUP_ID, "A");
-        final Delivery head = work.receive(10, 0).get(0);
+        final Delivery head = work.receive(1, 0).get(0);
         fx.advance(work, 1_000);
 
         assertThat(deadValues(1)).containsExactly("A1");
