@@ -60,7 +60,7 @@ final class GroupGate
         long next = groups.next(previous);
         while (next != MessageGroups.NONE)
         {
-            if (next < core.window.floor() || core.window.isSettled(next))
+            if (isSettled(next))
             {
                 next = groups.next(next);
                 continue;
@@ -70,15 +70,12 @@ final class GroupGate
                 // Nacked with a delay in its place: the run ends before it.
                 return MessageGroups.NONE;
             }
-            core.inspector.inspect(next, core.traits);
-            final long now = core.clock.time();
-            if (core.traits.expireAt <= now)
+            if (diedWaiting(next))
             {
-                dead.markDead(next, DeadReason.EXPIRED, core.window.deliveryCount(next));
                 next = groups.next(next);
                 continue;
             }
-            if (core.traits.deliverAt > now)
+            if (core.traits.deliverAt > core.clock.time())
             {
                 return MessageGroups.NONE;
             }
@@ -174,9 +171,9 @@ final class GroupGate
         long next = groups.settled(offset);
         while (next != MessageGroups.NONE)
         {
-            if (next < core.window.floor() || core.window.isSettled(next))
+            if (isSettled(next))
             {
-                // It expired while it waited, or was settled in the run.
+                // Settled in the run, or expired while it waited.
                 next = groups.settled(next);
                 continue;
             }
@@ -186,15 +183,12 @@ final class GroupGate
                 groups.backInLine(next);
                 return;
             }
-            core.inspector.inspect(next, core.traits);
-            final long now = core.clock.time();
-            if (core.traits.expireAt <= now)
+            if (diedWaiting(next))
             {
-                dead.markDead(next, DeadReason.EXPIRED, core.window.deliveryCount(next));
                 next = groups.settled(next);
                 continue;
             }
-            if (core.traits.deliverAt > now)
+            if (core.traits.deliverAt > core.clock.time())
             {
                 delays.holdUntilDue(next, core.traits.deliverAt);
             }
@@ -204,6 +198,28 @@ final class GroupGate
             }
             return;
         }
+    }
+
+    private boolean isSettled(final long offset)
+    {
+        return offset < core.window.floor() || core.window.isSettled(offset);
+    }
+
+    /**
+     * Reads the traits of a message waiting in its group into the core's traits, and kills it if its time to live
+     * ended while it waited.
+     *
+     * @return whether it died.
+     */
+    private boolean diedWaiting(final long offset)
+    {
+        core.inspector.inspect(offset, core.traits);
+        if (core.traits.expireAt <= core.clock.time())
+        {
+            dead.markDead(offset, DeadReason.EXPIRED, core.window.deliveryCount(offset));
+            return true;
+        }
+        return false;
     }
 
     /** A consumer left: the keys it owned go to whoever asks next, their queued messages ready again. */
