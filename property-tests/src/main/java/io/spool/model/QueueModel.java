@@ -22,9 +22,13 @@ import java.util.Objects;
  * deliveries than the limit goes dead instead of available; a message past its time to live goes dead wherever it
  * waits, and one in a consumer's hands when it comes back.
  * <p>
- * Ordered groups (SQS FIFO): a message waits while any message of its group published before it is neither acked
- * nor dead, so at most one message of a group is in flight, a group's messages go out in the order they were
- * published, and a message that comes back or goes dead hands its group on. A group belongs to the subscription,
+ * Ordered groups (SQS FIFO): a message is ready only while no message of its group published before it is neither
+ * acked nor dead, so only a group's first unsettled message can be ready. A receive (or a push consumer's credit)
+ * that takes it takes along, in publish order and up to what it asked for, the messages of the group right behind
+ * it that are available, all held by that one receiver: a run. The group stays blocked to everyone until the whole
+ * run is acked or dead; a member that comes back unsettled (a nack, with or without delay, an expired lock, its
+ * consumer leaving) brings back the members after it that are still held, which come back as any held message
+ * does, so the group's next run starts again from the first of them, in order. A group belongs to the subscription,
  * not to a partition: the model does not care where the engine stored a group's messages.
  * <p>
  * Overflow (RabbitMQ's max length): the bounds are on ready messages and on their bytes (a released message counts
@@ -196,6 +200,48 @@ public final class QueueModel
         }
     }
 
+    /**
+     * What a receive of up to {@code max} from {@code partition} hands out, in order: the ready messages lowest
+     * offset first, each head of a group followed by its run. Changes nothing.
+     */
+    public List<QueueMessage> plan(final int partition, final int max)
+    {
+        final List<QueueMessage> plan = new ArrayList<>();
+        for (final QueueMessage ready : readyInOrder(partition))
+        {
+            if (plan.size() == max)
+            {
+                break;
+            }
+            plan.add(ready);
+            for (final QueueMessage member : laterInGroup(ready))
+            {
+                if (plan.size() == max || !member.isSettled() && member.state != State.AVAILABLE)
+                {
+                    break;
+                }
+                if (!member.isSettled())
+                {
+                    plan.add(member);
+                }
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * Hands what {@link #plan} says to {@code holder}, locked for the lock timeout from {@code now}.
+     */
+    public List<Delivery> receive(final int partition, final int max, final String holder, final long now)
+    {
+        final List<Delivery> deliveries = new ArrayList<>();
+        for (final QueueMessage message : plan(partition, max))
+        {
+            deliveries.add(hold(message, holder, now));
+        }
+        return deliveries;
+    }
+
     /** The ready messages of a partition (available and not waiting for their group), lowest offset first. */
     public List<QueueMessage> readyInOrder(final int partition)
     {
@@ -203,19 +249,8 @@ public final class QueueModel
             .sorted(Comparator.comparingLong(m -> m.offset)).toList();
     }
 
-    /**
-     * Hands a ready message to {@code holder}, locked for the lock timeout from {@code now}.
-     *
-     * @throws IllegalStateException when the message is not ready: the engine delivered what it must not.
-     */
-    public Delivery acquire(final int partition, final long offset, final String holder, final long now)
+    private Delivery hold(final QueueMessage message, final String holder, final long now)
     {
-        final QueueMessage message = message(partition, offset);
-        if (!isReady(message))
-        {
-            throw new IllegalStateException("delivered " + message + ", which is not ready" +
-                (message.state == State.AVAILABLE ? ": it waits behind " + groupAhead(message) : ""));
-        }
         if (message.deliveries > 0)
         {
             redeliveriesSinceOpen++;
@@ -224,7 +259,7 @@ public final class QueueModel
         message.state = State.ACQUIRED;
         message.holder = holder;
         message.lockDeadline = now + settings.lockTimeoutMillis();
-        return new Delivery(subscription, partition, offset, message.deliveries, message.value);
+        return new Delivery(subscription, message.partition, message.offset, message.deliveries, message.value);
     }
 
     /** Whether a settlement by this receipt takes effect, and if not, why. Changes nothing. */
@@ -291,6 +326,7 @@ public final class QueueModel
         if (outcome == Outcome.DONE)
         {
             final QueueMessage message = held(receipt);
+            returnRunBehind(message, now);
             message.holder = null;
             if (message.hasExpired(now))
             {
@@ -470,8 +506,46 @@ public final class QueueModel
             .min(Comparator.comparingLong(m -> m.sequence)).orElse(null);
     }
 
-    /** A held message comes back: dead if its time to live passed or it used up its deliveries, else available. */
+    /** The messages of a group published after {@code message}, in publish order. */
+    private List<QueueMessage> laterInGroup(final QueueMessage message)
+    {
+        if (message.group == null)
+        {
+            return List.of();
+        }
+        return allMessages().stream()
+            .filter(m -> m.sequence > message.sequence && Objects.equals(m.group, message.group))
+            .sorted(Comparator.comparingLong(m -> m.sequence)).toList();
+    }
+
+    /** A held message leaves its run unsettled: the run's members after it that are held come back first. */
+    private void returnRunBehind(final QueueMessage message, final long now)
+    {
+        for (final QueueMessage member : laterInGroup(message))
+        {
+            if (member.isSettled())
+            {
+                continue;
+            }
+            if (member.state != State.ACQUIRED)
+            {
+                break;
+            }
+            comeBackAlone(member, now);
+        }
+    }
+
+    /**
+     * A held message comes back, and the members of its run after it: dead if its time to live passed or it used up
+     * its deliveries, else available.
+     */
     private void comeBack(final QueueMessage message, final long now)
+    {
+        returnRunBehind(message, now);
+        comeBackAlone(message, now);
+    }
+
+    private void comeBackAlone(final QueueMessage message, final long now)
     {
         message.holder = null;
         if (message.hasExpired(now))

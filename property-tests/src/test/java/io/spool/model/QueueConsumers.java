@@ -32,8 +32,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * models. Not thread-safe, but for what the push consumer's thread hands over.
  * <p>
  * The engine picks which partition a multi-partition receive starts with, so the property does not predict that
- * choice: it checks that the engine took, in every partition, the lowest ready offsets in order, and as many as
- * were ready up to the asked number, then applies the engine's choice to the model. A push consumer is served
+ * choice: it checks that the engine took, in every partition, what the model's {@link QueueModel#plan} says (the
+ * lowest ready offsets in order, each group's head with its run), and as many as there were up to the asked
+ * number, then applies the engine's choice to the model. A push consumer is served
  * before any receive in the agent's pass, so after each step it holds as many messages as its prefetch allows or
  * nothing is ready for it.
  * <p>
@@ -81,9 +82,10 @@ final class QueueConsumers
         {
             CoverageChecks.ran("receive while messages wait for their group");
         }
-        final long ready = model.ready();
+        final long receivable = receivable(model);
         final List<Seen> received = system.subscription.receive(max, 0).stream().map(Seen::of).toList();
-        assertThat(received).as("receive %d with %d ready", max, ready).hasSize((int)Math.min(max, ready));
+        assertThat(received).as("receive %d with %d receivable", max, receivable)
+            .hasSize((int)Math.min(max, receivable));
         takeFromModel(model, receipts, received, PULL);
         system.settle();
     }
@@ -91,9 +93,10 @@ final class QueueConsumers
     void auditReceive(final int max)
     {
         CoverageChecks.ran("audit receive");
-        final long ready = system.auditModel.ready();
+        final long receivable = receivable(system.auditModel);
         final List<Seen> received = system.audit.receive(max, 0).stream().map(Seen::of).toList();
-        assertThat(received).as("audit receive %d with %d ready", max, ready).hasSize((int)Math.min(max, ready));
+        assertThat(received).as("audit receive %d with %d receivable", max, receivable)
+            .hasSize((int)Math.min(max, receivable));
         takeFromModel(system.auditModel, auditReceipts, received, PULL);
         system.settle();
     }
@@ -114,9 +117,20 @@ final class QueueConsumers
         system.settle();
     }
 
+    /** What a receive with no bound would hand out: each partition's whole plan. */
+    private static long receivable(final QueueModel model)
+    {
+        long receivable = 0;
+        for (int partition = 0; partition < QueueSystem.PARTITIONS; partition++)
+        {
+            receivable += model.plan(partition, Integer.MAX_VALUE).size();
+        }
+        return receivable;
+    }
+
     /**
-     * Checks that the engine handed out, in each partition, the lowest ready offsets in order, with the delivery
-     * numbers and redelivered flags the model gives them; the model then holds them too.
+     * Checks that the engine handed out, in each partition, what the model's plan says, with the delivery numbers and
+     * redelivered flags the model gives them; the model then holds them too.
      */
     private void takeFromModel(final QueueModel model, final List<QueueModel.Receipt> handedOut,
         final List<Seen> deliveries, final String holder)
@@ -128,14 +142,19 @@ final class QueueConsumers
         }
         byPartition.forEach((partition, seen) ->
         {
-            final List<Long> lowestReady = model.readyInOrder(partition).stream()
-                .map(QueueMessage::offset).limit(seen.size()).toList();
-            assertThat(seen.stream().map(Seen::offset).toList())
-                .as("offsets handed out from partition %d; model %s", partition, model).isEqualTo(lowestReady);
-            for (final Seen actual : seen)
+            final List<QueueMessage> plan = model.plan(partition, seen.size());
+            if (!model.readyInOrder(partition).containsAll(plan))
             {
-                final QueueModel.Delivery expected = model.acquire(partition, actual.offset(), holder,
-                    system.clock.time());
+                CoverageChecks.ran("hand out a run of a group");
+            }
+            final List<Long> planned = plan.stream().map(QueueMessage::offset).toList();
+            assertThat(seen.stream().map(Seen::offset).toList())
+                .as("offsets handed out from partition %d; model %s", partition, model).isEqualTo(planned);
+            final List<QueueModel.Delivery> taken = model.receive(partition, seen.size(), holder, system.clock.time());
+            for (int i = 0; i < seen.size(); i++)
+            {
+                final Seen actual = seen.get(i);
+                final QueueModel.Delivery expected = taken.get(i);
                 final long issuer = issuers.computeIfAbsent(expected.subscription(), name -> actual.issuer());
                 assertThat(actual).as("delivery").isEqualTo(new Seen(issuer, expected.partition(), expected.offset(),
                     expected.deliveryNumber(), expected.value(), expected.redelivered()));
@@ -381,7 +400,7 @@ final class QueueConsumers
             return;
         }
         final QueueModel model = system.model;
-        final int expected = (int)Math.min(prefetch - model.heldBy(PUSH), model.ready());
+        final int expected = (int)Math.min(prefetch - model.heldBy(PUSH), receivable(model));
         final List<Seen> deliveries = new ArrayList<>();
         for (int i = 0; i < expected; i++)
         {

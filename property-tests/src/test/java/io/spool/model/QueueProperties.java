@@ -45,7 +45,7 @@ class QueueProperties
         "publish with a time to live", "publish in a group", "repeat an earlier publish",
         "publish refused to the router", "publish refused to the embedded producer",
         "overflow dropped the oldest", "drop-head chose between equally old messages", "receive",
-        "receive while messages wait for their group", "ack", "nack", "nack with delay", "reject", "extend",
+        "receive while messages wait for their group", "hand out a run of a group", "ack", "nack", "nack with delay", "reject", "extend",
         "forged receipt", "ack a receipt of the other subscription", "ack in a batch", "advance clock", "open push consumer", "ack through push consumer",
         "ack through push consumer a receipt it may not hold",
         "close push consumer", "run maintenance", "audit receive", "audit ack", "restart", "crash");
