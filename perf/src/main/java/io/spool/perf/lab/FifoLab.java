@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * SQS FIFO on Spool: groups A, B and C of four messages each with at most one message of a group in flight, and a
- * dedup id that keeps a repeated publish out. Thread-safe (stateless).
+ * SQS FIFO on Spool: groups A, B and C of four messages each; while A0 is in flight group A waits and a receive
+ * takes runs of B and C in order, and a dedup id keeps a repeated publish out. Thread-safe (stateless).
  */
 public final class FifoLab implements Lab
 {
@@ -33,7 +33,7 @@ public final class FifoLab implements Lab
     @Override
     public String summary()
     {
-        return "FIFO message groups (one in flight per group, the others flow) and dedup of a repeated publish";
+        return "FIFO message groups (a busy group waits, the others flow in runs) and dedup of a repeated publish";
     }
 
     @Override
@@ -73,16 +73,18 @@ public final class FifoLab implements Lab
             return new LabTable("fifo: message groups and dedup",
                 "groups A, B, C of " + PER_GROUP + " messages published in turn, the group in " + QueueHeaders.GROUP_ID +
                     ", each with a dedup id (" + DedupKey.HEADER + "); B0 published a second time")
-                .row("first receive of 1", a0.valueAsString(), "SQS FIFO: A0")
+                .row("first receive of 1", a0.valueAsString(), LabTable.measured(LabTable.ELASTICMQ, "A0"))
                 .row("receive of 10 while A0 is in flight", values(whileA0InFlight),
-                    "SQS FIFO: A1-A3 held back, B and C flow")
-                .row("receive of 10 after A0 is acked", values(afterA0Acked), "SQS FIFO: deleting A0 releases A1")
-                .row("B0 published again: stored again", b0Again == offsets.get("B0") ? "no, the first offset came back" : "yes",
-                    "SQS FIFO: no (same dedup id within 5 minutes)")
+                    LabTable.measured(LabTable.ELASTICMQ, "B0, B1, B2, B3, C0, C1, C2, C3"))
+                .row("receive of 10 after A0 is acked", values(afterA0Acked),
+                    LabTable.measured(LabTable.ELASTICMQ, "A1, A2, A3"))
+                .row("B0 published again: stored again", b0Again == offsets.get("B0") ? "no, the first offset came back" :
+                    "yes", "SQS docs, FIFO: no (same dedup id within 5 minutes)")
                 .row("delivered per group A / B / C",
                     perGroup.get("A") + " / " + perGroup.get("B") + " / " + perGroup.get("C"),
-                    "SQS FIFO: group B had 4")
-                .note("A group's next message waits for the one in flight; a receive returns one message per group.");
+                    "SQS FIFO lab (ElasticMQ): group B had 4")
+                .note("A receive that takes a group's first message takes the ones behind it along, in order; the group")
+                .note("then waits until all of them are settled, and one nacked or timed out brings back those after it.");
         }
     }
 

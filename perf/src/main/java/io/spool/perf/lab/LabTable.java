@@ -6,18 +6,30 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a lab measured: one row per measurement, Spool's figure beside the reference system's, rendered as a
- * Markdown table so it reads the same in a terminal and in docs/guide/labs.md.
+ * What a lab measured: one row per measurement, Spool's figure beside the reference system's, rendered as a Markdown
+ * table so it reads the same in a terminal and in docs/guide/labs.md. Each reference says where it comes from:
+ * measured ({@link #measured}: the same experiment run on the real broker), a broker's documentation, or an earlier
+ * lab run. A Spool figure that follows from the lab's own setup rather than from the engine (a count that is the
+ * lab's window divided by its simulated round trip, a time set by its virtual clock) is marked, and a note says what
+ * sets it.
  * Not thread-safe.
  */
 public final class LabTable
 {
+    /** The broker version the measured RabbitMQ figures come from. */
+    public static final String RABBITMQ = "RabbitMQ 3.10.8";
+    /** The SQS emulator the measured SQS figures come from. */
+    public static final String ELASTICMQ = "ElasticMQ 1.7.1";
+    private static final String MEASURED = ", measured: ";
+    private static final String SET_BY_LAB = " *";
     private static final String[] HEADINGS = {"measurement", "Spool", "reference"};
 
     private final String title;
     private final String setup;
     private final Map<String, String[]> rows = new LinkedHashMap<>();
     private final List<String> notes = new ArrayList<>();
+    /** For each row whose Spool figure the lab's setup decides, what decides it. */
+    private final Map<String, String> setByLab = new LinkedHashMap<>();
 
     /**
      * @param title what is compared.
@@ -36,6 +48,23 @@ public final class LabTable
         {
             throw new IllegalArgumentException("measurement already in the table: " + measurement);
         }
+        return this;
+    }
+
+    /** A reference figure measured on {@code system} ({@link #RABBITMQ} or {@link #ELASTICMQ}). */
+    public static String measured(final String system, final String figure)
+    {
+        return system + MEASURED + figure;
+    }
+
+    /**
+     * Adds a row whose Spool figure follows from the lab's setup, not from the engine; {@code setBy} says how, for
+     * the note under the table.
+     */
+    public LabTable setByLab(final String measurement, final Object figure, final String reference, final String setBy)
+    {
+        row(measurement, figure, reference);
+        setByLab.put(measurement, setBy);
         return this;
     }
 
@@ -60,6 +89,23 @@ public final class LabTable
         return row[1];
     }
 
+    /**
+     * @return the reference figure for a measurement, with where it comes from.
+     * @throws IllegalArgumentException when the table has no such row.
+     */
+    public String reference(final String measurement)
+    {
+        figure(measurement);
+        return rows.get(measurement)[2];
+    }
+
+    /** Whether a measurement's Spool figure follows from the lab's setup rather than from the engine. */
+    public boolean isSetByLab(final String measurement)
+    {
+        figure(measurement);
+        return setByLab.containsKey(measurement);
+    }
+
     public String render()
     {
         final int[] widths = new int[HEADINGS.length];
@@ -67,7 +113,12 @@ public final class LabTable
         {
             widths[i] = HEADINGS[i].length();
         }
+        final List<String[]> cells = new ArrayList<>();
         for (final String[] row : rows.values())
+        {
+            cells.add(setByLab.containsKey(row[0]) ? new String[] {row[0], row[1] + SET_BY_LAB, row[2]} : row);
+        }
+        for (final String[] row : cells)
         {
             for (int i = 0; i < row.length; i++)
             {
@@ -83,14 +134,23 @@ public final class LabTable
             rules[i] = "-".repeat(widths[i]);
         }
         line(out, rules, widths);
-        for (final String[] row : rows.values())
+        for (final String[] row : cells)
         {
             line(out, row, widths);
         }
-        if (!notes.isEmpty())
+        final List<String> under = new ArrayList<>(notes);
+        setByLab.forEach((measurement, setBy) ->
+            under.add(SET_BY_LAB.trim() + " Set by the lab, not the engine: " + measurement + ": " + setBy + "."));
+        if (rows.values().stream().anyMatch(row -> row[2].contains(MEASURED)))
+        {
+            under.add("Measured references: the same experiment run on " + RABBITMQ + " and on " + ELASTICMQ +
+                " (an SQS emulator),");
+            under.add("on a 2-core machine over loopback; \"docs\" references are what the broker's documentation states.");
+        }
+        if (!under.isEmpty())
         {
             out.append('\n');
-            for (final String note : notes)
+            for (final String note : under)
             {
                 out.append(note).append('\n');
             }

@@ -69,15 +69,16 @@ public final class RedriveLab implements Lab
             return new LabTable("redrive: maxReceiveCount, the dead-letter topic and back",
                 "one message; lock " + LabEngine.seconds(LOCK_MILLIS) + "; delivery limit " + DELIVERY_LIMIT +
                     " (maxReceiveCount 3); a consumer receives it and never acks; virtual time")
-                .row("receives before it moved to the dead-letter topic", receives, "SQS: 3")
+                .row("receives before it moved to the dead-letter topic", receives,
+                    LabTable.measured(LabTable.ELASTICMQ, "3 (moved at 3.3 s)"))
                 .row("dead letter: reason, deliveries", LabEngine.header(dead, DeathHistory.REASON) + ", " +
-                    LabEngine.header(dead, DeathHistory.DELIVERIES), "SQS: moved to the DLQ")
-                .row("redrive all: moved", redrive.moved(), "SQS: redrive moves them back to the source queue")
-                .row("after redrive: received again", again.size() + ", " + back.valueAsString(), "SQS: 1")
-                .row("after redrive: message id (dedup id) kept", back.header(DedupKey.HEADER), "SQS: yes")
+                    LabEngine.header(dead, DeathHistory.DELIVERIES), "SQS docs: moved to the DLQ")
+                .row("redrive all: moved", redrive.moved(), "SQS docs: redrive moves them back to the source queue")
+                .row("after redrive: received again", again.size() + ", " + back.valueAsString(), "SQS docs: 1")
+                .row("after redrive: message id (dedup id) kept", back.header(DedupKey.HEADER), "SQS docs: yes")
                 .row("after redrive: read from", back.header(Redriver.REDRIVEN_FROM), "-")
                 .row("redrive again from where the first stopped: moved", secondRedrive.moved(),
-                    "SQS: 0, the DLQ is empty after a redrive")
+                    "SQS docs: 0, the DLQ is empty after a redrive")
                 .note("The dead-letter topic is a log: redriving leaves the dead letter there, and the offset a redrive")
                 .note("returns is where the next one starts, so each dead letter goes back once.");
         }
