@@ -15,19 +15,19 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * Receipt handles: an engine receipt (partition, offset, delivery number) with the incarnation of the queue that
- * handed it out, sealed by an HMAC-SHA256 over those and the queue's name under a key kept in the endpoint's
+ * Receipt handles: an engine receipt (issuer, partition, offset, delivery number) with the incarnation of the queue
+ * that handed it out, sealed by an HMAC-SHA256 over those and the queue's name under a key kept in the endpoint's
  * directory. A handle cannot be forged, nor used on another queue, nor outlive a purge or a re-creation of its queue
- * (each starts a new incarnation): the subscription identity is checked here, whatever the engine's receipts carry.
- * The key outlives restarts, so do the handles. Thread-safe.
+ * (each starts a new incarnation): the subscription identity is checked here, and the engine checks the receipt's
+ * issuer again. The key outlives restarts, so do the handles. Thread-safe.
  * <pre>
- *   version (1) | incarnation (8) | partition (4) | offset (8) | delivery (4) | MAC (16), base64url
+ *   version (1) | incarnation (8) | issuer (8) | partition (4) | offset (8) | delivery (4) | MAC (16), base64url
  * </pre>
  */
 final class ReceiptHandles
 {
     private static final byte VERSION = 1;
-    private static final int SEALED_LENGTH = 1 + 8 + 4 + 8 + 4;
+    private static final int SEALED_LENGTH = 1 + 8 + 8 + 4 + 8 + 4;
     private static final int MAC_LENGTH = 16;
     private static final int KEY_LENGTH = 32;
     private static final String ALGORITHM = "HmacSHA256";
@@ -71,8 +71,8 @@ final class ReceiptHandles
     String encode(final String queue, final long incarnation, final Receipt receipt)
     {
         final ByteBuffer handle = ByteBuffer.allocate(SEALED_LENGTH + MAC_LENGTH);
-        handle.put(VERSION).putLong(incarnation).putInt(receipt.partition()).putLong(receipt.offset())
-            .putInt(receipt.deliveryNumber());
+        handle.put(VERSION).putLong(incarnation).putLong(receipt.issuer()).putInt(receipt.partition())
+            .putLong(receipt.offset()).putInt(receipt.deliveryNumber());
         handle.put(seal(queue, handle.array()));
         return Base64.getUrlEncoder().withoutPadding().encodeToString(handle.array());
     }
@@ -105,10 +105,11 @@ final class ReceiptHandles
         {
             throw invalid(handle, "queue " + queue + " was purged or created again since the message was received");
         }
+        final long issuer = fields.getLong();
         final int partition = fields.getInt();
         final long offset = fields.getLong();
         final int delivery = fields.getInt();
-        return new Receipt(partition, offset, delivery);
+        return new Receipt(issuer, partition, offset, delivery);
     }
 
     private byte[] seal(final String queue, final byte[] handle)
