@@ -30,6 +30,8 @@ final class AppendEvent
     Segment segment;
     int endPosition;
     SpoolException error;
+    /** The producer failed between claiming this slot and filling it: every stage passes it by. */
+    boolean aborted;
 
     /**
      * Copies a record in. Key, headers and value go back to back into the payload.
@@ -77,6 +79,16 @@ final class AppendEvent
         this.duplicate = false;
         this.appended = false;
         this.error = null;
+        this.aborted = false;
+    }
+
+    /** Turns a claimed slot the producer could not fill into a no-op: nothing is appended, nobody is told. */
+    void abort()
+    {
+        aborted = true;
+        appended = false;
+        duplicate = false;
+        error = null;
     }
 
     /**

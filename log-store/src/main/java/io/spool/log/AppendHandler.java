@@ -29,6 +29,10 @@ final class AppendHandler implements EventHandler<AppendEvent>
     @Override
     public void onEvent(final AppendEvent event, final long sequence, final boolean endOfBatch)
     {
+        if (event.aborted)
+        {
+            return;
+        }
         final PartitionLog log = event.log;
         if (log.isClosedForWriter())
         {

@@ -79,12 +79,12 @@ public final class LogProducer
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final ConfirmListener listener, final long correlation)
     {
-        final RingBuffer<AppendEvent> ring = check(log, keyLength, headersLength, valueLength);
+        final RingBuffer<AppendEvent> ring = check(log, key, keyOffset, keyLength, headers, headersOffset,
+            headersLength, value, valueOffset, valueLength);
         checkAttributes(attributes, headers, headersOffset, headersLength);
         final long sequence = claim(log, ring, 1);
-        fill(ring.get(sequence), log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset, headersLength,
-            value, valueOffset, valueLength, listener, correlation);
-        ring.publish(sequence);
+        fillAndPublish(ring, sequence, log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset,
+            headersLength, value, valueOffset, valueLength, listener, correlation);
         return sequence;
     }
 
@@ -111,7 +111,8 @@ public final class LogProducer
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final ConfirmListener listener, final long correlation)
     {
-        final RingBuffer<AppendEvent> ring = check(log, keyLength, headersLength, valueLength);
+        final RingBuffer<AppendEvent> ring = check(log, key, keyOffset, keyLength, headers, headersOffset,
+            headersLength, value, valueOffset, valueLength);
         checkAttributes(attributes, headers, headersOffset, headersLength);
         final long sequence;
         try
@@ -122,22 +123,25 @@ public final class LogProducer
         {
             return BACK_PRESSURED;
         }
-        fill(ring.get(sequence), log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset,
+        fillAndPublish(ring, sequence, log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset,
             headersLength, value, valueOffset, valueLength, listener, correlation);
-        ring.publish(sequence);
         return sequence;
     }
 
     /**
      * Publishes every record of {@code batch} with one claim of ring slots per ring-full; record {@code i} is
-     * confirmed with correlation {@code firstCorrelation + i}.
+     * confirmed with correlation {@code firstCorrelation + i}. Every record is checked before anything is claimed.
+     *
+     * @throws RuntimeException a fault while copying records into claimed slots (never a caller's mistake, which
+     *                          is refused before): none of that ring-full's records is published, while those of
+     *                          earlier ring-fulls are, and their outcomes reach the listener.
      */
     public void publishBatch(final PartitionLog log, final RecordBatch batch, final ConfirmListener listener,
         final long firstCorrelation)
     {
         for (int i = 0; i < batch.size(); i++)
         {
-            check(log, batch.keyLength(i), batch.headersLength(i), batch.valueLength(i));
+            checkFrame(log, batch.keyLength(i), batch.headersLength(i), batch.valueLength(i));
             batch.checkAttributes(i);
         }
         final RingBuffer<AppendEvent> ring = log.pipeline().ring();
@@ -148,12 +152,26 @@ public final class LogProducer
             final int n = Math.min(chunk, batch.size() - done);
             final long hi = claim(log, ring, n);
             final long lo = hi - n + 1;
-            for (int i = 0; i < n; i++)
+            try
             {
-                final int r = done + i;
-                batch.fill(ring.get(lo + i), r, log, listener, firstCorrelation + r);
+                for (int i = 0; i < n; i++)
+                {
+                    final int r = done + i;
+                    batch.fill(ring.get(lo + i), r, log, listener, firstCorrelation + r);
+                }
             }
-            ring.publish(lo, hi);
+            catch (final Throwable fault)
+            {
+                for (long s = lo; s <= hi; s++)
+                {
+                    ring.get(s).abort();
+                }
+                throw fault;
+            }
+            finally
+            {
+                ring.publish(lo, hi);
+            }
             done += n;
         }
     }
@@ -229,15 +247,21 @@ public final class LogProducer
         return wrapper;
     }
 
-    private RingBuffer<AppendEvent> check(final PartitionLog log, final int keyLength, final int headersLength,
+    private RingBuffer<AppendEvent> check(final PartitionLog log,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        RecordRanges.check(key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength);
+        return checkFrame(log, keyLength, headersLength, valueLength);
+    }
+
+    /** The lengths, already known to be valid, make a frame the open log takes. */
+    private RingBuffer<AppendEvent> checkFrame(final PartitionLog log, final int keyLength, final int headersLength,
         final int valueLength)
     {
         checkOpen(log);
-        if (keyLength < -1 || valueLength < -1 || headersLength < 0)
-        {
-            throw new IllegalArgumentException("invalid lengths: key " + keyLength + ", headers " + headersLength +
-                ", value " + valueLength + " (-1 means null for key and value)");
-        }
         final long frameLength = RecordDescriptor.frameLengthExact(keyLength, headersLength, valueLength);
         if (frameLength > log.config().maxRecordBytes())
         {
@@ -259,14 +283,34 @@ public final class LogProducer
         }
     }
 
-    private static void fill(final AppendEvent event, final PartitionLog log, final long timestamp,
+    /**
+     * Copies the record into its claimed slot and publishes the slot whatever happens: a slot claimed and never
+     * published would stop the pipeline at its sequence for good, every log of the pipeline with it. A fault during
+     * the copy publishes the slot as a no-op the stages skip, as Aeron turns an aborted claim into padding, and
+     * reaches the caller.
+     */
+    private static void fillAndPublish(final RingBuffer<AppendEvent> ring, final long sequence,
+        final PartitionLog log, final long timestamp,
         final int attributes, final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer headers, final int headersOffset, final int headersLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final ConfirmListener listener, final long correlation)
     {
-        event.set(log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset, headersLength,
-            value, valueOffset, valueLength, listener, correlation);
+        final AppendEvent event = ring.get(sequence);
+        try
+        {
+            event.set(log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+                value, valueOffset, valueLength, listener, correlation);
+        }
+        catch (final Throwable fault)
+        {
+            event.abort();
+            throw fault;
+        }
+        finally
+        {
+            ring.publish(sequence);
+        }
     }
 
     static void checkAttributes(final int attributes, final DirectBuffer headers, final int headersOffset,

@@ -18,7 +18,7 @@ final class PublishHandler implements EventHandler<AppendEvent>
         final ConfirmListener listener = event.listener;
         try
         {
-            if (listener != null)
+            if (listener != null && !event.aborted)
             {
                 if (event.error == null)
                 {

@@ -35,7 +35,11 @@ public final class RecordBatch
             value, valueOffset, valueLength);
     }
 
-    /** Adds a record with attributes (see {@link RecordDescriptor#ATTRIBUTE_DEDUP}). */
+    /**
+     * Adds a record with attributes (see {@link RecordDescriptor#ATTRIBUTE_DEDUP}).
+     *
+     * @throws IndexOutOfBoundsException when a field does not lie inside its buffer; the batch is left as it was.
+     */
     public RecordBatch add(final long timestamp, final int attributes,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer headers, final int headersOffset, final int headersLength,
@@ -45,6 +49,8 @@ public final class RecordBatch
         {
             throw new IllegalStateException("this batch's records stay in the caller's buffer: add them in place");
         }
+        RecordRanges.check(key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength);
         final int start = used;
         if (keyLength > 0)
         {

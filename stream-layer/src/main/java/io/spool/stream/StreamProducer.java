@@ -7,6 +7,7 @@ import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
 import io.spool.log.RecordDescriptor;
+import io.spool.log.RecordRanges;
 import io.spool.log.SpoolException;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -57,6 +58,7 @@ public final class StreamProducer
      * @param valueLength   -1 for a null value
      * @return the partition the record went to
      * @throws UnknownTopicException when the topic does not exist
+     * @throws IndexOutOfBoundsException when a field does not lie inside its buffer; nothing is published
      */
     public int publish(final String topic,
         final DirectBuffer key, final int keyOffset, final int keyLength,
@@ -64,6 +66,8 @@ public final class StreamProducer
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final long correlation)
     {
+        RecordRanges.check(key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength);
         final TopicConfirms confirms = confirmsFor(topic);
         final int partition = choosePartition(confirms.topic, key, keyOffset, keyLength);
         logProducer.publish(confirms.topic.partition(partition), -1, key, keyOffset, keyLength,
@@ -100,6 +104,8 @@ public final class StreamProducer
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final long correlation)
     {
+        RecordRanges.check(key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength);
         final TopicConfirms confirms = confirmsFor(topic);
         final int partition = keyLength < 0 ? partitioner.peekSpreadPartition(confirms.topic.partitionCount()) :
             KeyPartitioner.partitionForKey(key, keyOffset, keyLength, confirms.topic.partitionCount());

@@ -10,11 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 
 import static io.spool.stream.EngineFixture.awaitCondition;
 import static io.spool.stream.EngineFixture.bytes;
@@ -22,6 +24,7 @@ import static io.spool.stream.EngineFixture.text;
 import static io.spool.stream.EngineFixture.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class StreamProducerTest
 {
@@ -201,5 +204,36 @@ class StreamProducerTest
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("was -2");
         assertThatThrownBy(() -> ProducerRecord.toPartition("orders", -3, null, null))
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("was -3");
+    }
+
+    @Test
+    void aRangePastItsBufferIsRefusedAtEveryEntryAndLaterPublishesConfirm()
+    {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () ->
+        {
+            final StreamProducer producer = engine.newProducer(recording);
+            final UnsafeBuffer small = new UnsafeBuffer(new byte[10]);
+            final UnsafeBuffer key = new UnsafeBuffer(new byte[4]);
+
+            assertThatThrownBy(() -> producer.publish("orders", key, 0, 4, small, 0, 0, small, 0, 500, 1))
+                .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("value (500 bytes");
+            assertThatThrownBy(() -> producer.publish("orders", key, 100, 4, small, 0, 0, small, 0, 1, 2))
+                .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("key (4 bytes at offset 100");
+            assertThatThrownBy(() -> producer.publishToPartition("orders", 1, key, 100, 4, small, 0, 0, small, 0, 1, 3))
+                .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("key (4 bytes at offset 100");
+            assertThatThrownBy(() -> producer.tryPublish("orders", null, 0, -1, small, 9, 5, small, 0, 1, 4))
+                .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("headers (5 bytes");
+            assertThatThrownBy(() -> new RecordBatch().add(-1, key, 0, 4, small, 0, 0, small, 6, 5))
+                .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("value (5 bytes at offset 6");
+            assertThat(confirms).isEmpty();
+
+            final RecordBatch batch = new RecordBatch().add(bytes("k"), null, bytes("batched"));
+            producer.publishBatch("orders", 2, batch, 5);
+            assertThat(producer.send("orders", bytes("k"), bytes("after")).get(30, TimeUnit.SECONDS).offset())
+                .isNotNegative();
+            awaitCondition("the batch confirms", () -> confirms.size() == 1);
+            assertThat(confirms).containsExactly("5:orders-2@0");
+            engine.close();
+        });
     }
 }
