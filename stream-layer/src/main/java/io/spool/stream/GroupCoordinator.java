@@ -11,6 +11,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
 
 /**
  * Runs every consumer group of an engine: members join and leave, heartbeat within their session timeout (read
@@ -29,18 +30,21 @@ public final class GroupCoordinator
     private final EpochClock clock;
     private final CommittedOffsetStore offsets;
     private final ToIntFunction<String> partitionCount;
+    private final ToLongFunction<TopicPartition> endOffset;
     private final Map<String, ConsumerGroup> groups = new ConcurrentHashMap<>();
     private final AtomicLong memberSequence = new AtomicLong();
 
     /**
      * @param partitionCount a topic's partition count, or 0 when it does not exist
+     * @param endOffset      a partition's log end offset, or -1 when the partition does not exist
      */
-    public GroupCoordinator(
-        final EpochClock clock, final CommittedOffsetStore offsets, final ToIntFunction<String> partitionCount)
+    public GroupCoordinator(final EpochClock clock, final CommittedOffsetStore offsets,
+        final ToIntFunction<String> partitionCount, final ToLongFunction<TopicPartition> endOffset)
     {
         this.clock = clock;
         this.offsets = offsets;
         this.partitionCount = partitionCount;
+        this.endOffset = endOffset;
     }
 
     /**
@@ -163,6 +167,7 @@ public final class GroupCoordinator
      *
      * @throws CommitFailedException  when the member does not own one of the partitions (nothing is committed)
      * @throws UnknownMemberException when the member is no longer in the group
+     * @throws InvalidRequestException when an offset is above its partition's log end (nothing is committed)
      */
     public void commit(final String groupId, final String memberId, final Map<TopicPartition, Long> newOffsets)
     {
@@ -183,6 +188,7 @@ public final class GroupCoordinator
                         "; it was reassigned, so this commit is refused");
                 }
             }
+            checkWithinLogs(newOffsets);
             offsets.commit(groupId, newOffsets);
         }
     }
@@ -191,6 +197,7 @@ public final class GroupCoordinator
      * Commits for a consumer that assigns its partitions by hand and only uses the group id to keep offsets.
      *
      * @throws CommitFailedException when the group has active members, whose positions this would overwrite
+     * @throws InvalidRequestException when an offset is above its partition's log end (nothing is committed)
      */
     public void commitStandalone(final String groupId, final Map<TopicPartition, Long> newOffsets)
     {
@@ -208,7 +215,26 @@ public final class GroupCoordinator
                 }
             }
         }
+        checkWithinLogs(newOffsets);
         offsets.commit(groupId, newOffsets);
+    }
+
+    /**
+     * A committed offset is the position of the next record to read, so the log end is the highest that means
+     * anything; one above it would skip whatever records take the offsets in between once they are written.
+     */
+    private void checkWithinLogs(final Map<TopicPartition, Long> newOffsets)
+    {
+        for (final Map.Entry<TopicPartition, Long> entry : newOffsets.entrySet())
+        {
+            final long end = endOffset.applyAsLong(entry.getKey());
+            if (end >= 0 && entry.getValue() > end)
+            {
+                throw new InvalidRequestException("cannot commit offset " + entry.getValue() + " for " +
+                    entry.getKey() + ": " + entry.getKey() + " ends at " + end + ", and a committed offset is the " +
+                    "position of the next record to read, at most the end; nothing was committed");
+            }
+        }
     }
 
     /** The committed offset of a group for a partition, or {@link CommittedOffsetStore#NO_OFFSET}. */

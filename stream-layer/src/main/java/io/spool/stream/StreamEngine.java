@@ -38,7 +38,7 @@ public final class StreamEngine implements AutoCloseable
         this.logStore = logStore;
         this.topics = topics;
         this.offsets = offsets;
-        this.groups = new GroupCoordinator(logStore.clock(), offsets, topics::partitionCount);
+        this.groups = new GroupCoordinator(logStore.clock(), offsets, topics::partitionCount, topics::endOffset);
         this.producerSequences = new ProducerSequences(logStore.clock().time());
         this.producerSequencesFile = streamDirectory.resolve(PRODUCER_SEQUENCES_FILE);
         producerSequences.load(producerSequencesFile);

@@ -112,6 +112,14 @@ public final class TopicRegistry
         return topic == null ? 0 : topic.partitionCount();
     }
 
+    /** A partition's log end offset, or -1 when the topic or the partition does not exist. */
+    public long endOffset(final TopicPartition partition)
+    {
+        final Topic topic = topics.get(partition.topic());
+        return topic == null || partition.partition() < 0 || partition.partition() >= topic.partitionCount() ? -1 :
+            topic.partition(partition.partition()).endOffset();
+    }
+
     /** True once the engine's log store closed; its logs can no longer be read or written. */
     boolean isStoreClosed()
     {

@@ -248,6 +248,28 @@ class ConsumerGroupsTest
     }
 
     @Test
+    void aStandaloneCommitAboveTheLogEndIsRefused()
+    {
+        try (StreamEngine engine = new EngineFixture(dir).open())
+        {
+            engine.createTopic("orders", topic(1));
+            final StreamProducer producer = engine.newProducer();
+            for (int i = 0; i < 600; i++)
+            {
+                producer.send("orders", null, bytes("r" + i));
+            }
+            producer.send("orders", null, bytes("last")).join();
+            final TopicPartition partition = new TopicPartition("orders", 0);
+
+            assertThatThrownBy(() -> engine.groups().commitStandalone("g", Map.of(partition, 1_000_000_000L)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining("orders-0 ends at 601");
+            assertThat(engine.groups().committedOffsets("g")).isEmpty();
+            engine.groups().commitStandalone("g", Map.of(partition, 601L));
+            assertThat(engine.groups().committed("g", partition)).isEqualTo(601);
+        }
+    }
+
+    @Test
     void committedOffsetThatRetentionRemovedIsReportedAfterTheAssignedCallback()
     {
         final EngineFixture fixture = new EngineFixture(dir);

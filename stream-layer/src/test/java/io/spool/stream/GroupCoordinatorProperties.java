@@ -55,7 +55,7 @@ class GroupCoordinatorProperties
         final CachedEpochClock clock = new CachedEpochClock();
         try (CommittedOffsetStore offsets = CommittedOffsetStore.open(dir.resolve("offsets.log"), false))
         {
-            final GroupCoordinator coordinator = new GroupCoordinator(clock, offsets, t -> PARTITIONS);
+            final GroupCoordinator coordinator = new GroupCoordinator(clock, offsets, t -> PARTITIONS, p -> Long.MAX_VALUE);
             final Map<String, Set<TopicPartition>> reading = new HashMap<>();
             final List<String> members = new ArrayList<>();
             for (final Action action : actions)

@@ -21,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class GroupCoordinatorTest
 {
     private static final long SESSION = 10_000;
+    /** Where every partition's log ends, for the commits checked against it. */
+    private static final long LOG_END = 600;
 
     @TempDir
     Path dir;
@@ -35,7 +37,7 @@ class GroupCoordinatorTest
     {
         clock.update(1_000_000);
         offsets = CommittedOffsetStore.open(dir.resolve("offsets.log"), false);
-        coordinator = new GroupCoordinator(clock, offsets, topic -> topics.getOrDefault(topic, 0));
+        coordinator = new GroupCoordinator(clock, offsets, topic -> topics.getOrDefault(topic, 0), partition -> LOG_END);
     }
 
     @AfterEach
@@ -156,6 +158,24 @@ class GroupCoordinatorTest
         join("range");
         assertThatThrownBy(() -> coordinator.commitStandalone("g", Map.of(new TopicPartition("orders", 1), 8L)))
             .isInstanceOf(CommitFailedException.class).hasMessageContaining("active members");
+    }
+
+    @Test
+    void aCommitAboveTheLogEndIsRefused()
+    {
+        final TopicPartition partition = new TopicPartition("orders", 1);
+        assertThatThrownBy(() -> coordinator.commitStandalone("g", Map.of(partition, 1_000_000_000L)))
+            .isInstanceOf(InvalidRequestException.class)
+            .hasMessageContaining("1000000000").hasMessageContaining("orders-1 ends at " + LOG_END);
+        assertThat(coordinator.committedOffsets("g")).isEmpty();
+
+        coordinator.commitStandalone("g", Map.of(partition, LOG_END));
+        assertThat(coordinator.committedOffsets("g")).containsEntry(partition, LOG_END);
+
+        final String member = join("range");
+        final TopicPartition owned = coordinator.heartbeat("g", member).partitions().iterator().next();
+        assertThatThrownBy(() -> coordinator.commit("g", member, Map.of(owned, LOG_END + 1)))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("ends at " + LOG_END);
     }
 
     @Test
