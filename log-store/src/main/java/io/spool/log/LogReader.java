@@ -45,9 +45,11 @@ public final class LogReader implements AutoCloseable
      * reader already is costs nothing, so sequential random-access readers stay cheap.
      *
      * @throws OffsetOutOfRangeException when the offset is below the log start or above its end.
+     * @throws EngineClosedException when the store closed the log.
      */
     public void seek(final long offset)
     {
+        checkOpen();
         final long start = log.startOffset();
         final long end = log.endOffset();
         if (offset < start || offset > end)
@@ -83,6 +85,7 @@ public final class LogReader implements AutoCloseable
      *
      * @return the number of records handed over; 0 when none is committed past the cursor.
      * @throws OffsetOutOfRangeException when retention removed the records at the cursor.
+     * @throws EngineClosedException when the store closed the log.
      */
     public int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
     {
@@ -177,6 +180,7 @@ public final class LogReader implements AutoCloseable
      */
     public int skipHeaderFree(final int maxRecords)
     {
+        checkOpen();
         final long end = log.endOffset();
         if (maxRecords > 0 && nextOffset < end && nextOffset >= log.headerFreeFrom())
         {
@@ -246,6 +250,7 @@ public final class LogReader implements AutoCloseable
      */
     private long passStop(final int maxRecords)
     {
+        checkOpen();
         lastPollBytes = 0;
         final long end = log.endOffset();
         if (nextOffset >= end)
@@ -317,6 +322,18 @@ public final class LogReader implements AutoCloseable
         if (segment != null && (offset < segment.baseOffset() || offset >= endOfCurrentSegment()))
         {
             releaseSegment();
+        }
+    }
+
+    /**
+     * Every pass looks here before it reads, so a reader of a closed store is refused; {@link #next} looks only when
+     * it reaches the end of what it knew to be readable, so it may hand out records it already had in view.
+     */
+    private void checkOpen()
+    {
+        if (log.isClosedForReaders())
+        {
+            throw new EngineClosedException("log " + log.name());
         }
     }
 

@@ -46,6 +46,7 @@ public final class PartitionLog
     private volatile long startOffset;
     private volatile boolean closed;
     private volatile boolean appendsClosed;
+    private volatile boolean deleted;
     private volatile CommitListener[] commitListeners = NO_LISTENERS;
 
     private PartitionLog(final String name, final Path dir, final LogConfig config, final EpochClock clock,
@@ -177,6 +178,15 @@ public final class PartitionLog
     boolean isClosedForWriter()
     {
         return closed;
+    }
+
+    /**
+     * True once the store closed this log: its readers are refused. A deleted log's readers are not: they find its
+     * records gone, as retention would have left them.
+     */
+    boolean isClosedForReaders()
+    {
+        return closed && !deleted;
     }
 
     public int segmentCount()
@@ -476,6 +486,7 @@ public final class PartitionLog
     /** Marks every segment deleted; files go as their last readers leave. Call after {@link #close()}. */
     void deleteSegments()
     {
+        deleted = true;
         synchronized (structureLock)
         {
             for (final Segment segment : segments)

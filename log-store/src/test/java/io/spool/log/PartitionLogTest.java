@@ -327,6 +327,30 @@ class PartitionLogTest
     }
 
     @Test
+    void aReaderOfAClosedStoreIsRefused()
+    {
+        final PartitionLog log = fx.store.openLog("t/0", LogFixture.smallSegments(4096));
+        for (int i = 0; i < 100; i++)
+        {
+            fx.append(log, null, "record-" + i);
+        }
+        final LogReader fresh = log.newReader();
+        final LogReader reading = log.newReader();
+        assertThat(reading.poll(record -> { }, 3)).isEqualTo(3);
+        assertThat(reading.next()).isNotNull();
+        fx.store.close();
+
+        assertThatThrownBy(() -> fresh.poll(record -> { }, 10))
+            .isInstanceOf(EngineClosedException.class).hasMessage("log t/0 is closed");
+        assertThatThrownBy(() -> reading.poll(record -> { }, 10)).isInstanceOf(EngineClosedException.class);
+        assertThatThrownBy(() -> reading.skipHeaderFree(10)).isInstanceOf(EngineClosedException.class);
+        assertThatThrownBy(() -> reading.seek(0)).isInstanceOf(EngineClosedException.class);
+        assertThatThrownBy(fresh::next).isInstanceOf(EngineClosedException.class);
+        fresh.close();
+        reading.close();
+    }
+
+    @Test
     void awaitEndAboveWakesOnAppendAndTimesOutWithoutData() throws Exception
     {
         final PartitionLog log = fx.store.openLog("t/0", LogConfig.DEFAULT);
