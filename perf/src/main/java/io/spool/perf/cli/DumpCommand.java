@@ -4,6 +4,7 @@ import io.spool.log.tools.LogInspector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -39,6 +40,14 @@ final class DumpCommand implements Callable<Integer>
     @Override
     public Integer call()
     {
+        if (from < 0)
+        {
+            throw new ParameterException(spec.commandLine(), "--from must be an offset of 0 or more, was " + from);
+        }
+        if (count < 0)
+        {
+            throw new ParameterException(spec.commandLine(), "--count must be 0 or more, was " + count);
+        }
         if (!LogDirectories.isLog(logDirectory))
         {
             throw new IllegalArgumentException("not a log directory (no segment files): " + logDirectory);

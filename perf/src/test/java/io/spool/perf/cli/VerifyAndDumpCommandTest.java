@@ -103,6 +103,16 @@ class VerifyAndDumpCommandTest
     }
 
     @Test
+    void dumpRefusesANegativeOffsetOrCount()
+    {
+        assertThat(execute("dump", logDirectory.toString(), "--from", "-5")).isEqualTo(2);
+        assertThat(err.toString()).contains("--from must be an offset of 0 or more, was -5");
+        assertThat(execute("dump", logDirectory.toString(), "--count", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--count must be 0 or more, was -1");
+        assertThat(out.toString()).doesNotContain("offset=");
+    }
+
+    @Test
     void dumpOfADirectoryThatIsNoLogIsAnError()
     {
         assertThat(execute("dump", dataDirectory.toString())).isEqualTo(1);
