@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.spool.log.ConfirmListener;
 import io.spool.log.PartitionLog;
+import io.spool.log.RecordTooLargeException;
 import io.spool.log.SpoolException;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
@@ -106,8 +107,10 @@ class BadInputTest
         }
         final SpoolClient client = fixture.connect();
         final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
-        assertThatThrownBy(() -> producer.send("t", null, new byte[MAX_FRAME])).isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("frame limit");
+        assertThatThrownBy(() -> producer.send("t", null, new byte[MAX_FRAME])).isInstanceOf(RecordTooLargeException.class)
+            .hasMessageContaining("frame limit of " + MAX_FRAME + " bytes").hasMessageContaining("topic \"t\"");
+        assertThatThrownBy(() -> producer.send("t", null, null, new byte[MAX_FRAME], 7))
+            .isInstanceOf(RecordTooLargeException.class);
         assertThat(producer.send("t", null, bytes("small")).join().offset()).isZero();
         assertThat(bystander.admin().describeTopic("t").partitions().get(0).endOffset()).isEqualTo(1);
     }

@@ -2,6 +2,7 @@ package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
 import io.spool.log.BackPressureException;
+import io.spool.log.RecordTooLargeException;
 import io.spool.log.DedupKey;
 import io.spool.log.HeadersCodec;
 import io.spool.log.RecordDescriptor;
@@ -67,6 +68,9 @@ public final class RemoteProducer implements AutoCloseable
      *
      * @return the partition it goes to.
      * @throws io.spool.stream.UnknownTopicException when the topic does not exist.
+     * @throws RecordTooLargeException when the record cannot fit one frame of the server's; nothing is sent. A
+     *                                 record that fits a frame but not the log's maxRecordBytes fails to the
+     *                                 listener with the same exception.
      */
     public int send(final String topic, final byte[] key, final byte[] headers, final byte[] value,
         final long correlation)
@@ -168,8 +172,7 @@ public final class RemoteProducer implements AutoCloseable
         final int recordBytes = PublishDescriptor.RECORD_HEADER_LENGTH + length(key) + length(headers) + length(value);
         if (FrameDescriptor.HEADER_LENGTH + 2 + state.utf8.length + 8 + recordBytes > maxFrameLength)
         {
-            throw new IllegalArgumentException("a record of " + recordBytes + " bytes does not fit the server's " +
-                "frame limit of " + maxFrameLength + " bytes");
+            throw RecordTooLargeException.overFrameLimit(state.name, recordBytes, maxFrameLength);
         }
         if (!connection.isOpen())
         {
