@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.DurableFiles;
+import io.spool.log.EngineClosedException;
 import io.spool.log.PartitionLog;
 import io.spool.stream.PublishListener;
 import io.spool.stream.StreamEngine;
@@ -43,6 +44,7 @@ public final class SubscriptionRegistry implements AutoCloseable
      * nothing and never walks the subscriptions of other topics.
      */
     private volatile Map<String, Subscription[]> refusingByTopic = Map.of();
+    private volatile boolean closed;
 
     public SubscriptionRegistry(final StreamEngine streams, final Path directory, final EpochClock clock,
         final StateStoreConfig stateConfig)
@@ -73,6 +75,7 @@ public final class SubscriptionRegistry implements AutoCloseable
      */
     public synchronized Subscription create(final String name, final String topic, final SubscriptionSettings settings)
     {
+        ensureOpen();
         if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals(".."))
         {
             throw new InvalidSettingsException("subscription name '" + name +
@@ -99,9 +102,11 @@ public final class SubscriptionRegistry implements AutoCloseable
 
     /**
      * @throws UnknownSubscriptionException when there is no such subscription.
+     * @throws EngineClosedException when the engine is closed.
      */
     public Subscription get(final String name)
     {
+        ensureOpen();
         final Subscription subscription = open.get(name);
         if (subscription == null)
         {
@@ -345,9 +350,19 @@ public final class SubscriptionRegistry implements AutoCloseable
         return deleted;
     }
 
+    /** Closing empties the registry, so without this a closed engine would answer that nothing exists. */
+    private void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new EngineClosedException("the queue engine");
+        }
+    }
+
     @Override
     public synchronized void close()
     {
+        closed = true;
         for (final Subscription subscription : open.values())
         {
             subscription.agent().close();

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.log.EngineClosedException;
 import io.spool.stream.ConsumerRecord;
 import io.spool.stream.UnknownTopicException;
 import org.junit.jupiter.api.AfterEach;
@@ -257,6 +258,20 @@ class SubscriptionTest
         final long issuer = fx.spool.subscription("work").receive(1, 0).get(0).receipt().issuer();
         assertThatThrownBy(() -> fx.spool.subscription("work").ack(new Receipt(issuer, 7, 0, 1)))
             .isInstanceOf(UnknownDeliveryException.class).hasMessageContaining("no partition 7");
+    }
+
+    @Test
+    void aClosedEngineSaysSoWhenAskedForASubscription()
+    {
+        subscribe(SubscriptionSettings.builder());
+        fx.spool.close();
+
+        assertThatThrownBy(() -> fx.spool.subscription("work"))
+            .isInstanceOf(EngineClosedException.class).hasMessage("the queue engine is closed");
+        assertThatThrownBy(() -> fx.spool.subscription("never-made")).isInstanceOf(EngineClosedException.class);
+        assertThatThrownBy(() -> fx.spool.createSubscription("other", "orders", SubscriptionSettings.DEFAULT))
+            .isInstanceOf(EngineClosedException.class);
+        assertThatThrownBy(() -> fx.spool.deleteSubscription("work")).isInstanceOf(EngineClosedException.class);
     }
 
     @Test
