@@ -139,11 +139,7 @@ public final class LogProducer
     public void publishBatch(final PartitionLog log, final RecordBatch batch, final ConfirmListener listener,
         final long firstCorrelation)
     {
-        for (int i = 0; i < batch.size(); i++)
-        {
-            checkFrame(log, batch.keyLength(i), batch.headersLength(i), batch.valueLength(i));
-            batch.checkAttributes(i);
-        }
+        checkBatch(log, batch);
         final RingBuffer<AppendEvent> ring = log.pipeline().ring();
         final int chunk = Math.max(1, ring.getBufferSize() / 2);
         int done = 0;
@@ -173,6 +169,24 @@ public final class LogProducer
                 ring.publish(lo, hi);
             }
             done += n;
+        }
+    }
+
+    /**
+     * Checks every record of {@code batch} as {@link #publishBatch} does, publishing nothing: for a caller that
+     * publishes several batches and must refuse them all if any is refused.
+     *
+     * @throws RecordTooLargeException when a record would exceed the log's maxRecordBytes.
+     * @throws IllegalArgumentException when a record's attributes are unknown or its dedup id missing.
+     * @throws EngineClosedException when the log or the store is closed.
+     */
+    public void checkBatch(final PartitionLog log, final RecordBatch batch)
+    {
+        checkOpen(log);
+        for (int i = 0; i < batch.size(); i++)
+        {
+            checkFrame(log, batch.keyLength(i), batch.headersLength(i), batch.valueLength(i));
+            batch.checkAttributes(i);
         }
     }
 

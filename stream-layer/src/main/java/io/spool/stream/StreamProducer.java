@@ -41,7 +41,6 @@ public final class StreamProducer
     private final UnsafeBuffer keyWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer headersWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer valueWrapper = new UnsafeBuffer(0, 0);
-    private final RecordBatch batch = new RecordBatch();
 
     StreamProducer(final TopicRegistry topics, final LogProducer logProducer, final PublishListener listener)
     {
@@ -164,7 +163,8 @@ public final class StreamProducer
 
     /**
      * Convenience: publishes records (to any topics and partitions), each partition's share in one batch, and
-     * completes with every record's place, in the order given, once all are stored; fails if any failed.
+     * completes with every record's place, in the order given, once all are stored; fails if any failed. A record
+     * refused before publishing (too large, bad attributes) refuses the whole batch: nothing of it is stored.
      */
     public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
     {
@@ -179,14 +179,21 @@ public final class StreamProducer
             byLog.computeIfAbsent(log, l -> new ArrayList<>()).add(i);
             confirm.placeOf(i, record.topic(), partition);
         }
+        final Map<PartitionLog, RecordBatch> batches = new HashMap<>();
         for (final Map.Entry<PartitionLog, List<Integer>> share : byLog.entrySet())
         {
-            batch.clear();
+            final RecordBatch shareBatch = new RecordBatch();
             for (final int index : share.getValue())
             {
-                addTo(batch, records.get(index));
+                addTo(shareBatch, records.get(index));
             }
-            logProducer.publishBatch(share.getKey(), batch, confirm.forIndices(share.getValue()), 0);
+            logProducer.checkBatch(share.getKey(), shareBatch);
+            batches.put(share.getKey(), shareBatch);
+        }
+        for (final Map.Entry<PartitionLog, List<Integer>> share : byLog.entrySet())
+        {
+            logProducer.publishBatch(share.getKey(), batches.get(share.getKey()), confirm.forIndices(share.getValue()),
+                0);
         }
         if (records.isEmpty())
         {

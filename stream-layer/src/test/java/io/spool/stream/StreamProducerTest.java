@@ -2,6 +2,7 @@ package io.spool.stream;
 
 import io.spool.log.HeadersCodec;
 import io.spool.log.RecordBatch;
+import io.spool.log.RecordTooLargeException;
 import io.spool.log.SpoolException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -235,5 +236,21 @@ class StreamProducerTest
             assertThat(confirms).containsExactly("5:orders-2@0");
             engine.close();
         });
+    }
+
+    @Test
+    void aBatchWithOneRecordTooLargeStoresNoneOfItsRecords()
+    {
+        final StreamProducer producer = engine.newProducer();
+        final byte[] tooLarge = new byte[EngineFixture.SMALL_SEGMENTS.maxRecordBytes()];
+
+        assertThatThrownBy(() -> producer.sendBatch(List.of(
+            ProducerRecord.toPartition("orders", 0, null, bytes("fits")),
+            ProducerRecord.toPartition("orders", 1, null, bytes("fits too")),
+            ProducerRecord.toPartition("orders", 2, null, tooLarge))))
+            .isInstanceOf(RecordTooLargeException.class);
+        assertThat(engine.describeTopic("orders").partitions()).allSatisfy(p -> assertThat(p.endOffset()).isZero());
+        assertThat(producer.sendBatch(List.of(ProducerRecord.toPartition("orders", 2, null, bytes("fits")))).join())
+            .extracting(PublishResult::offset).containsExactly(0L);
     }
 }

@@ -187,6 +187,53 @@ class BadInputTest
     }
 
     @Test
+    void badRecordsInPublishFramesAreRefusedAndLaterPublishesStillConfirm()
+    {
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () ->
+        {
+            startServer(ServerConfig.builder());
+            final SpoolClient client = fixture.connect();
+            client.admin().createTopic("t", io.spool.stream.TopicConfig.of(2).withLog(
+                io.spool.log.LogConfig.builder().segmentBytes(1 << 20).maxRecordBytes(1024).build()));
+            try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
+            {
+                raw.send(publishFrame(21, 0, 0, 3, 0, 2, 2));
+                assertThat(raw.readErrorCode()).as("a key running past the frame").isEqualTo(ErrorCode.MALFORMED_FRAME);
+                raw.send(publishFrame(22, 0, 0, -2, 0, 0, 0));
+                assertThat(raw.readErrorCode()).as("a negative key length").isEqualTo(ErrorCode.MALFORMED_FRAME);
+                raw.send(publishFrame(23, 1, 0, -1, 0, 2_000, 2_000));
+                assertThat(raw.readErrorCode()).as("a record over maxRecordBytes")
+                    .isEqualTo(ErrorCode.RECORD_TOO_LARGE);
+                raw.send(publishFrame(24, 1, 0x40, -1, 0, 1, 1));
+                assertThat(raw.readErrorCode()).as("unknown attributes").isEqualTo(ErrorCode.INVALID_ARGUMENT);
+                raw.send(publishFrame(25, 5, 0, -1, 0, 1, 1));
+                assertThat(raw.readErrorCode()).as("no such partition").isEqualTo(ErrorCode.UNKNOWN_PARTITION);
+            }
+            final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
+            assertThat(producer.send("t", null, bytes("after")).get(30, TimeUnit.SECONDS).offset()).isZero();
+            assertThat(producer.send("t", null, bytes("after")).get(30, TimeUnit.SECONDS).offset()).isZero();
+            assertThat(fixture.spool().streams().describeTopic("t").partitions())
+                .allSatisfy(partition -> assertThat(partition.endOffset()).isEqualTo(1));
+            fixture.close();
+            fixture = null;
+        });
+    }
+
+    /**
+     * A PUBLISH of one record to topic "t" whose length fields say what the arguments say and whose body holds
+     * {@code bodyBytes} bytes, whatever the lengths claim.
+     */
+    private static ByteBuf publishFrame(final long correlationId, final int partition, final int attributes, final int keyLength, final int headersLength, final int valueLength, final int bodyBytes)
+    {
+        final ByteBuf publish = RawConnection.frame(OpCode.PUBLISH, correlationId);
+        Fields.writeString(publish, "t");
+        publish.writeIntLE(partition).writeIntLE(1).writeLongLE(-1).writeIntLE(attributes)
+            .writeIntLE(keyLength).writeIntLE(headersLength).writeIntLE(valueLength).writeZero(bodyBytes);
+        FrameDescriptor.finish(publish, 0);
+        return publish;
+    }
+
+    @Test
     void connectionsAboveTheLimitAreRefused() throws Exception
     {
         startServer(ServerConfig.builder().maxConnections(2));
