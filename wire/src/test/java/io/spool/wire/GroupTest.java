@@ -2,7 +2,9 @@ package io.spool.wire;
 
 import io.spool.stream.CommitFailedException;
 import io.spool.stream.InvalidGroupException;
+import io.spool.stream.InvalidRequestException;
 import io.spool.stream.MemberAssignment;
+import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicPartition;
 import io.spool.stream.UnknownMemberException;
 import io.spool.wire.client.RemoteGroups;
@@ -59,6 +61,7 @@ class GroupTest
 
         final TopicPartition owned = ofA.partitions().iterator().next();
         final TopicPartition foreign = ofB.partitions().iterator().next();
+        publish(owned, 42);
         first.commit("readers", a, Map.of(owned, 42L));
         assertThat(first.committed("readers")).containsEntry(owned, 42L);
         assertThat(fixture.spool().streams().groups().committed("readers", owned)).isEqualTo(42L);
@@ -82,11 +85,25 @@ class GroupTest
     {
         final RemoteGroups groups = fixture.connect().groups();
         final TopicPartition partition = new TopicPartition("clicks", 3);
+        publish(partition, 9);
         groups.commitStandalone("batch-job", Map.of(partition, 9L));
         assertThat(groups.committed("batch-job")).containsExactly(Map.entry(partition, 9L));
+        assertThatThrownBy(() -> groups.commitStandalone("batch-job", Map.of(partition, 1_000_000_000L)))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("clicks-3 ends at 9");
         assertThatThrownBy(() -> groups.join("readers", Set.of(), "range", 1_000))
             .isInstanceOf(InvalidGroupException.class);
         assertThatThrownBy(() -> groups.join("readers", Set.of("clicks"), "range", 0))
             .isInstanceOf(InvalidGroupException.class);
+    }
+
+    /** Stores {@code count} records in {@code partition}, so commits up to that offset are within its log. */
+    private void publish(final TopicPartition partition, final int count)
+    {
+        final io.spool.stream.StreamProducer producer = fixture.spool().streams().newProducer();
+        for (int i = 0; i < count; i++)
+        {
+            producer.send(ProducerRecord.toPartition(partition.topic(), partition.partition(), null,
+                new byte[]{(byte)i})).join();
+        }
     }
 }
