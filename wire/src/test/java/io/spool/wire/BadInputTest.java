@@ -241,11 +241,29 @@ class BadInputTest
         fixture.connect();
         try (RawConnection third = new RawConnection(fixture.server().port()))
         {
+            final ByteBuf hello = Unpooled.buffer();
+            HelloDescriptor.encodeRequest(hello, 1, "", "raw");
+            third.send(hello);
             assertThat(third.readErrorCode()).isEqualTo(ErrorCode.TOO_MANY_CONNECTIONS);
             assertThat(third.closedByServer()).isTrue();
         }
-        assertThatThrownBy(fixture::connect).isInstanceOf(ConnectionLostException.class)
-            .hasMessageContaining("connections");
+        assertThatThrownBy(fixture::connect).isInstanceOf(ProtocolException.class)
+            .hasMessage("the server holds its limit of 2 connections");
+    }
+
+    @Test
+    void connectionsFromOneAddressAboveItsLimitAreRefusedWhileTheTotalHasRoom() throws Exception
+    {
+        startServer(ServerConfig.builder().maxConnections(10).maxConnectionsPerAddress(2));
+        fixture.connect();
+        final SpoolClient second = fixture.connect();
+        assertThatThrownBy(fixture::connect).isInstanceOf(ProtocolException.class)
+            .hasMessage("the server holds its limit of 2 connections from 127.0.0.1");
+        second.close();
+        assertThat(WireFixture.await(() -> fixture.server().connectionCount() == 1, Duration.ofSeconds(10))).isTrue();
+        fixture.connect().admin().createTopic("room-again", WireFixture.topic(1));
+        assertThatThrownBy(() -> ServerConfig.builder().maxConnections(4).maxConnectionsPerAddress(5).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxConnectionsPerAddress");
     }
 
     @Test

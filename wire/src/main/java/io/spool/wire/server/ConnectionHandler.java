@@ -36,6 +36,11 @@ import java.security.MessageDigest;
 final class ConnectionHandler extends ChannelInboundHandlerAdapter
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(ConnectionHandler.class);
+    /**
+     * How long a connection refused at its handshake waits for the client to read why and close; the refusal
+     * happens when the server is full, so its socket goes back soon.
+     */
+    static final long REFUSAL_LINGER_MILLIS = 100;
 
     private final ServerContext server;
     private ReadGate gate;
@@ -43,7 +48,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private FetchSession fetch;
     private QueueSession queue;
     private GroupSession groups;
-    private boolean authenticated;
+    /** The client the connection's session counts against, once the handshake admitted it. */
+    private String admitted;
     /** The last error reply went out; whatever the client still sends is read and dropped until the close. */
     private boolean closing;
 
@@ -52,8 +58,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         this.server = server;
     }
 
-    @Override
-    public void channelActive(final ChannelHandlerContext ctx) throws Exception
+    /**
+     * The connection's sessions are made at its handshake, not when it is accepted: a connection that never
+     * handshakes (a port scan, a connect storm) costs no more than its pipeline.
+     */
+    private void startSessions(final ChannelHandlerContext ctx)
     {
         final TopicCache topics = new TopicCache(server.engine().streams().topics());
         gate = new ReadGate(ctx.channel(), server.pausedConnections());
@@ -62,6 +71,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock());
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
         groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
+    }
+
+    @Override
+    public void channelActive(final ChannelHandlerContext ctx) throws Exception
+    {
         server.counters().connectionAccepted();
         super.channelActive(ctx);
     }
@@ -69,8 +83,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelInactive(final ChannelHandlerContext ctx) throws Exception
     {
-        if (fetch != null)
+        if (admitted != null)
         {
+            server.sessions().release(admitted);
             gate.close();
             fetch.close();
             queue.close();
@@ -105,7 +120,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
 
     private void onFrame(final ChannelHandlerContext ctx, final ByteBuf frame)
     {
-        fetch.expireDue();
+        if (admitted != null)
+        {
+            fetch.expireDue();
+        }
         if (frame.readableBytes() < FrameDescriptor.HEADER_LENGTH)
         {
             closeWithError(ctx, 0, 0, ErrorCode.MALFORMED_FRAME, "frame of " + frame.readableBytes() +
@@ -130,7 +148,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
             return;
         }
         frame.skipBytes(FrameDescriptor.HEADER_LENGTH);
-        if (!authenticated && opCode != OpCode.HELLO)
+        if (admitted == null && opCode != OpCode.HELLO)
         {
             closeWithError(ctx, opCode, correlationId, ErrorCode.NOT_AUTHENTICATED,
                 OpCode.name(opCode) + " before the HELLO handshake");
@@ -221,11 +239,37 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 "the token of client \"" + client + "\" is not the server's");
             return;
         }
-        authenticated = true;
+        if (admitted == null && !admit(ctx, correlationId))
+        {
+            return;
+        }
         final ByteBuf out = ctx.alloc().ioBuffer(FrameDescriptor.HEADER_LENGTH + HelloDescriptor.RESPONSE_LENGTH);
         HelloDescriptor.encodeResponse(out, correlationId, server.config().heartbeatIntervalMillis(),
             server.config().maxFrameLength(), server.config().maxUnconfirmedPublishes());
         ctx.writeAndFlush(out, ctx.voidPromise());
+    }
+
+    /**
+     * Counts the connection's session against the server's limits, or tells the client there is no room and closes.
+     *
+     * @return whether the session was admitted.
+     */
+    private boolean admit(final ChannelHandlerContext ctx, final long correlationId)
+    {
+        final String client = ConnectionLimits.clientOf(ctx.channel().remoteAddress());
+        final String refusal = server.sessions().admit(client);
+        if (refusal != null)
+        {
+            final ByteBuf out = ctx.alloc().ioBuffer(256);
+            ErrorDescriptor.encode(out, OpCode.HELLO, correlationId, ErrorCode.TOO_MANY_CONNECTIONS, 0, 0, 0, "",
+                refusal);
+            closing = true;
+            LastWord.sendAndClose(ctx, out, REFUSAL_LINGER_MILLIS);
+            return false;
+        }
+        admitted = client;
+        startSessions(ctx);
+        return true;
     }
 
     private void reply(final ChannelHandlerContext ctx, final int opCode, final long correlationId,
@@ -251,7 +295,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     @Override
     public void channelWritabilityChanged(final ChannelHandlerContext ctx) throws Exception
     {
-        if (!closing)
+        if (!closing && admitted != null)
         {
             gate.answersUnread(!ctx.channel().isWritable());
         }

@@ -22,13 +22,22 @@ final class LastWord
 
     static void sendAndClose(final ChannelHandlerContext ctx, final ByteBuf errorReply)
     {
+        sendAndClose(ctx, errorReply, LINGER_MILLIS);
+    }
+
+    /**
+     * As {@link #sendAndClose(ChannelHandlerContext, ByteBuf)}, closing after {@code lingerMillis} at the latest; a
+     * client that reads the reply and closes first ends the connection at once.
+     */
+    static void sendAndClose(final ChannelHandlerContext ctx, final ByteBuf errorReply, final long lingerMillis)
+    {
         ctx.writeAndFlush(errorReply).addListener(written ->
         {
             if (ctx.channel() instanceof DuplexChannel)
             {
                 ((DuplexChannel)ctx.channel()).shutdownOutput();
             }
-            ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+            ctx.executor().schedule(() -> ctx.close(), lingerMillis, TimeUnit.MILLISECONDS);
         });
     }
 }

@@ -21,6 +21,7 @@ public final class ServerConfig
     private final String token;
     private final int maxFrameLength;
     private final int maxConnections;
+    private final int maxConnectionsPerAddress;
     private final int maxUnconfirmedPublishes;
     private final int heartbeatIntervalMillis;
     private final int ioThreads;
@@ -37,6 +38,8 @@ public final class ServerConfig
         this.token = builder.token;
         this.maxFrameLength = builder.maxFrameLength;
         this.maxConnections = builder.maxConnections;
+        this.maxConnectionsPerAddress = builder.maxConnectionsPerAddress == 0 ? builder.maxConnections :
+            builder.maxConnectionsPerAddress;
         this.maxUnconfirmedPublishes = builder.maxUnconfirmedPublishes;
         this.heartbeatIntervalMillis = builder.heartbeatIntervalMillis;
         this.ioThreads = builder.ioThreads;
@@ -79,9 +82,16 @@ public final class ServerConfig
         return maxFrameLength;
     }
 
+    /** Connections open at once; a refused connection does not count. */
     public int maxConnections()
     {
         return maxConnections;
+    }
+
+    /** Connections open at once from one client address; {@link #maxConnections()} unless set lower. */
+    public int maxConnectionsPerAddress()
+    {
+        return maxConnectionsPerAddress;
     }
 
     /** Records a connection may have published and not yet been told about before the server stops reading it. */
@@ -137,6 +147,8 @@ public final class ServerConfig
         private String token;
         private int maxFrameLength = DEFAULT_MAX_FRAME_LENGTH;
         private int maxConnections = 1024;
+        /** 0: no limit of its own, only {@link #maxConnections}. */
+        private int maxConnectionsPerAddress;
         private int maxUnconfirmedPublishes = 64 * 1024;
         private int heartbeatIntervalMillis = 5_000;
         private int ioThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -178,6 +190,13 @@ public final class ServerConfig
         public Builder maxConnections(final int maxConnections)
         {
             this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /** Bounds the connections one client address holds open, so that one host cannot take them all. */
+        public Builder maxConnectionsPerAddress(final int maxConnectionsPerAddress)
+        {
+            this.maxConnectionsPerAddress = maxConnectionsPerAddress;
             return this;
         }
 
@@ -238,6 +257,9 @@ public final class ServerConfig
                 "maxFrameLength must be between " + FrameDescriptor.MIN_MAX_FRAME_LENGTH + " and " +
                 MAX_MAX_FRAME_LENGTH + ", was " + maxFrameLength);
             require(maxConnections >= 1, "maxConnections must be at least 1, was " + maxConnections);
+            require(maxConnectionsPerAddress >= 0 && maxConnectionsPerAddress <= maxConnections,
+                "maxConnectionsPerAddress must be between 1 and maxConnections (" + maxConnections + "), was " +
+                maxConnectionsPerAddress);
             require(maxUnconfirmedPublishes >= 1,
                 "maxUnconfirmedPublishes must be at least 1, was " + maxUnconfirmedPublishes);
             require(heartbeatIntervalMillis >= 1,

@@ -38,6 +38,11 @@ public final class SpoolServer implements AutoCloseable
     private static final Logger LOGGER = LoggerFactory.getLogger(SpoolServer.class);
     /** Queue calls that wait (long-poll receives, consumer starts) at once; more are refused as back-pressure. */
     private static final int MAX_QUEUE_THREADS = 256;
+    /**
+     * Connections accepted beyond {@link ServerConfig#maxConnections()} that may be open at once, handshaking or
+     * being told there is no room; more wait in the kernel's accept queue.
+     */
+    static final int MAX_HANDSHAKING = 64;
 
     private final Spool engine;
     private final boolean ownsEngine;
@@ -46,7 +51,8 @@ public final class SpoolServer implements AutoCloseable
     private final EventLoopGroup workerGroup;
     private final ExecutorService adminExecutor;
     private final ExecutorService queueExecutor;
-    private final ServerChannelInitializer initializer;
+    private final ConnectionLimits sessions;
+    private final AcceptGate acceptGate;
     private final AtomicInteger pausedConnections = new AtomicInteger();
     private final RequestCounters counters = new RequestCounters();
     private final Channel serverChannel;
@@ -64,10 +70,12 @@ public final class SpoolServer implements AutoCloseable
         this.adminExecutor = Executors.newSingleThreadExecutor(daemonThreads("spool-admin"));
         this.queueExecutor = new ThreadPoolExecutor(0, MAX_QUEUE_THREADS, 30, TimeUnit.SECONDS,
             new SynchronousQueue<>(), daemonThreads("spool-queue"));
-        this.initializer = new ServerChannelInitializer(
+        this.sessions = new ConnectionLimits(config.maxConnections(), config.maxConnectionsPerAddress());
+        this.acceptGate = new AcceptGate(config.maxConnections() + MAX_HANDSHAKING);
+        final ServerChannelInitializer initializer = new ServerChannelInitializer(
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
-                pausedConnections, counters), tls);
+                pausedConnections, counters, sessions), tls);
         Channel bound = null;
         try
         {
@@ -75,6 +83,7 @@ public final class SpoolServer implements AutoCloseable
                 .group(bossGroup, workerGroup)
                 .channel(transport.serverChannelType())
                 .option(ChannelOption.SO_REUSEADDR, true)
+                .handler(acceptGate)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childHandler(initializer)
                 .bind(config.host(), config.port())
@@ -157,10 +166,16 @@ public final class SpoolServer implements AutoCloseable
         return kafka;
     }
 
-    /** Connections open now, refused ones included until they are closed. */
+    /** Connections past their handshake and open now, the ones {@link ServerConfig#maxConnections()} bounds. */
     public int connectionCount()
     {
-        return initializer.connectionCount();
+        return sessions.sessions();
+    }
+
+    /** Connections accepted and not closed yet, handshaken or not: the descriptors the server holds for clients. */
+    public int acceptedConnectionCount()
+    {
+        return acceptGate.openConnections();
     }
 
     /**
@@ -181,8 +196,10 @@ public final class SpoolServer implements AutoCloseable
     public List<MetricSample> metrics()
     {
         final List<MetricSample> samples = new ArrayList<>(engine.metrics());
-        samples.add(MetricSample.gauge("spool_server_connections", "Connections open now.", Map.of(),
-            connectionCount()));
+        samples.add(MetricSample.gauge("spool_server_connections", "Connections past their handshake, open now.",
+            Map.of(), connectionCount()));
+        samples.add(MetricSample.gauge("spool_server_accepted_connections",
+            "Connections accepted and not closed yet, handshaken or not.", Map.of(), acceptedConnectionCount()));
         samples.add(MetricSample.gauge("spool_server_paused_connections",
             "Connections the server does not read now (answers unread or unconfirmed publishes at the bound).",
             Map.of(), pausedConnectionCount()));
