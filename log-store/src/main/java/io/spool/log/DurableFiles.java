@@ -64,6 +64,22 @@ public final class DurableFiles
         }
     }
 
+    /** Deletes the file, if there is one, durably: the directory is forced after. */
+    public static void delete(final Path file)
+    {
+        try
+        {
+            if (Files.deleteIfExists(file))
+            {
+                syncDirectory(file.toAbsolutePath().getParent());
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot delete " + file, ex);
+        }
+    }
+
     /** Forces a directory's entries (new, renamed or deleted files) to disk. */
     public static void syncDirectory(final Path directory)
     {

@@ -89,7 +89,7 @@ public final class LogReader implements AutoCloseable
      */
     public int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
     {
-        final long stop = passStop(maxRecords);
+        long stop = passStop(maxRecords);
         int count = 0;
         long bytes = 0;
         int at = position;
@@ -102,7 +102,13 @@ public final class LogReader implements AutoCloseable
             while (next < stop)
             {
                 position = at;
-                final long segmentStop = Math.min(stop, segmentEndFrom(next));
+                final long from = goOnFrom(next);
+                if (from != next)
+                {
+                    next = from;
+                    stop = Math.min(log.endOffset(), next + (maxRecords - count));
+                }
+                final long segmentStop = Math.min(stop, endOfCurrentSegment());
                 at = position;
                 final UnsafeBuffer buffer = this.buffer;
                 final RecordView view = this.view.over(buffer);
@@ -141,10 +147,15 @@ public final class LogReader implements AutoCloseable
      */
     public RecordView next()
     {
-        final long next = nextOffset;
-        if (next >= readableEnd && next >= (readableEnd = readableEndFrom(next)))
+        long next = nextOffset;
+        if (next >= readableEnd)
         {
-            return null;
+            readableEnd = readableEndFrom();
+            next = nextOffset;
+            if (next >= readableEnd)
+            {
+                return null;
+            }
         }
         final int at = position;
         final int frameLength = buffer.getInt(at + FRAME_LENGTH_OFFSET);
@@ -154,19 +165,20 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
-     * How far {@link #next} may read from {@code next} on without looking again: to the committed end or the end of
-     * the segment holding {@code next}, which it enters if need be; {@code next} itself when nothing is committed.
+     * How far {@link #next} may read from the cursor on without looking again: to the committed end or the end of
+     * the segment holding the cursor, which it enters if need be (moving the cursor past a hole it lies in); the
+     * cursor itself when nothing is committed.
      */
-    private long readableEndFrom(final long next)
+    private long readableEndFrom()
     {
         final long end = passStop(Integer.MAX_VALUE);
-        if (end <= next)
+        if (end <= nextOffset)
         {
-            return next;
+            return nextOffset;
         }
-        final long segmentEnd = segmentEndFrom(next);
+        nextOffset = goOnFrom(nextOffset);
         view.over(buffer);
-        return Math.min(end, segmentEnd);
+        return Math.min(end, endOfCurrentSegment());
     }
 
     /**
@@ -199,11 +211,14 @@ public final class LogReader implements AutoCloseable
         return passHeaderFree(maxRecords);
     }
 
-    /** Walks up to {@code maxRecords} frames, stopping before a record with headers. */
+    /**
+     * Walks up to {@code maxRecords} offsets, stopping before a record with headers; the offsets of a hole are
+     * passed as the records they were.
+     */
     private int passHeaderFree(final int maxRecords)
     {
         final long from = nextOffset;
-        final long stop = passStop(maxRecords);
+        final long stop = Math.min(passStop(maxRecords), from + maxRecords);
         int at = position;
         long next = nextOffset;
         try
@@ -212,7 +227,14 @@ public final class LogReader implements AutoCloseable
             while (next < stop)
             {
                 position = at;
-                final long segmentStop = Math.min(stop, segmentEndFrom(next));
+                final long after = goOnFrom(next);
+                if (after > stop)
+                {
+                    next = after;
+                    break;
+                }
+                next = after;
+                final long segmentStop = Math.min(stop, endOfCurrentSegment());
                 at = position;
                 final UnsafeBuffer buffer = this.buffer;
                 while (next < segmentStop)
@@ -229,6 +251,12 @@ public final class LogReader implements AutoCloseable
         finally
         {
             position = at;
+            if (next > stop)
+            {
+                // The pass ends inside a hole that reaches past it: the next pass finds its way out again.
+                next = stop;
+                unposition();
+            }
             nextOffset = next;
         }
         return (int)(nextOffset - from);
@@ -265,28 +293,36 @@ public final class LogReader implements AutoCloseable
     }
 
     /**
-     * The outer step of a pass over records: the end of the segment the pass reads from at {@code next}, entering
-     * the next segment (and moving {@link #position} to its first record) when the cursor has reached the end of
-     * the current one.
+     * The outer step of a pass over records: when the cursor has reached the end of the current segment, enters the
+     * next one and moves {@link #position} to its first record.
+     *
+     * @return where the pass goes on: {@code next}, or the first offset after the hole {@code next} lies in.
      */
-    private long segmentEndFrom(final long next)
+    private long goOnFrom(final long next)
     {
-        long end = endOfCurrentSegment();
-        if (next >= end)
+        if (next < endOfCurrentSegment())
         {
-            enter(next);
-            position = SegmentDescriptor.HEADER_LENGTH;
-            end = endOfCurrentSegment();
+            return next;
         }
-        return end;
+        enter(next);
+        position = SegmentDescriptor.HEADER_LENGTH;
+        return Math.max(next, segment.baseOffset());
     }
 
     /**
      * Finds the position of {@code offset}: the segment that holds it, its index entry at or below it, then a scan.
+     * An offset in a hole moves the cursor to the first record after the hole.
      */
     private void locate(final long offset)
     {
         enter(offset);
+        positioned = true;
+        if (segment.baseOffset() > offset)
+        {
+            position = SegmentDescriptor.HEADER_LENGTH;
+            nextOffset = segment.baseOffset();
+            return;
+        }
         final OffsetIndex index = segment.offsetIndex();
         final int entry = index.floorEntry(offset - segment.baseOffset());
         int at = entry < 0 ? SegmentDescriptor.HEADER_LENGTH : index.positionAt(entry);
@@ -295,14 +331,13 @@ public final class LogReader implements AutoCloseable
             at += align(buffer.getInt(at + FRAME_LENGTH_OFFSET));
         }
         position = at;
-        positioned = true;
     }
 
-    /** Releases the current segment and takes the one holding {@code offset}. */
+    /** Releases the current segment and takes the one holding {@code offset}, or the first after its hole. */
     private void enter(final long offset)
     {
         releaseSegment();
-        final Segment next = log.segmentFor(offset);
+        final Segment next = log.segmentHolding(offset);
         if (next == null || !next.acquire())
         {
             unposition();

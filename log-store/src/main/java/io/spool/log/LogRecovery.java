@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,13 +21,16 @@ import java.util.List;
 import static io.spool.log.SegmentDescriptor.*;
 
 /**
- * Opens a log directory: validates every segment frame by frame, cuts the log at the first bad length, CRC, offset
- * or header (deleting the segments after it, so offsets stay dense), zeroes the torn tail of the last segment, and
- * rewrites any index that disagrees with its segment. Records before the cut are never touched. Not thread-safe;
- * used once per log while opening it.
+ * Opens a log directory: validates every segment frame by frame; makes the offsets a damaged closed segment (or a
+ * missing one) can no longer give a hole and keeps every segment after it; cuts the active segment at its first bad
+ * frame and zeroes its torn tail; rewrites any index that disagrees with its segment. Valid records are never
+ * touched. Not thread-safe; used once per log while opening it.
  */
 final class LogRecovery
 {
+    /** What a segment file whose header cannot be read is renamed with, out of the log. */
+    static final String DAMAGED_SUFFIX = ".damaged";
+
     private final Path dir;
     private final LogConfig config;
     private final IdleSegmentMappings idleMappings;
@@ -55,58 +59,144 @@ final class LogRecovery
 
     /**
      * Returns the segments in offset order; the last is the active one, created when the directory holds none.
+     * Damage in a closed segment costs the records from the damage to the segment's end and nothing after: the
+     * segment keeps its valid records and its bytes, untouched for whoever wants to look at them, and the lost
+     * offsets become a {@link LogHole}. A closed segment whose header cannot be read is moved aside
+     * ({@value #DAMAGED_SUFFIX}), a hole too. Only the active segment's tail is cut.
      */
     List<Segment> recover(final long nowMillis)
     {
         final long[] bases = segmentBases(dir);
+        final List<LogHole> known = LogHoles.read(dir);
         final List<Segment> segments = new ArrayList<>();
-        long expectedBase = bases.length == 0 ? 0 : bases[0];
+        // Where the readable records stopped, and why, while looking for the next segment that holds any.
+        long lostFrom = -1;
+        final List<String> lostBecause = new ArrayList<>();
         SegmentScanner.Result lastClosedScan = null;
         for (int i = 0; i < bases.length; i++)
         {
             final long base = bases[i];
-            if (base != expectedBase)
+            final boolean last = i == bases.length - 1;
+            final long keptEnd = lastClosedScan == null ? -1 : lastClosedScan.nextOffset;
+            if (base < keptEnd)
             {
-                deleteFrom(bases, i, expectedBase, "segment " + fileName(base, LOG_SUFFIX) +
-                    " does not start at offset " + expectedBase + " where the previous one ends");
+                deleteFrom(bases, i, keptEnd, "segment " + fileName(base, LOG_SUFFIX) + " starts at offset " + base +
+                    ", inside the segment before it, which ends at " + keptEnd);
                 break;
             }
             final SegmentScanner.Result scanned = scanSegment(base);
             if (scanned == null)
             {
-                deleteFrom(bases, i, base, "segment " + fileName(base, LOG_SUFFIX) + " has an unreadable header");
-                break;
+                if (last)
+                {
+                    deleteFrom(bases, i, base, "segment " + fileName(base, LOG_SUFFIX) + " has an unreadable header");
+                    break;
+                }
+                lostFrom = lostFrom < 0 ? base : lostFrom;
+                lostBecause.add(setAside(base));
+                continue;
             }
-            report.segmentScanned(scanned.records);
-            final boolean cut = scanned.problem != null;
-            final boolean last = cut || i == bases.length - 1;
-            if (cut)
+            if (lostFrom >= 0 && base > lostFrom)
             {
-                deleteFrom(bases, i + 1, scanned.nextOffset,
-                    "segment after a corrupt record in " + fileName(base, LOG_SUFFIX));
+                hole(lostFrom, base, lostBecause, known);
             }
+            lostFrom = -1;
+            lostBecause.clear();
+            report.segmentScanned(scanned.records);
             if (last)
             {
                 activate(segments, base, scanned);
                 break;
             }
-            trimClosed(base, scanned);
+            final String damage = closedTailDamage(base, scanned);
+            if (damage != null && scanned.nextOffset != bases[i + 1])
+            {
+                lostBecause.add(damage + " in " + fileName(base, LOG_SUFFIX) + " (kept as it is)");
+            }
+            else
+            {
+                trimClosed(base, scanned);
+            }
             syncIndexes(base, scanned, false);
             segments.add(Segment.openClosed(dir, base, scanned, idleMappings));
-            expectedBase = scanned.nextOffset;
+            lostFrom = scanned.nextOffset;
             lastClosedScan = scanned;
         }
         if (activeScan == null && !segments.isEmpty())
         {
-            // The segments after this one were dropped (a bad header or a gap), so it takes appends again.
+            // The segments after this one were dropped (an unreadable last header), so it takes appends again.
             final Segment lastKept = segments.remove(segments.size() - 1);
             activate(segments, lastKept.baseOffset(), lastClosedScan);
         }
         if (segments.isEmpty())
         {
-            segments.add(Segment.createActive(dir, expectedBase, config, nowMillis, idleMappings));
+            segments.add(Segment.createActive(dir, bases.length == 0 ? 0 : bases[0], config, nowMillis, idleMappings));
+        }
+        if (!known.equals(report.holes()))
+        {
+            LogHoles.write(dir, report.holes());
         }
         return segments;
+    }
+
+    /** Offsets {@code [from, to)} cannot be read; the reasons say why, none when no segment file holds them. */
+    private void hole(final long from, final long to, final List<String> reasons, final List<LogHole> known)
+    {
+        for (final LogHole hole : known)
+        {
+            if (hole.fromOffset() == from && hole.toOffset() == to)
+            {
+                report.hole(hole, true);
+                return;
+            }
+        }
+        report.hole(new LogHole(from, to, reasons.isEmpty() ? "no segment file holds them" :
+            String.join("; ", reasons)), false);
+    }
+
+    /**
+     * Moves a closed segment whose header cannot be read out of the log, keeping its bytes; its indexes, derived
+     * from it, go.
+     *
+     * @return why its records are lost.
+     */
+    private String setAside(final long base)
+    {
+        final String name = fileName(base, LOG_SUFFIX);
+        try
+        {
+            Files.move(dir.resolve(name), dir.resolve(name + DAMAGED_SUFFIX), StandardCopyOption.REPLACE_EXISTING);
+            Files.deleteIfExists(dir.resolve(fileName(base, OFFSET_INDEX_SUFFIX)));
+            Files.deleteIfExists(dir.resolve(fileName(base, TIME_INDEX_SUFFIX)));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot move damaged segment " + name + " aside", ex);
+        }
+        return "segment " + name + " has an unreadable header; it was moved aside to " + name + DAMAGED_SUFFIX;
+    }
+
+    /**
+     * What is wrong after the valid records of a closed segment: a bad frame, or bytes that are not zero; null
+     * when they end cleanly.
+     */
+    private String closedTailDamage(final long base, final SegmentScanner.Result scanned)
+    {
+        if (scanned.problem != null)
+        {
+            return scanned.problem;
+        }
+        final Path path = dir.resolve(fileName(base, LOG_SUFFIX));
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ))
+        {
+            final long dirty = lastNonZeroByte(channel, scanned.validEnd, channel.size());
+            return dirty < scanned.validEnd ? null : "non-zero bytes after the last valid record, up to position " +
+                dirty;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read segment " + path, ex);
+        }
     }
 
     private void activate(final List<Segment> segments, final long base, final SegmentScanner.Result scanned)

@@ -338,20 +338,21 @@ public final class PartitionLog
     }
 
     /**
-     * The segment holding {@code offset}, from a snapshot of the segment list, or null if below the start.
+     * The segment holding {@code offset}, or when it lies in a hole the first segment after the hole; null if below
+     * the start. From one snapshot of the segment list.
      */
-    Segment segmentFor(final long offset)
+    Segment segmentHolding(final long offset)
     {
         final Segment[] current = segments;
         int low = 0;
         int high = current.length - 1;
-        Segment found = null;
+        int found = -1;
         while (low <= high)
         {
             final int mid = (low + high) >>> 1;
             if (current[mid].baseOffset() <= offset)
             {
-                found = current[mid];
+                found = mid;
                 low = mid + 1;
             }
             else
@@ -359,10 +360,25 @@ public final class PartitionLog
                 high = mid - 1;
             }
         }
-        return found;
+        if (found < 0)
+        {
+            return null;
+        }
+        final Segment floor = current[found];
+        final boolean inHoleAfter = floor.isClosed() && offset >= floor.endOffset() && found + 1 < current.length;
+        return inHoleAfter ? current[found + 1] : floor;
     }
 
-    /** Writer thread: a roll added a new active segment. */
+    /**
+     * The holes between {@link #startOffset()} and {@link #endOffset()}: offsets damage took, found when the log was
+     * opened (see {@link LogHole}); readers pass over them.
+     */
+    public List<LogHole> holes()
+    {
+        final long start = startOffset;
+        return recoveryReport.holes().stream().filter(hole -> hole.toOffset() > start).toList();
+    }
+
     /** The segment appends go to; read off the writer thread it may already have been rolled past. */
     Segment activeSegment()
     {

@@ -5,8 +5,9 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What opening a log found and repaired: how much was scanned, where a torn or corrupt tail was cut, which indexes
- * were rebuilt. Immutable once the log is open; thread-safe.
+ * What opening a log found and repaired: how much was scanned, where a torn or corrupt tail of the active segment
+ * was cut, which holes closed segments have ({@link LogHole}), which indexes were rebuilt. A hole found on an earlier
+ * open is listed again but is no new problem. Immutable once the log is open; thread-safe.
  */
 public final class RecoveryReport
 {
@@ -18,6 +19,7 @@ public final class RecoveryReport
     private int deletedSegments;
     private int rebuiltIndexes;
     private final List<String> problems = new ArrayList<>();
+    private final List<LogHole> holes = new ArrayList<>();
 
     RecoveryReport(final String log)
     {
@@ -38,6 +40,21 @@ public final class RecoveryReport
         }
         truncatedBytes += bytes;
         problems.add(why);
+    }
+
+    /** A hole in the log; {@code known} when an earlier open found it already. */
+    void hole(final LogHole hole, final boolean known)
+    {
+        holes.add(hole);
+        if (!known)
+        {
+            problems.add(hole + "; the records after it are kept and readers skip the hole");
+        }
+    }
+
+    void problem(final String what)
+    {
+        problems.add(what);
     }
 
     void segmentDeleted()
@@ -64,6 +81,12 @@ public final class RecoveryReport
     public long records()
     {
         return records;
+    }
+
+    /** The holes of the log, in offset order, those found on earlier opens included. */
+    public List<LogHole> holes()
+    {
+        return Collections.unmodifiableList(holes);
     }
 
     /** Bytes past the last valid record that were cut, torn writes and corrupt frames included. */
@@ -93,7 +116,7 @@ public final class RecoveryReport
         return Collections.unmodifiableList(problems);
     }
 
-    /** True when the log opened exactly as it was left. */
+    /** True when the log opened exactly as it was left: nothing cut, rebuilt or newly found missing. */
     public boolean isClean()
     {
         return problems.isEmpty();
@@ -103,6 +126,7 @@ public final class RecoveryReport
     public String toString()
     {
         return "recovered log " + log + ": " + segments + " segments, " + records + " records" +
+            (holes.isEmpty() ? "" : ", " + holes.size() + (holes.size() == 1 ? " hole" : " holes")) +
             (isClean() ? ", clean" : ", cut " + truncatedBytes + " bytes from offset " + truncatedAtOffset +
                 ", deleted " + deletedSegments + " segments, rebuilt " + rebuiltIndexes + " indexes: " + problems);
     }

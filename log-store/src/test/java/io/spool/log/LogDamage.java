@@ -20,8 +20,9 @@ import static io.spool.log.SegmentDescriptor.TIME_INDEX_SUFFIX;
 import static io.spool.log.SegmentDescriptor.fileName;
 
 /**
- * A list of file operations to apply to a copy of the template, and what they predict: the first offset lost,
- * which segment headers and indexes were hit, and whether recovery can notice the loss at all.
+ * A list of file operations to apply to a copy of the template, and what they predict recovery makes of it
+ * ({@link #expect()}): which offsets stay readable, which become holes, where the active segment is cut, which
+ * segment headers and indexes were hit, and whether recovery can notice a loss at all.
  */
 final class LogDamage
 {
@@ -34,10 +35,11 @@ final class LogDamage
     private final Set<Long> damagedHeaders = new HashSet<>();
     private final int[] currentLogBytes;
     private final int[] currentIndexBytes;
-    private long firstLost = Long.MAX_VALUE;
+    /** Per segment, the first offset damage took from it (its end when none), and whether nothing shows it. */
+    private final long[] lostFrom;
+    private final boolean[] lostSilently;
     /** Changed bytes in the zero-filled space after the active segment's last record. */
     private final Set<Integer> junkAfterTheLastRecord = new HashSet<>();
-    boolean lossDetectable = true;
     boolean emptySegmentAfterTheLast;
 
     LogDamage(final TemplateLog template)
@@ -45,12 +47,15 @@ final class LogDamage
         this.template = template;
         this.currentLogBytes = new int[template.segments.size()];
         this.currentIndexBytes = new int[template.segments.size() * 2];
+        this.lostFrom = new long[template.segments.size()];
+        this.lostSilently = new boolean[template.segments.size()];
         for (int i = 0; i < template.segments.size(); i++)
         {
             final SegmentLayout segment = template.segments.get(i);
             currentLogBytes[i] = segment.fileBytes;
             currentIndexBytes[2 * i] = size(OFFSET_INDEX_SUFFIX, segment);
             currentIndexBytes[2 * i + 1] = size(TIME_INDEX_SUFFIX, segment);
+            lostFrom[i] = naturalEnd(i);
         }
     }
 
@@ -59,29 +64,144 @@ final class LogDamage
         return (int)TemplateLog.read(template.dir.resolve(fileName(segment.baseOffset, suffix))).length;
     }
 
+    /** Where segment {@code i}'s records end in the template. */
+    private long naturalEnd(final int i)
+    {
+        return i + 1 < template.segments.size() ? template.segments.get(i + 1).baseOffset : template.endOffset;
+    }
+
     boolean hasJunkAfterTheLastRecord()
     {
         return !junkAfterTheLastRecord.isEmpty();
     }
 
-    long firstLostOffset()
+    /**
+     * What recovery should leave, derived from the template and the damage: a closed segment keeps its records up to
+     * its first damaged one and the rest of its offsets, up to the next segment kept, become a hole; a closed
+     * segment without a readable header is set aside (a hole); the active segment, the last one kept, is cut at its
+     * first damaged record.
+     */
+    Expected expect()
     {
-        return Math.min(firstLost, template.endOffset);
-    }
-
-    int expectedDeletedSegments()
-    {
-        int deleted = 0;
-        for (final SegmentLayout segment : template.segments)
+        final int n = template.segments.size();
+        int lastFile = -1;
+        for (int i = 0; i < n; i++)
         {
-            final boolean exists = currentLogBytes[template.segments.indexOf(segment)] >= 0;
-            if (exists && segment.baseOffset > firstLost ||
-                (segment.baseOffset == firstLost && damagedHeaders.contains(segment.baseOffset)))
+            lastFile = currentLogBytes[i] >= 0 ? i : lastFile;
+        }
+        final List<Long> cuts = new ArrayList<>();
+        int deleted = 0;
+        if (emptySegmentAfterTheLast)
+        {
+            deleted++;
+            cuts.add(template.endOffset);
+        }
+        else if (damagedHeaders.contains(template.segments.get(lastFile).baseOffset))
+        {
+            deleted++;
+            cuts.add(template.segments.get(lastFile).baseOffset);
+        }
+        final List<Integer> kept = new ArrayList<>();
+        for (int i = 0; i < n; i++)
+        {
+            if (currentLogBytes[i] >= 0 && !damagedHeaders.contains(template.segments.get(i).baseOffset))
             {
-                deleted++;
+                kept.add(i);
             }
         }
-        return deleted;
+        final Expected expected = new Expected();
+        if (kept.isEmpty())
+        {
+            expected.cuts(cuts, deleted);
+            return expected;
+        }
+        final int first = kept.get(0);
+        expected.start = template.segments.get(first).baseOffset;
+        if (first > 0)
+        {
+            expected.holes.add(new long[]{0, expected.start});
+        }
+        for (int k = 0; k < kept.size(); k++)
+        {
+            final int i = kept.get(k);
+            final long base = template.segments.get(i).baseOffset;
+            expected.readable.add(new long[]{base, lostFrom[i]});
+            if (k + 1 < kept.size())
+            {
+                final long nextBase = template.segments.get(kept.get(k + 1)).baseOffset;
+                if (lostFrom[i] < nextBase)
+                {
+                    expected.holes.add(new long[]{lostFrom[i], nextBase});
+                }
+                if (lostFrom[i] == naturalEnd(i))
+                {
+                    expected.intactSegments.add(base);
+                }
+                continue;
+            }
+            expected.end = lostFrom[i];
+            if (lostFrom[i] < naturalEnd(i) && !lostSilently[i])
+            {
+                cuts.add(lostFrom[i]);
+            }
+            else if (i == n - 1 && lostFrom[i] == naturalEnd(i) && !junkAfterTheLastRecord.isEmpty())
+            {
+                cuts.add(template.endOffset);
+            }
+        }
+        expected.cuts(cuts, deleted);
+        return expected;
+    }
+
+    /** What a recovered copy should hold. */
+    static final class Expected
+    {
+        long start;
+        long end;
+        /** Ranges [from, to) of offsets whose records survive, in order. */
+        final List<long[]> readable = new ArrayList<>();
+        /** Ranges [from, to) recovery reports as holes, in order. */
+        final List<long[]> holes = new ArrayList<>();
+        /** Where the active segment is cut (or a segment after it deleted), or -1. */
+        long truncatedAt = -1;
+        int deletedSegments;
+        /** Closed segments that keep every record: recovery leaves their indexes alone unless they were damaged. */
+        final Set<Long> intactSegments = new HashSet<>();
+
+        private void cuts(final List<Long> cuts, final int deleted)
+        {
+            truncatedAt = cuts.stream().mapToLong(Long::longValue).min().orElse(-1);
+            deletedSegments = deleted;
+        }
+
+        boolean isReadable(final long offset)
+        {
+            return readable.stream().anyMatch(range -> offset >= range[0] && offset < range[1]);
+        }
+
+        /** The first readable offset at or after {@code offset}, or -1 when none is below the end. */
+        long readableFrom(final long offset)
+        {
+            for (final long[] range : readable)
+            {
+                if (offset < range[1] && range[0] < range[1])
+                {
+                    return Math.max(offset, range[0]);
+                }
+            }
+            return -1;
+        }
+
+        /** The first offset lost in a way recovery (and the inspector) can see; -1 when none is. */
+        long firstVisibleLoss()
+        {
+            long first = truncatedAt;
+            for (final long[] hole : holes)
+            {
+                first = first < 0 ? hole[0] : Math.min(first, hole[0]);
+            }
+            return first;
+        }
     }
 
     void flipLog(final SegmentLayout segment, final SplittableRandom random)
@@ -139,14 +259,9 @@ final class LogDamage
         {
             if (frame.position() + frame.length() > length)
             {
-                // A truncation that leaves no byte of the lost frame in the last segment looks like a log that
-                // simply ended there: nothing is left to tell recovery.
-                if (frame.position() >= length && segment == template.last())
-                {
-                    loseSilently(frame.offset());
-                    return;
-                }
-                lose(frame.offset());
+                // A truncation that leaves no byte of the lost frame looks like a segment that simply ended there:
+                // nothing in it is left to tell recovery, though the gap before the next segment does.
+                lose(frame.offset(), frame.position() >= length);
                 return;
             }
         }
@@ -178,11 +293,6 @@ final class LogDamage
         if (segment == template.last())
         {
             junkAfterTheLastRecord.clear();
-            loseSilently(segment.baseOffset);
-        }
-        else
-        {
-            lose(segment.baseOffset);
         }
     }
 
@@ -267,7 +377,7 @@ final class LogDamage
         {
             if (position >= frame.position() && position < frame.position() + frame.length())
             {
-                lose(frame.offset());
+                lose(frame.offset(), false);
                 return;
             }
         }
@@ -280,25 +390,16 @@ final class LogDamage
     private void damageHeader(final SegmentLayout segment)
     {
         damagedHeaders.add(segment.baseOffset);
-        lose(segment.baseOffset);
     }
 
-    /** A loss recovery cannot see: the log just looks shorter. */
-    private void loseSilently(final long offset)
+    /** Damage took the record at {@code offset} and every later one of its segment; {@code silently} if none shows. */
+    private void lose(final long offset, final boolean silently)
     {
-        if (offset < firstLost)
+        final int i = template.segments.indexOf(template.segmentHolding(offset));
+        if (offset < lostFrom[i])
         {
-            lossDetectable = false;
-            firstLost = offset;
-        }
-    }
-
-    private void lose(final long offset)
-    {
-        if (offset < firstLost)
-        {
-            lossDetectable = true;
-            firstLost = offset;
+            lostFrom[i] = offset;
+            lostSilently[i] = silently;
         }
     }
 

@@ -107,8 +107,8 @@ class SegmentLifecycleTest
             {
                 rollAndRead(log, store.newProducer(), reader, 4);
             }
-            final Segment first = log.segmentFor(0);
-            final Segment second = log.segmentFor(first.endOffset());
+            final Segment first = log.segmentHolding(0);
+            final Segment second = log.segmentHolding(first.endOffset());
             assertThat(first.isClosed()).isTrue();
             assertThat(second.isClosed()).isTrue();
 

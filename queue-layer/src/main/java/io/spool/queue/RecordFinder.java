@@ -19,7 +19,8 @@ final class RecordFinder implements AutoCloseable
     }
 
     /**
-     * @return a view of the record at {@code offset}, valid until the next call; null when retention removed it.
+     * @return a view of the record at {@code offset}, valid until the next call; null when retention removed it or
+     *         it lies in a hole of the log (damage recovery found), where the reader moves on to a later record.
      */
     RecordView find(final long offset)
     {
@@ -29,7 +30,8 @@ final class RecordFinder implements AutoCloseable
             {
                 reader.seek(offset);
             }
-            return reader.next();
+            final RecordView record = reader.next();
+            return record == null || record.offset() == offset ? record : null;
         }
         catch (final OffsetOutOfRangeException ex)
         {

@@ -169,6 +169,17 @@ final class RecordInspector implements MessageInspector, RecordHandler
     @Override
     public void onRecord(final RecordView record)
     {
+        while (cachedFrom + cachedCount < record.offset() && cachedCount < BATCH)
+        {
+            // An offset in a hole of the log holds no record: plain and of no size, like one retention removed,
+            // and its delivery finds it gone.
+            size[cachedCount] = 0;
+            plain[cachedCount++] = true;
+        }
+        if (cachedCount == BATCH)
+        {
+            return;
+        }
         final int i = cachedCount++;
         if (headerFreeIsPlain && record.headersLength() == 0)
         {

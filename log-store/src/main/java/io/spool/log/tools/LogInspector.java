@@ -1,6 +1,8 @@
 package io.spool.log.tools;
 
 import io.spool.log.HeadersCodec;
+import io.spool.log.LogHole;
+import io.spool.log.LogHoles;
 import io.spool.log.RecordView;
 import io.spool.log.SegmentInspection;
 import io.spool.log.SegmentInspection.IndexHealth;
@@ -33,31 +35,44 @@ public final class LogInspector
     }
 
     /**
-     * Checks every segment of {@code logDir}: its frames, its indexes, and that it starts where the one before ends.
+     * Checks every segment of {@code logDir}: its frames, its indexes, and that it starts where the one before ends;
+     * names the holes readers skip (offsets damage took from closed segments, or that no segment file holds), and
+     * says which ones recovery has already recorded.
      */
     public static VerifyReport verify(final Path logDir)
     {
+        final List<LogHole> recorded = LogHoles.read(logDir);
         final List<SegmentReport> segments = new ArrayList<>();
+        final List<FoundHole> holes = new ArrayList<>();
+        final List<Path> files = SegmentInspection.segmentFiles(logDir);
         long expectedBase = -1;
-        for (final Path file : SegmentInspection.segmentFiles(logDir))
+        String lostBecause = null;
+        for (int i = 0; i < files.size(); i++)
         {
-            final SegmentInspection inspection = SegmentInspection.inspect(file);
+            final SegmentInspection inspection = SegmentInspection.inspect(files.get(i));
+            final boolean last = i == files.size() - 1;
             SegmentError error = inspection.problem() == null ? null :
                 new SegmentError(inspection.problemPosition(), inspection.problemOffset(), inspection.problem());
-            if (expectedBase >= 0 && inspection.baseOffset() != expectedBase)
+            if (expectedBase >= 0 && inspection.baseOffset() < expectedBase)
             {
-                // A gap or an overlap comes first: recovery drops this whole segment for it.
+                // An overlap comes first: recovery drops this whole segment and those after it.
                 error = new SegmentError(0, expectedBase, "segment starts at offset " + inspection.baseOffset() +
                     " but the segment before it ends at " + expectedBase);
             }
-            segments.add(new SegmentReport(file.getFileName().toString(), inspection.baseOffset(),
+            else if (expectedBase >= 0 && inspection.baseOffset() > expectedBase)
+            {
+                holes.add(FoundHole.of(new LogHole(expectedBase, inspection.baseOffset(),
+                    lostBecause == null ? "no segment file holds them" : lostBecause), recorded));
+            }
+            segments.add(new SegmentReport(files.get(i).getFileName().toString(), inspection.baseOffset(),
                 inspection.endOffset(), inspection.records(), inspection.fileBytes(), inspection.validBytes(),
                 inspection.firstTimestamp(), inspection.maxTimestamp(), inspection.offsetIndexHealth(),
                 inspection.timeIndexHealth(),
-                indexDetail(inspection.offsetIndexDetail(), inspection.timeIndexDetail()), error));
+                indexDetail(inspection.offsetIndexDetail(), inspection.timeIndexDetail()), error, last));
+            lostBecause = error == null ? null : error.description() + " in " + files.get(i).getFileName();
             expectedBase = inspection.endOffset();
         }
-        return new VerifyReport(logDir, segments);
+        return new VerifyReport(logDir, segments, holes);
     }
 
     private static String indexDetail(final String offsetIndex, final String timeIndex)
@@ -71,7 +86,8 @@ public final class LogInspector
 
     /**
      * Prints up to {@code count} valid records from offset {@code from} on, one line each: offset, timestamp, key,
-     * headers, value size and a printable prefix of the value. Stops at the first damaged record and says so.
+     * headers, value size and a printable prefix of the value. Names each hole it passes over (damage in a closed
+     * segment, a missing segment) and goes on after it, as readers do; stops at damage in the active segment.
      *
      * @return how many records were printed.
      */
@@ -81,6 +97,7 @@ public final class LogInspector
         final List<Path> files = SegmentInspection.segmentFiles(logDir);
         long printed = 0;
         long expectedBase = -1;
+        String lostBecause = null;
         // Segments wholly below the start are not read: their names say where the next one begins.
         int first = 0;
         while (first + 1 < files.size() && baseOffsetOf(files.get(first + 1)) <= from)
@@ -94,12 +111,19 @@ public final class LogInspector
                 break;
             }
             final SegmentInspection inspection = SegmentInspection.inspect(file);
-            if (expectedBase >= 0 && inspection.baseOffset() != expectedBase)
+            if (expectedBase >= 0 && inspection.baseOffset() < expectedBase)
             {
                 out.println("-- stopped: " + file.getFileName() + " starts at offset " + inspection.baseOffset() +
                     " but the segment before it ends at " + expectedBase);
                 break;
             }
+            if (expectedBase >= 0 && inspection.baseOffset() > expectedBase && inspection.baseOffset() > from)
+            {
+                out.println("-- hole: offsets " + Math.max(from, expectedBase) + ".." + (inspection.baseOffset() - 1) +
+                    " cannot be read" + (lostBecause == null ? ": no segment file holds them" : lostBecause) +
+                    "; going on at offset " + inspection.baseOffset());
+            }
+            lostBecause = null;
             expectedBase = inspection.endOffset();
             if (inspection.endOffset() > from)
             {
@@ -112,13 +136,14 @@ public final class LogInspector
             }
             if (inspection.problem() != null)
             {
-                // Recovery would cut the log here; what follows is not part of it.
-                if (printed < count)
+                lostBecause = " (" + inspection.problem() + " at position " + inspection.problemPosition() + " of " +
+                    file.getFileName() + ")";
+                if (file.equals(files.get(files.size() - 1)) && printed < count)
                 {
+                    // The active segment: recovery would cut the log here.
                     out.println("-- stopped at offset " + inspection.problemOffset() + " in " + file.getFileName() +
                         " (position " + inspection.problemPosition() + "): " + inspection.problem());
                 }
-                break;
             }
         }
         return printed;
@@ -203,12 +228,13 @@ public final class LogInspector
 
     /**
      * What verify found in one segment; {@code endOffset} is exclusive and stops at the first error; the timestamps
-     * (first, and largest, of the valid records; -1 without any) are what retention by age goes by. Immutable,
-     * thread-safe.
+     * (first, and largest, of the valid records; -1 without any) are what retention by age goes by; {@code active}
+     * for the last segment, which takes appends and whose damage recovery cuts (a closed segment's becomes a hole).
+     * Immutable, thread-safe.
      */
     public record SegmentReport(String file, long baseOffset, long endOffset, int records, long fileBytes,
         int validBytes, long firstTimestamp, long maxTimestamp, IndexHealth offsetIndex, IndexHealth timeIndex,
-        String indexDetail, SegmentError error)
+        String indexDetail, SegmentError error, boolean active)
     {
         public boolean isHealthy()
         {
@@ -229,17 +255,45 @@ public final class LogInspector
     }
 
     /**
-     * What verify found in a log directory, segment by segment. Immutable, thread-safe.
+     * A hole verify found: the offsets, why, and whether recovery has already recorded it (then the reason is the
+     * one recovery gave). Immutable, thread-safe.
+     */
+    public record FoundHole(LogHole hole, boolean recorded)
+    {
+        static FoundHole of(final LogHole found, final List<LogHole> recorded)
+        {
+            for (final LogHole known : recorded)
+            {
+                if (known.fromOffset() == found.fromOffset() && known.toOffset() == found.toOffset())
+                {
+                    return new FoundHole(known, true);
+                }
+            }
+            return new FoundHole(found, false);
+        }
+
+        @Override
+        public String toString()
+        {
+            return hole + (recorded ? " (recorded by recovery; readers skip it)" : " (recovery will record it; " +
+                "readers will skip it)");
+        }
+    }
+
+    /**
+     * What verify found in a log directory, segment by segment, and the holes between. Immutable, thread-safe.
      */
     public static final class VerifyReport
     {
         private final Path logDir;
         private final List<SegmentReport> segments;
+        private final List<FoundHole> holes;
 
-        VerifyReport(final Path logDir, final List<SegmentReport> segments)
+        VerifyReport(final Path logDir, final List<SegmentReport> segments, final List<FoundHole> holes)
         {
             this.logDir = logDir;
             this.segments = Collections.unmodifiableList(segments);
+            this.holes = Collections.unmodifiableList(holes);
         }
 
         public Path logDir()
@@ -252,19 +306,46 @@ public final class LogInspector
             return segments;
         }
 
-        /** True when every segment is intact, its indexes agree, and the offsets run on without gaps. */
+        /**
+         * The holes between segments, in offset order: where a damaged closed segment's valid records end, or a
+         * segment file is missing, up to the next segment.
+         */
+        public List<FoundHole> holes()
+        {
+            return holes;
+        }
+
+        /**
+         * True when every segment is intact, its indexes agree, and the offsets run on without gaps: a log with a
+         * hole is not healthy, even one recovery recorded, because records are missing from it.
+         */
         public boolean isHealthy()
         {
-            return segments.stream().allMatch(SegmentReport::isHealthy);
+            return holes.isEmpty() && segments.stream().allMatch(SegmentReport::isHealthy);
         }
 
-        /** The first segment error in offset order, or null: recovery would cut the log there. */
+        /** The first damaged offset: a segment error, or where a gap begins; null when there is none. */
         public SegmentError firstError()
         {
-            return segments.stream().map(SegmentReport::error).filter(e -> e != null).findFirst().orElse(null);
+            SegmentError first = null;
+            for (final SegmentReport segment : segments)
+            {
+                if (segment.error() != null && (first == null || segment.error().offset() < first.offset()))
+                {
+                    first = segment.error();
+                }
+            }
+            for (final FoundHole found : holes)
+            {
+                if (first == null || found.hole().fromOffset() < first.offset())
+                {
+                    first = new SegmentError(0, found.hole().fromOffset(), found.hole().reason());
+                }
+            }
+            return first;
         }
 
-        /** Prints one line per segment and a verdict, for the command line. */
+        /** Prints one line per segment, one per hole, and a verdict, for the command line. */
         public void print(final PrintStream out)
         {
             out.println("log " + logDir + ": " + segments.size() + " segments");
@@ -272,9 +353,38 @@ public final class LogInspector
             {
                 out.println("  " + segment);
             }
-            final SegmentError first = firstError();
-            out.println(isHealthy() ? "healthy" : first == null ? "indexes need rebuilding (recovery does it on open)" :
-                "damaged: recovery would cut the log at offset " + first.offset());
+            for (final FoundHole hole : holes)
+            {
+                out.println("  hole: " + hole);
+            }
+            out.println(verdict());
+        }
+
+        private String verdict()
+        {
+            if (isHealthy())
+            {
+                return "healthy";
+            }
+            final List<String> findings = new ArrayList<>();
+            if (!holes.isEmpty())
+            {
+                findings.add(holes.size() + (holes.size() == 1 ? " hole" : " holes") + " that readers skip");
+            }
+            final long trimmed = segments.stream().filter(segment -> !segment.active() && segment.error() != null &&
+                holes.stream().noneMatch(found -> found.hole().fromOffset() == segment.endOffset())).count();
+            if (trimmed > 0)
+            {
+                findings.add(trimmed + " closed " + (trimmed == 1 ? "segment" : "segments") + " with bytes after " +
+                    "their last record, which recovery trims");
+            }
+            final SegmentReport active = segments.isEmpty() ? null : segments.get(segments.size() - 1);
+            if (active != null && active.error() != null)
+            {
+                findings.add("recovery would cut the active segment at offset " + active.error().offset());
+            }
+            return findings.isEmpty() ? "indexes need rebuilding (recovery does it on open)" :
+                "damaged: " + String.join("; ", findings);
         }
     }
 }

@@ -126,7 +126,10 @@ class LogInspectorTest
         final Map<Path, String> before = snapshot();
 
         final VerifyReport report = LogInspector.verify(logDir);
-        final String dumped = print(ps -> assertThat(LogInspector.dump(logDir, 0, 1_000, ps)).isEqualTo(damagedOffset));
+        final long next = healthy.get(healthy.size() / 2 + 1).baseOffset();
+        final long end = healthy.get(healthy.size() - 1).endOffset();
+        final long readable = damagedOffset + end - next;
+        final String dumped = print(ps -> assertThat(LogInspector.dump(logDir, 0, 1_000, ps)).isEqualTo(readable));
 
         assertThat(snapshot()).as("files after verify and dump").isEqualTo(before);
         assertThat(report.isHealthy()).isFalse();
@@ -144,13 +147,20 @@ class LogInspectorTest
         final SegmentReport lastSegment = report.segments().get(report.segments().size() - 1);
         assertThat(lastSegment.timeIndex()).isEqualTo(IndexHealth.DISAGREES);
         assertThat(lastSegment.indexDetail()).contains("bad magic");
-        assertThat(report.segments().get(healthy.size() / 2 + 1).error()).as("the segment after the damage")
-            .isNotNull().extracting(LogInspector.SegmentError::description).asString()
-            .contains("starts at offset " + healthy.get(healthy.size() / 2 + 1).baseOffset());
-        assertThat(print(report::print)).contains("damaged: recovery would cut the log at offset " + damagedOffset);
-        assertThat(dumped.lines()).hasSize((int)damagedOffset + 1).last().asString()
-            .startsWith("-- stopped at offset " + damagedOffset + " in " + middle.file())
-            .contains("CRC32C mismatch");
+        assertThat(report.segments().get(healthy.size() / 2 + 1).error()).as("the segment after the damage").isNull();
+        assertThat(report.holes()).singleElement().satisfies(found ->
+        {
+            assertThat(found.recorded()).isFalse();
+            assertThat(found.hole().fromOffset()).isEqualTo(damagedOffset);
+            assertThat(found.hole().toOffset()).isEqualTo(next);
+            assertThat(found.hole().reason()).contains("CRC32C mismatch").contains(middle.file());
+        });
+        assertThat(print(report::print)).contains("hole: offsets " + damagedOffset + ".." + (next - 1))
+            .contains("damaged: 1 hole that readers skip");
+        assertThat(dumped.lines()).hasSize((int)readable + 1)
+            .filteredOn(line -> line.startsWith("--")).singleElement().asString()
+            .startsWith("-- hole: offsets " + damagedOffset + ".." + (next - 1) + " cannot be read (CRC32C mismatch")
+            .endsWith("going on at offset " + next);
     }
 
     @Test

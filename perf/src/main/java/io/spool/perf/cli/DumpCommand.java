@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Prints the records of one partition log, one line each: offset, timestamp, key, headers, value size and "
-            + "the start of the value. Stops at the first damaged record and says where.",
+            + "the start of the value. Names each hole it passes (records damage took from a closed segment) and "
+            + "stops at damage in the active segment.",
         "Reads only; safe on a log a running store has open."})
 final class DumpCommand implements Callable<Integer>
 {

@@ -19,7 +19,8 @@ import java.util.concurrent.Callable;
     description = {
         "Checks every log under a directory without changing anything: each segment's offset range, its records' "
             + "lengths and CRCs, its offset and time indexes, and that segments follow each other without gaps.",
-        "Safe on a log a running store has open; it reports what recovery would cut or rebuild."},
+        "Safe on a log a running store has open; it names the holes readers skip and reports what recovery would "
+            + "cut or rebuild."},
     exitCodeListHeading = "Exit codes:%n",
     exitCodeList = {"0:every log is healthy", "1:a log is damaged or an index needs rebuilding, or an error",
         "2:bad usage"})

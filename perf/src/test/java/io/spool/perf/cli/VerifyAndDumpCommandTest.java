@@ -76,7 +76,7 @@ class VerifyAndDumpCommandTest
         assertThat(execute("verify", logDirectory.toString())).isEqualTo(VerifyCommand.UNHEALTHY);
 
         assertThat(out.toString())
-            .contains("damaged: recovery would cut the log at offset 0")
+            .contains("damaged: recovery would cut the active segment at offset 0")
             .contains("0 of 1 logs healthy");
     }
 

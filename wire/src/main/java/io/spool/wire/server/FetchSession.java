@@ -134,7 +134,8 @@ final class FetchSession implements CommitListener
         int position = first.frameOffset + align(first.frameLength);
         int bytes = align(first.frameLength);
         int count = 1;
-        long expected = offset + 1;
+        // The first record is past the offset asked for when that offset lies in a hole of the log.
+        long expected = first.offset + 1;
         while (count < maxRecords && expected < end && position <= limit)
         {
             final int frameLength = segment.getInt(position + FRAME_LENGTH_OFFSET);
@@ -359,6 +360,7 @@ final class FetchSession implements CommitListener
     private static final class FirstRecord implements RecordHandler
     {
         DirectBuffer buffer;
+        long offset;
         int frameOffset;
         int frameLength;
 
@@ -371,6 +373,7 @@ final class FetchSession implements CommitListener
         public void onRecord(final RecordView record)
         {
             buffer = record.buffer();
+            offset = record.offset();
             frameOffset = record.frameOffset();
             frameLength = record.frameLength();
         }

@@ -1,0 +1,128 @@
+package io.spool.queue;
+
+import io.spool.log.LogHole;
+import io.spool.log.PartitionLog;
+import io.spool.stream.ConsumerConfig;
+import io.spool.stream.ConsumerRecord;
+import io.spool.stream.StreamConsumer;
+import io.spool.stream.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A record damaged in a closed segment costs the rest of that segment and nothing after it: a subscription and a
+ * stream consumer both read on past the hole, and the subscription's ack floor passes it once the messages after it
+ * are acked.
+ */
+class LogHoleTest
+{
+    private static final int MESSAGES = 2_000;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void queueAndStreamReadersPassOverAHoleAndLoseNothingAfterIt() throws IOException
+    {
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            fx.topic("orders", 1);
+            for (int i = 0; i < MESSAGES; i++)
+            {
+                fx.spool.newProducer().send("orders", null, value(i));
+            }
+            fx.publish("orders", "last");
+        }
+        damageFirstSegmentAt(value(100));
+
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            final PartitionLog log = fx.spool.streams().topics().topic("orders").partition(0);
+            assertThat(log.holes()).hasSize(1);
+            final LogHole hole = log.holes().get(0);
+            assertThat(hole.fromOffset()).isEqualTo(100);
+            assertThat(hole.toOffset()).isLessThan(MESSAGES);
+            final List<String> survivors = new ArrayList<>();
+            for (int i = 0; i <= MESSAGES; i++)
+            {
+                if (i < hole.fromOffset() || i >= hole.toOffset())
+                {
+                    survivors.add(i == MESSAGES ? "last" : new String(value(i), StandardCharsets.UTF_8));
+                }
+            }
+
+            final Subscription work = fx.spool.createSubscription("work", "orders", SubscriptionSettings.DEFAULT);
+            final List<String> delivered = new ArrayList<>();
+            List<Delivery> batch;
+            while (!(batch = work.receive(500, 0)).isEmpty())
+            {
+                delivered.addAll(QueueFixture.values(batch));
+                batch.forEach(delivery -> work.ack(delivery.receipt()));
+            }
+            assertThat(delivered).isEqualTo(survivors);
+            work.sync();
+            assertThat(work.metrics().ready()).isZero();
+            assertThat(work.metrics().inFlight()).isZero();
+
+            try (StreamConsumer consumer = fx.spool.newConsumer(ConsumerConfig.standalone()))
+            {
+                final TopicPartition partition = new TopicPartition("orders", 0);
+                consumer.assign(List.of(partition));
+                consumer.seek(partition, hole.fromOffset() + 1);
+                final List<ConsumerRecord> records = consumer.poll(3, 1 << 20, Duration.ZERO);
+                assertThat(records).extracting(ConsumerRecord::offset)
+                    .containsExactly(hole.toOffset(), hole.toOffset() + 1, hole.toOffset() + 2);
+                assertThat(consumer.position(partition)).isEqualTo(hole.toOffset() + 3);
+            }
+        }
+    }
+
+    private static byte[] value(final int i)
+    {
+        return String.format("message-%05d-%s", i, "x".repeat(80)).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Flips a byte of the given value where it is stored in the topic's first segment, so its CRC no longer holds. */
+    private void damageFirstSegmentAt(final byte[] value) throws IOException
+    {
+        final Path logDir = dir.resolve("topics/orders/0");
+        final Path first;
+        try (Stream<Path> files = Files.list(logDir))
+        {
+            first = files.filter(file -> file.toString().endsWith(".log")).sorted().findFirst().orElseThrow();
+        }
+        final byte[] bytes = Files.readAllBytes(first);
+        final int at = indexOf(bytes, value);
+        assertThat(at).as("the value is in the first segment").isPositive();
+        bytes[at + 8] ^= 0x20;
+        Files.write(first, bytes);
+    }
+
+    private static int indexOf(final byte[] haystack, final byte[] needle)
+    {
+        for (int i = 0; i + needle.length <= haystack.length; i++)
+        {
+            int j = 0;
+            while (j < needle.length && haystack[i + j] == needle[j])
+            {
+                j++;
+            }
+            if (j == needle.length)
+            {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
