@@ -1,5 +1,6 @@
 package io.spool;
 
+import io.spool.log.FileSync;
 import io.spool.log.LogStoreConfig;
 import io.spool.queue.StateDurability;
 import io.spool.queue.StateStoreConfig;
@@ -52,12 +53,13 @@ public final class Spool implements AutoCloseable
     {
         this.streams = StreamEngine.open(builder.dataDir, new StreamEngineConfig(
             LogStoreConfig.builder().clock(builder.clock).pipelines(builder.pipelines)
-                .backgroundMaintenance(builder.backgroundMaintenance).build(),
+                .backgroundMaintenance(builder.backgroundMaintenance).fileSync(builder.fileSync).build(),
             builder.syncEachCommit));
         try
         {
             this.subscriptions = new SubscriptionRegistry(streams, builder.dataDir.resolve(QUEUE_DIRECTORY),
-                builder.clock, StateStoreConfig.DEFAULT.durability(builder.stateDurability));
+                builder.clock, StateStoreConfig.DEFAULT.durability(builder.stateDurability)
+                    .compactionThresholdBytes(builder.stateCompactionThresholdBytes));
             this.router = new Router(builder.dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE), subscriptions,
                 streams, builder.clock);
             this.redriver = new Redriver(streams, subscriptions);
@@ -219,6 +221,8 @@ public final class Spool implements AutoCloseable
         private boolean backgroundMaintenance = true;
         private boolean syncEachCommit;
         private StateDurability stateDurability = StateDurability.NONE;
+        private long stateCompactionThresholdBytes = StateStoreConfig.DEFAULT_COMPACTION_THRESHOLD_BYTES;
+        private FileSync fileSync = FileSync.FORCE;
 
         private Builder(final Path dataDir)
         {
@@ -256,6 +260,28 @@ public final class Spool implements AutoCloseable
         public Builder stateDurability(final StateDurability stateDurability)
         {
             this.stateDurability = stateDurability;
+            return this;
+        }
+
+        /**
+         * The journal size after which a subscription partition's state is compacted into a snapshot.
+         *
+         * @throws io.spool.queue.InvalidSettingsException if it is not between 1 KiB and 1 GiB.
+         */
+        public Builder stateCompactionThresholdBytes(final long bytes)
+        {
+            StateStoreConfig.DEFAULT.compactionThresholdBytes(bytes); // refuses a bad threshold here, not at open
+            this.stateCompactionThresholdBytes = bytes;
+            return this;
+        }
+
+        /**
+         * What every force of the engine goes through: the operating system's ({@link FileSync#FORCE}, the default)
+         * unless a test puts a layer there that simulates power loss.
+         */
+        public Builder fileSync(final FileSync fileSync)
+        {
+            this.fileSync = java.util.Objects.requireNonNull(fileSync, "fileSync");
             return this;
         }
 

@@ -38,13 +38,14 @@ public final class DurableFiles
         }
     }
 
-    public static void replace(final Path file, final byte[] content)
+    /** Replaces {@code file}'s content atomically and durably, forcing through {@code sync}. */
+    public static void replace(final FileSync sync, final Path file, final byte[] content)
     {
         final Path temporary = temporaryOf(file);
         try
         {
             final Path directory = file.toAbsolutePath().getParent();
-            Files.createDirectories(directory);
+            createDirectories(sync, directory);
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE,
                 StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE))
             {
@@ -53,10 +54,10 @@ public final class DurableFiles
                 {
                     channel.write(buffer);
                 }
-                channel.force(true);
+                sync.force(temporary, channel, true);
             }
             Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            syncDirectory(directory);
+            syncDirectory(sync, directory);
         }
         catch (final IOException ex)
         {
@@ -64,14 +65,51 @@ public final class DurableFiles
         }
     }
 
+    /**
+     * Creates {@code directory} and whichever of its parents are missing, forcing the parent of each one created: a
+     * directory entry never forced can vanish with the power, and everything under it with it.
+     */
+    public static void createDirectories(final FileSync sync, final Path directory)
+    {
+        final Path absolute = directory.toAbsolutePath();
+        if (Files.isDirectory(absolute))
+        {
+            return;
+        }
+        final Path parent = absolute.getParent();
+        if (parent != null)
+        {
+            createDirectories(sync, parent);
+        }
+        try
+        {
+            Files.createDirectory(absolute);
+            if (parent != null)
+            {
+                sync.forceDirectory(parent);
+            }
+        }
+        catch (final java.nio.file.FileAlreadyExistsException raced)
+        {
+            if (!Files.isDirectory(absolute))
+            {
+                throw new UncheckedIOException("cannot create directory " + absolute + ": a file has its name", raced);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create directory " + absolute, ex);
+        }
+    }
+
     /** Deletes the file, if there is one, durably: the directory is forced after. */
-    public static void delete(final Path file)
+    public static void delete(final FileSync sync, final Path file)
     {
         try
         {
             if (Files.deleteIfExists(file))
             {
-                syncDirectory(file.toAbsolutePath().getParent());
+                syncDirectory(sync, file.toAbsolutePath().getParent());
             }
         }
         catch (final IOException ex)
@@ -81,11 +119,11 @@ public final class DurableFiles
     }
 
     /** Forces a directory's entries (new, renamed or deleted files) to disk. */
-    public static void syncDirectory(final Path directory)
+    public static void syncDirectory(final FileSync sync, final Path directory)
     {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ))
+        try
         {
-            channel.force(true);
+            sync.forceDirectory(directory);
         }
         catch (final IOException ex)
         {

@@ -2,8 +2,6 @@ package io.spool.log;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
 
 /**
  * The flush stage of one log: follows what the appender wrote, forces it to disk as the log's durability policy
@@ -55,7 +53,7 @@ final class LogFlusher
     {
         if (durability.kind() != Durability.Kind.NONE)
         {
-            segment.force(forcedPosition, segment.sizeBytes());
+            segment.force(log.fileSync(), forcedPosition, segment.sizeBytes());
             forceDirectory();
         }
         segment.release();
@@ -112,7 +110,7 @@ final class LogFlusher
             forceDirectory();
             directoryUnforced = false;
         }
-        segment.force(forcedPosition, pendingEndPosition);
+        segment.force(log.fileSync(), forcedPosition, pendingEndPosition);
         forcedPosition = pendingEndPosition;
         unforced = false;
         return 1;
@@ -121,11 +119,10 @@ final class LogFlusher
     /** Forces the log directory and its parent, so the segment files and the directory itself survive a crash. */
     private void forceDirectory()
     {
-        try (FileChannel dir = FileChannel.open(log.dir(), StandardOpenOption.READ);
-            FileChannel parent = FileChannel.open(log.dir().getParent(), StandardOpenOption.READ))
+        try
         {
-            dir.force(true);
-            parent.force(true);
+            log.fileSync().forceDirectory(log.dir());
+            log.fileSync().forceDirectory(log.dir().getParent());
         }
         catch (final IOException ex)
         {

@@ -57,12 +57,12 @@ public final class LogHoles
     }
 
     /** Replaces the record with {@code holes}, deleting it when there are none. */
-    static void write(final Path logDir, final List<LogHole> holes)
+    static void write(final FileSync sync, final Path logDir, final List<LogHole> holes)
     {
         final Path file = logDir.resolve(FILE_NAME);
         if (holes.isEmpty())
         {
-            DurableFiles.delete(file);
+            DurableFiles.delete(sync, file);
             return;
         }
         final StringBuilder text = new StringBuilder(HEADER).append('\n');
@@ -71,6 +71,6 @@ public final class LogHoles
             text.append(hole.fromOffset()).append(' ').append(hole.toOffset()).append(' ')
                 .append(hole.reason().replace('\n', ' ')).append('\n');
         }
-        DurableFiles.replace(file, text.toString().getBytes(StandardCharsets.UTF_8));
+        DurableFiles.replace(sync, file, text.toString().getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -34,12 +34,15 @@ final class LogRecovery
     private final Path dir;
     private final LogConfig config;
     private final IdleSegmentMappings idleMappings;
+    private final FileSync fileSync;
     private final RecoveryReport report;
     private final SegmentScanner scanner = new SegmentScanner();
     private SegmentScanner.Result activeScan;
 
-    LogRecovery(final Path dir, final String name, final LogConfig config, final IdleSegmentMappings idleMappings)
+    LogRecovery(final Path dir, final String name, final LogConfig config, final IdleSegmentMappings idleMappings,
+        final FileSync fileSync)
     {
+        this.fileSync = fileSync;
         this.dir = dir;
         this.config = config;
         this.idleMappings = idleMappings;
@@ -134,7 +137,7 @@ final class LogRecovery
         }
         if (!known.equals(report.holes()))
         {
-            LogHoles.write(dir, report.holes());
+            LogHoles.write(fileSync, dir, report.holes());
         }
         return segments;
     }
@@ -304,6 +307,11 @@ final class LogRecovery
                         path.getFileName() + ": cut at offset " + scanned.nextOffset);
             }
             channel.truncate(scanned.validEnd);
+            if (dirty >= scanned.validEnd)
+            {
+                // New appends land where the cut bytes were: the cut must not come undone under them.
+                fileSync.force(path, channel, true);
+            }
         }
         catch (final IOException ex)
         {

@@ -69,14 +69,7 @@ public final class LogStore implements AutoCloseable
 
     public static LogStore open(final Path dataDir, final LogStoreConfig config)
     {
-        try
-        {
-            Files.createDirectories(dataDir);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot create data directory " + dataDir, ex);
-        }
+        DurableFiles.createDirectories(config.fileSync(), dataDir);
         final DataDirectoryLock lock = DataDirectoryLock.acquire(dataDir);
         try
         {
@@ -92,6 +85,12 @@ public final class LogStore implements AutoCloseable
     public Path dataDir()
     {
         return dataDir;
+    }
+
+    /** What every force goes through; the stream and queue state kept beside the logs force through it too. */
+    public FileSync fileSync()
+    {
+        return config.fileSync();
     }
 
     public EpochClock clock()
@@ -116,7 +115,8 @@ public final class LogStore implements AutoCloseable
         {
             return existing;
         }
-        final PartitionLog log = PartitionLog.open(name, resolve(name), logConfig, config.clock(), idleMappings);
+        final PartitionLog log = PartitionLog.open(name, resolve(name), logConfig, config.clock(), idleMappings,
+            config.fileSync());
         final RecoveryReport report = log.recoveryReport();
         if (!report.isClean())
         {

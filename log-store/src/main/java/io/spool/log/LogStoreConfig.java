@@ -18,6 +18,7 @@ public final class LogStoreConfig
     private final PipelineThreading threading;
     private final int idleMappedSegments;
     private final int prefaultBytes;
+    private final FileSync fileSync;
 
     private LogStoreConfig(final Builder b)
     {
@@ -30,6 +31,7 @@ public final class LogStoreConfig
         this.threading = b.threading;
         this.idleMappedSegments = b.idleMappedSegments;
         this.prefaultBytes = b.prefaultBytes;
+        this.fileSync = b.fileSync;
     }
 
     public static Builder builder()
@@ -104,6 +106,15 @@ public final class LogStoreConfig
     }
 
     /**
+     * What every force of the store, and of the stream and queue state kept beside it, goes through: the operating
+     * system's ({@link FileSync#FORCE}) unless a test puts a layer there that simulates power loss.
+     */
+    public FileSync fileSync()
+    {
+        return fileSync;
+    }
+
+    /**
      * Collects settings and validates them in {@link #build()}. Not thread-safe.
      */
     public static final class Builder
@@ -117,6 +128,7 @@ public final class LogStoreConfig
         private PipelineThreading threading = PipelineThreading.COMBINED;
         private int idleMappedSegments = 32;
         private int prefaultBytes = 8 << 20;
+        private FileSync fileSync = FileSync.FORCE;
 
         private Builder()
         {
@@ -173,6 +185,12 @@ public final class LogStoreConfig
         public Builder prefaultBytes(final int prefaultBytes)
         {
             this.prefaultBytes = prefaultBytes;
+            return this;
+        }
+
+        public Builder fileSync(final FileSync fileSync)
+        {
+            this.fileSync = java.util.Objects.requireNonNull(fileSync, "fileSync");
             return this;
         }
 

@@ -28,6 +28,7 @@ public final class PartitionLog
     private final LogConfig config;
     private final EpochClock clock;
     private final IdleSegmentMappings idleMappings;
+    private final FileSync fileSync;
     private final RecoveryReport recoveryReport;
     private final Object structureLock = new Object();
     private final Object endMonitor = new Object();
@@ -50,14 +51,15 @@ public final class PartitionLog
     private volatile CommitListener[] commitListeners = NO_LISTENERS;
 
     private PartitionLog(final String name, final Path dir, final LogConfig config, final EpochClock clock,
-        final IdleSegmentMappings idleMappings)
+        final IdleSegmentMappings idleMappings, final FileSync fileSync)
     {
         this.name = name;
         this.dir = dir;
         this.config = config;
         this.clock = clock;
         this.idleMappings = idleMappings;
-        final LogRecovery recovery = new LogRecovery(dir, name, config, idleMappings);
+        this.fileSync = fileSync;
+        final LogRecovery recovery = new LogRecovery(dir, name, config, idleMappings, fileSync);
         final List<Segment> recovered = recovery.recover(clock.time());
         this.recoveryReport = recovery.report();
         this.segments = recovered.toArray(NO_SEGMENTS);
@@ -94,17 +96,10 @@ public final class PartitionLog
      * Opens (recovering) or creates the log in {@code dir}. The caller attaches it to a pipeline before publishing.
      */
     static PartitionLog open(final String name, final Path dir, final LogConfig config, final EpochClock clock,
-        final IdleSegmentMappings idleMappings)
+        final IdleSegmentMappings idleMappings, final FileSync fileSync)
     {
-        try
-        {
-            java.nio.file.Files.createDirectories(dir);
-        }
-        catch (final java.io.IOException ex)
-        {
-            throw new java.io.UncheckedIOException("cannot create log directory " + dir, ex);
-        }
-        return new PartitionLog(name, dir, config, clock, idleMappings);
+        DurableFiles.createDirectories(fileSync, dir);
+        return new PartitionLog(name, dir, config, clock, idleMappings, fileSync);
     }
 
     public String name()
@@ -125,6 +120,11 @@ public final class PartitionLog
     EpochClock clock()
     {
         return clock;
+    }
+
+    FileSync fileSync()
+    {
+        return fileSync;
     }
 
     IdleSegmentMappings idleMappings()

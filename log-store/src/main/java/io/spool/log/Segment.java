@@ -382,11 +382,11 @@ final class Segment
     /**
      * Forces written bytes [from, to) of the record file to disk. The caller holds a reference.
      */
-    void force(final int from, final int to)
+    void force(final FileSync sync, final int from, final int to)
     {
         if (to > from)
         {
-            logMap.force(from, to - from);
+            sync.force(logPath, logMap, from, to - from);
         }
     }
 

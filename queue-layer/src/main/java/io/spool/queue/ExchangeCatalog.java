@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
@@ -33,10 +34,12 @@ final class ExchangeCatalog
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
     private final Path file;
+    private final FileSync sync;
 
-    ExchangeCatalog(final Path file)
+    ExchangeCatalog(final Path file, final FileSync sync)
     {
         this.file = file;
+        this.sync = sync;
     }
 
     /**
@@ -103,7 +106,7 @@ final class ExchangeCatalog
         }
         final long crc = crc(text.toString());
         text.append("crc ").append(Long.toHexString(crc)).append('\n');
-        DurableFiles.replace(file, text.toString().getBytes(StandardCharsets.UTF_8));
+        DurableFiles.replace(sync, file, text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private static Binding parseBinding(final ExchangeType type, final String[] fields)

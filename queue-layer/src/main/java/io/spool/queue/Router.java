@@ -56,7 +56,7 @@ public final class Router
         final EpochClock clock)
     {
         this.clock = clock;
-        this.catalog = new ExchangeCatalog(catalogFile);
+        this.catalog = new ExchangeCatalog(catalogFile, streams.logStore().fileSync());
         this.subscriptions = subscriptions;
         this.producer = streams.newProducer();
         this.deadLetterProducer = streams.newProducer(deadLettersInFlight);

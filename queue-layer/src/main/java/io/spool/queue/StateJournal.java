@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.log.FileSync;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.EpochClock;
 
@@ -28,11 +29,14 @@ final class StateJournal implements StateLog, AutoCloseable
     private final ExpandableDirectByteBuffer pending = new ExpandableDirectByteBuffer(64 * 1024);
     private final CRC32C crc = new CRC32C();
     private final StateDurability durability;
+    private final FileSync sync;
     private final EpochClock clock;
     private FileChannel channel;
     private MappedTail tail;
     private Path path;
     private long fileLength;
+    /** The journal is forced up to here: a force covers what was written since. */
+    private long forcedEnd;
     private int pendingLength;
     private int openEntryAt = -1;
     private int openType;
@@ -42,9 +46,10 @@ final class StateJournal implements StateLog, AutoCloseable
     /** Opens a journal for appending after {@code validLength} bytes, writing a header if the file is new. */
     StateJournal(
         final Path path, final long generation, final long validLength, final StateDurability durability,
-        final EpochClock clock)
+        final FileSync sync, final EpochClock clock)
     {
         this.durability = durability;
+        this.sync = sync;
         this.clock = clock;
         this.lastForceMillis = clock.time();
         open(path, generation, validLength);
@@ -264,7 +269,8 @@ final class StateJournal implements StateLog, AutoCloseable
 
     private void force() throws IOException
     {
-        channel.force(false);
+        sync.force(path, channel, forcedEnd, fileLength);
+        forcedEnd = fileLength;
         unforced = false;
         lastForceMillis = clock.time();
     }
@@ -321,7 +327,10 @@ final class StateJournal implements StateLog, AutoCloseable
                 {
                     channel.write(header, header.position());
                 }
-                channel.force(true);
+                sync.force(newPath, channel, true);
+                // A new journal's entry is forced too: without it the journal, and every settlement it holds,
+                // could vanish with the power while the snapshot that hands over to it stays.
+                sync.forceDirectory(newPath.toAbsolutePath().getParent());
                 fileLength = FILE_HEADER_LENGTH;
             }
             else
@@ -329,6 +338,7 @@ final class StateJournal implements StateLog, AutoCloseable
                 channel.truncate(validLength);
                 fileLength = validLength;
             }
+            forcedEnd = fileLength;
             tail = new MappedTail(channel, fileLength);
         }
         catch (final IOException ex)

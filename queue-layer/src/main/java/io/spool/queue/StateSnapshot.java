@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.log.FileSync;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochClock;
@@ -46,7 +47,8 @@ final class StateSnapshot
     }
 
     /** @return the snapshot's size in bytes. */
-    static long write(final Path directory, final SubscriptionPartitionState state, final long generation)
+    static long write(final Path directory, final SubscriptionPartitionState state, final long generation,
+        final FileSync sync)
     {
         final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(4096);
         final int length = encode(buffer, state, generation);
@@ -60,7 +62,7 @@ final class StateSnapshot
             {
                 channel.write(bytes);
             }
-            channel.force(true);
+            sync.force(temp, channel, true);
         }
         catch (final IOException ex)
         {
@@ -70,10 +72,7 @@ final class StateSnapshot
         {
             Files.move(temp, directory.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
-            try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ))
-            {
-                dir.force(true);
-            }
+            sync.forceDirectory(directory);
         }
         catch (final IOException ex)
         {

@@ -1,8 +1,11 @@
 package io.spool.queue;
 
+import io.spool.log.FileSync;
+
 /**
- * How a {@link SubscriptionStateStore} keeps its files: the journal's {@link StateDurability} and the journal size
- * after which a commit compacts it into a snapshot. Immutable and thread-safe.
+ * How a {@link SubscriptionStateStore} keeps its files: the journal's {@link StateDurability}, the journal size
+ * after which a commit compacts it into a snapshot, and the {@link FileSync} its forces go through (the log store's,
+ * set by the registry). Immutable and thread-safe.
  */
 public final class StateStoreConfig
 {
@@ -11,15 +14,18 @@ public final class StateStoreConfig
     public static final long MAX_COMPACTION_THRESHOLD_BYTES = 1L << 30;
 
     public static final StateStoreConfig DEFAULT =
-        new StateStoreConfig(StateDurability.NONE, DEFAULT_COMPACTION_THRESHOLD_BYTES);
+        new StateStoreConfig(StateDurability.NONE, DEFAULT_COMPACTION_THRESHOLD_BYTES, FileSync.FORCE);
 
     private final StateDurability durability;
     private final long compactionThresholdBytes;
+    private final FileSync fileSync;
 
-    private StateStoreConfig(final StateDurability durability, final long compactionThresholdBytes)
+    private StateStoreConfig(final StateDurability durability, final long compactionThresholdBytes,
+        final FileSync fileSync)
     {
         this.durability = durability;
         this.compactionThresholdBytes = compactionThresholdBytes;
+        this.fileSync = fileSync;
     }
 
     /**
@@ -31,7 +37,7 @@ public final class StateStoreConfig
         {
             throw new InvalidSettingsException("journal durability must be none, interval or every batch, was null");
         }
-        return new StateStoreConfig(durability, compactionThresholdBytes);
+        return new StateStoreConfig(durability, compactionThresholdBytes, fileSync);
     }
 
     /**
@@ -44,7 +50,18 @@ public final class StateStoreConfig
             throw new InvalidSettingsException("journal compaction threshold must be between 1024 and " +
                 MAX_COMPACTION_THRESHOLD_BYTES + " bytes, was " + bytes);
         }
-        return new StateStoreConfig(durability, bytes);
+        return new StateStoreConfig(durability, bytes, fileSync);
+    }
+
+    /** The same settings, forcing through {@code sync}. */
+    StateStoreConfig fileSync(final FileSync sync)
+    {
+        return new StateStoreConfig(durability, compactionThresholdBytes, sync);
+    }
+
+    FileSync fileSync()
+    {
+        return fileSync;
     }
 
     public StateDurability durability()

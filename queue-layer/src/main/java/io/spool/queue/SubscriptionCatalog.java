@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -31,10 +32,12 @@ final class SubscriptionCatalog
     private static final SecureRandom ISSUERS = new SecureRandom();
 
     private final Path file;
+    private final FileSync sync;
 
-    SubscriptionCatalog(final Path file)
+    SubscriptionCatalog(final Path file, final FileSync sync)
     {
         this.file = file;
+        this.sync = sync;
     }
 
     /** Stored subscriptions by name: topic and settings. */
@@ -73,7 +76,7 @@ final class SubscriptionCatalog
         }
         final long crc = crc(text.toString());
         text.append("crc ").append(Long.toHexString(crc)).append('\n');
-        DurableFiles.replace(file, text.toString().getBytes(StandardCharsets.UTF_8));
+        DurableFiles.replace(sync, file, text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private static long crc(final String text)

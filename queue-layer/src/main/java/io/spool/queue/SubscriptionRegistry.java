@@ -52,8 +52,8 @@ public final class SubscriptionRegistry implements AutoCloseable
         this.streams = streams;
         this.directory = directory;
         this.clock = clock;
-        this.stateConfig = stateConfig;
-        this.catalog = new SubscriptionCatalog(directory.resolve("subscriptions.catalog"));
+        this.stateConfig = stateConfig.fileSync(streams.logStore().fileSync());
+        this.catalog = new SubscriptionCatalog(directory.resolve("subscriptions.catalog"), streams.logStore().fileSync());
         this.entries = catalog.load();
         if (entries.values().stream().anyMatch(entry -> entry.issuerDrawn))
         {

@@ -1,9 +1,11 @@
 package io.spool.queue;
 
+import io.spool.log.DurableFiles;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochClock;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,12 +81,12 @@ public final class SubscriptionStateStore implements AutoCloseable
     {
         try
         {
-            Files.createDirectories(directory);
+            DurableFiles.createDirectories(config.fileSync(), directory);
         }
-        catch (final IOException ex)
+        catch (final UncheckedIOException ex)
         {
             throw new StateStorageException("creating the subscription state directory " + directory + " failed",
-                ex);
+                ex.getCause());
         }
         final Path snapshotFile = directory.resolve(SnapshotDescriptor.FILE_NAME);
         final SubscriptionPartitionState state;
@@ -111,7 +113,7 @@ public final class SubscriptionStateStore implements AutoCloseable
                 StateLog.NONE);
             generation = 0;
             delays = new Long2LongHashMap(Long.MIN_VALUE);
-            snapshotBytes = StateSnapshot.write(directory, state, generation);
+            snapshotBytes = StateSnapshot.write(directory, state, generation, config.fileSync());
         }
         final Path journalFile = directory.resolve(JournalDescriptor.fileName(generation));
         final StateRestorer restorer = new StateRestorer(state, delays);
@@ -119,7 +121,7 @@ public final class SubscriptionStateStore implements AutoCloseable
         final long truncatedBytes = Math.max(0, JournalReader.writtenLength(journalFile) - validLength);
         deleteStaleFiles(directory, journalFile);
         final StateJournal journal = new StateJournal(journalFile, generation, validLength,
-            config.durability(), clock);
+            config.durability(), config.fileSync(), clock);
         state.stateLog(journal);
         restorer.complete();
         if (expiryInspector != null)
@@ -161,7 +163,7 @@ public final class SubscriptionStateStore implements AutoCloseable
     {
         journal.commit();
         final long next = generation + 1;
-        snapshotBytes = StateSnapshot.write(directory, state, next);
+        snapshotBytes = StateSnapshot.write(directory, state, next, config.fileSync());
         final Path previous = directory.resolve(JournalDescriptor.fileName(generation));
         final Path current = directory.resolve(JournalDescriptor.fileName(next));
         journal.rollTo(current, next);

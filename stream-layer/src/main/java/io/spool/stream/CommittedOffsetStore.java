@@ -2,6 +2,7 @@ package io.spool.stream;
 
 import io.spool.log.DurableFiles;
 import io.spool.log.EngineClosedException;
+import io.spool.log.FileSync;
 import org.agrona.collections.Object2LongHashMap;
 
 import java.io.IOException;
@@ -37,6 +38,7 @@ public final class CommittedOffsetStore implements AutoCloseable
     public static final long NO_OFFSET = -1L;
 
     private final Path file;
+    private final FileSync sync;
     private final boolean syncEachCommit;
     private final Object2LongHashMap<OffsetKey> offsets = new Object2LongHashMap<>(NO_OFFSET);
     private final CRC32C crc = new CRC32C();
@@ -48,17 +50,21 @@ public final class CommittedOffsetStore implements AutoCloseable
     private int compactions;
     private boolean closed;
 
-    private CommittedOffsetStore(final Path file, final boolean syncEachCommit) throws IOException
+    private CommittedOffsetStore(final Path file, final boolean syncEachCommit, final FileSync sync)
+        throws IOException
     {
         this.file = file;
+        this.sync = sync;
         this.syncEachCommit = syncEachCommit;
-        Files.createDirectories(file.toAbsolutePath().getParent());
+        DurableFiles.createDirectories(sync, file.toAbsolutePath().getParent());
         channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
             StandardOpenOption.WRITE);
         if (channel.size() == 0)
         {
             writeFileHeader(channel);
-            channel.force(true);
+            sync.force(file, channel, true);
+            // Without its directory entry forced, the file and every commit synced into it can vanish with the power.
+            sync.forceDirectory(file.toAbsolutePath().getParent());
         }
         truncatedBytesOnOpen = replay();
     }
@@ -71,9 +77,15 @@ public final class CommittedOffsetStore implements AutoCloseable
      */
     public static CommittedOffsetStore open(final Path file, final boolean syncEachCommit)
     {
+        return open(file, syncEachCommit, FileSync.FORCE);
+    }
+
+    /** {@link #open(Path, boolean)} forcing through {@code sync}. */
+    public static CommittedOffsetStore open(final Path file, final boolean syncEachCommit, final FileSync sync)
+    {
         try
         {
-            return new CommittedOffsetStore(file, syncEachCommit);
+            return new CommittedOffsetStore(file, syncEachCommit, sync);
         }
         catch (final IOException ex)
         {
@@ -187,7 +199,7 @@ public final class CommittedOffsetStore implements AutoCloseable
         closed = true;
         try
         {
-            channel.force(true);
+            sync.force(file, channel, true);
             channel.close();
         }
         catch (final IOException ex)
@@ -231,7 +243,7 @@ public final class CommittedOffsetStore implements AutoCloseable
             }
             if (syncEachCommit)
             {
-                channel.force(false);
+                sync.force(file, channel, false);
             }
             fileLength += written;
         }
@@ -314,7 +326,7 @@ public final class CommittedOffsetStore implements AutoCloseable
         if (fileLength < size)
         {
             channel.truncate(fileLength);
-            channel.force(true);
+            sync.force(file, channel, true);
         }
         return size - fileLength;
     }
@@ -378,7 +390,7 @@ public final class CommittedOffsetStore implements AutoCloseable
         try
         {
             channel.close();
-            DurableFiles.replace(file, content);
+            DurableFiles.replace(sync, file, content);
             channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
         }
         catch (final IOException ex)

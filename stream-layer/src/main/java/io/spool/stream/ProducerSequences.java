@@ -1,6 +1,7 @@
 package io.spool.stream;
 
 import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -79,7 +80,7 @@ public final class ProducerSequences
      * Writes the stored batches of every producer (atomically replacing {@code file}); batches not yet stored are
      * left out, their producers retry them.
      */
-    public void save(final Path file)
+    public void save(final FileSync sync, final Path file)
     {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes))
@@ -95,7 +96,7 @@ public final class ProducerSequences
         {
             throw new UncheckedIOException("cannot encode producer sequences", ex);
         }
-        DurableFiles.replace(file, bytes.toByteArray());
+        DurableFiles.replace(sync, file, bytes.toByteArray());
     }
 
     /** Reads what {@link #save} wrote; a missing file leaves this empty. */

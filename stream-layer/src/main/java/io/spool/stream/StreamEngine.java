@@ -57,7 +57,7 @@ public final class StreamEngine implements AutoCloseable
             final Path streamDirectory = dataDir.resolve(STREAM_DIRECTORY);
             final TopicRegistry topics = new TopicRegistry(logStore, streamDirectory);
             final CommittedOffsetStore offsets = CommittedOffsetStore.open(
-                streamDirectory.resolve(OFFSETS_FILE), config.syncEachCommit());
+                streamDirectory.resolve(OFFSETS_FILE), config.syncEachCommit(), logStore.fileSync());
             return new StreamEngine(logStore, topics, offsets, streamDirectory);
         }
         catch (final RuntimeException ex)
@@ -205,7 +205,7 @@ public final class StreamEngine implements AutoCloseable
         try
         {
             logStore.close();
-            producerSequences.save(producerSequencesFile);
+            producerSequences.save(logStore.fileSync(), producerSequencesFile);
         }
         finally
         {

@@ -1,6 +1,7 @@
 package io.spool.stream;
 
 import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -25,10 +26,17 @@ import java.util.zip.CRC32C;
 final class TopicMetadataStore
 {
     private final Path file;
+    private final FileSync sync;
 
     TopicMetadataStore(final Path directory)
     {
+        this(directory, FileSync.FORCE);
+    }
+
+    TopicMetadataStore(final Path directory, final FileSync sync)
+    {
         this.file = directory.resolve(TopicMetadataDescriptor.FILE_NAME);
+        this.sync = sync;
     }
 
     /** The stored topics in file order; none when the file does not exist yet. */
@@ -40,7 +48,7 @@ final class TopicMetadataStore
 
     void save(final List<StoredTopic> topics)
     {
-        DurableFiles.replace(file, encode(topics));
+        DurableFiles.replace(sync, file, encode(topics));
     }
 
     private static byte[] encode(final List<StoredTopic> topics)

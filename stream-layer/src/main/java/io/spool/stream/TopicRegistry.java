@@ -37,7 +37,7 @@ public final class TopicRegistry
     {
         this.logStore = logStore;
         this.logRoot = logStore.dataDir();
-        this.metadata = new TopicMetadataStore(metadataDirectory);
+        this.metadata = new TopicMetadataStore(metadataDirectory, logStore.fileSync());
         for (final StoredTopic stored : metadata.load())
         {
             final TopicConfig config = TopicConfig.fromSettings(stored.partitions(), stored.settings());

@@ -1,6 +1,7 @@
 package io.spool.stream;
 
 import io.spool.log.EngineClosedException;
+import io.spool.log.PowerLossFileSync;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +54,22 @@ class CommittedOffsetStoreTest
                 .containsExactly(Map.entry(ORDERS_0, 11L), Map.entry(ORDERS_1, 20L));
             assertThat(store.committed("g2", PAYMENTS_0)).isEqualTo(5L);
             assertThat(store.groups()).containsExactlyInAnyOrder("g1", "g2");
+        }
+    }
+
+    @Test
+    void aCommitSyncedBeforeItReturnedSurvivesAPowerLoss()
+    {
+        final PowerLossFileSync storage = new PowerLossFileSync(dir);
+        final CommittedOffsetStore store = CommittedOffsetStore.open(file(), true, storage);
+        store.commit("g", ORDERS_0, 42L);
+        storage.losePower();
+        store.close();
+        storage.restoreWhatWasForced();
+
+        try (CommittedOffsetStore reopened = CommittedOffsetStore.open(file(), true))
+        {
+            assertThat(reopened.committed("g", ORDERS_0)).isEqualTo(42L);
         }
     }
 

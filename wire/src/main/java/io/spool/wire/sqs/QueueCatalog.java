@@ -1,6 +1,7 @@
 package io.spool.wire.sqs;
 
 import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -27,14 +28,16 @@ final class QueueCatalog
     private static final String TAG = "tag.";
 
     private final Path directory;
+    private final FileSync sync;
     private final Map<String, QueueDefinition> definitions = new ConcurrentHashMap<>();
 
-    QueueCatalog(final Path directory)
+    QueueCatalog(final Path directory, final FileSync sync)
     {
         this.directory = directory;
+        this.sync = sync;
         try
         {
-            Files.createDirectories(directory);
+            DurableFiles.createDirectories(sync, directory);
             try (Stream<Path> files = Files.list(directory))
             {
                 files.filter(file -> file.getFileName().toString().endsWith(SUFFIX)).forEach(this::load);
@@ -114,7 +117,7 @@ final class QueueCatalog
         {
             throw new UncheckedIOException(ex);
         }
-        DurableFiles.replace(directory.resolve(definition.name() + SUFFIX), out.toByteArray());
+        DurableFiles.replace(sync, directory.resolve(definition.name() + SUFFIX), out.toByteArray());
         definitions.put(definition.name(), definition);
     }
 
@@ -124,7 +127,7 @@ final class QueueCatalog
         try
         {
             Files.deleteIfExists(directory.resolve(name + SUFFIX));
-            DurableFiles.syncDirectory(directory);
+            DurableFiles.syncDirectory(sync, directory);
         }
         catch (final IOException ex)
         {

@@ -1,6 +1,7 @@
 package io.spool.wire.sqs;
 
 import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 import io.spool.queue.Receipt;
 
 import javax.crypto.Mac;
@@ -42,14 +43,14 @@ final class ReceiptHandles
     }
 
     /** Handles sealed with the key in {@code file}, made (from a secure random source) when the file is missing. */
-    static ReceiptHandles keyedBy(final Path file)
+    static ReceiptHandles keyedBy(final FileSync sync, final Path file)
     {
         byte[] key = DurableFiles.read(file);
         if (key == null || key.length != KEY_LENGTH)
         {
             key = new byte[KEY_LENGTH];
             new SecureRandom().nextBytes(key);
-            DurableFiles.replace(file, key);
+            DurableFiles.replace(sync, file, key);
         }
         return new ReceiptHandles(key);
     }

@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.spool.Spool;
+import io.spool.log.FileSync;
 import io.spool.wire.Transport;
 
 import java.net.InetSocketAddress;
@@ -47,8 +48,9 @@ public final class SqsEndpoint implements AutoCloseable
     private SqsEndpoint(final Spool engine, final SqsConfig config)
     {
         final QueueNames names = new QueueNames(config.region(), config.account());
-        final Queues queues = new Queues(engine, new QueueCatalog(config.directory().resolve("queues")), names);
-        final ReceiptHandles handles = ReceiptHandles.keyedBy(config.directory().resolve("receipt-handle.key"));
+        final FileSync sync = engine.streams().logStore().fileSync();
+        final Queues queues = new Queues(engine, new QueueCatalog(config.directory().resolve("queues"), sync), names);
+        final ReceiptHandles handles = ReceiptHandles.keyedBy(sync, config.directory().resolve("receipt-handle.key"));
         this.moves = new MessageMoves(engine, queues);
         this.engineExecutor = new ThreadPoolExecutor(ENGINE_THREADS, ENGINE_THREADS, 30, TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(ENGINE_QUEUE), new DefaultThreadFactory("spool-sqs-engine", true));
