@@ -10,7 +10,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-
 /**
  * Counts the sessions (connections past the HELLO handshake) a server holds open, in all and per client address,
  * and decides whether the next one is admitted. A connection is counted from its handshake, not from its accept, so
