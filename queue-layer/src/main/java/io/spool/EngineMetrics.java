@@ -92,6 +92,9 @@ final class EngineMetrics
                 "Messages dead-lettered since the subscription was created.", labels, metrics.dead()));
             samples.add(MetricSample.counter("spool_subscription_redeliveries_total",
                 "Deliveries that were not the message's first.", labels, metrics.redeliveries()));
+            samples.add(MetricSample.counter("spool_subscription_acks_total",
+                "Acks that took effect since the subscription was opened; its rate is the acks per second.", labels,
+                metrics.acks()));
             samples.add(MetricSample.gauge("spool_subscription_oldest_ready_age_seconds",
                 "Age of the oldest ready message by its publish time; 0 when none is ready.", labels,
                 metrics.oldestReadyAgeMillis() / 1000.0));

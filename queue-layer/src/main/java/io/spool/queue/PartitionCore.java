@@ -35,6 +35,8 @@ final class PartitionCore
     long cursor;
     long logEnd;
     int inFlightCount;
+    /** Acks that took effect since this state opened, single or in runs: the subscription's acks metric. */
+    long ackCount;
 
     PartitionCore(final int partition, final SubscriptionSettings settings, final EpochClock clock,
         final long startOffset, final StateLog stateLog)
@@ -86,6 +88,7 @@ final class PartitionCore
         records.free(record);
         window.settle(offset, false);
         firstDeliveries.settled(offset);
+        ackCount++;
     }
 
     /** An acquired record stops counting as in flight, for the subscription and for its consumer. */

@@ -55,6 +55,7 @@ final class RangeAcks
                 window.settleRun(offset, plain);
                 core.firstDeliveries.settledRun(offset, plain);
                 groups.settledRun(offset, plain);
+                core.ackCount += plain;
                 offset += plain;
                 continue;
             }

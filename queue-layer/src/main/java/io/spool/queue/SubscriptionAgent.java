@@ -523,6 +523,7 @@ final class SubscriptionAgent implements Runnable
         long delayed = 0;
         long dead = 0;
         long redeliveries = 0;
+        long acks = 0;
         long oldestTimestamp = Long.MAX_VALUE;
         final Delivery probe = new Delivery();
         for (final PartitionWorker partition : partitions)
@@ -535,6 +536,7 @@ final class SubscriptionAgent implements Runnable
             delayed += state.delayedCount();
             dead += state.deadCount();
             redeliveries += state.redeliveryCount();
+            acks += state.ackCount();
             final long oldest = state.oldestReadyOffset();
             if (oldest >= 0 && partition.read(oldest, 1, probe))
             {
@@ -542,7 +544,7 @@ final class SubscriptionAgent implements Runnable
             }
         }
         final long age = oldestTimestamp == Long.MAX_VALUE ? 0 : Math.max(0, clock.time() - oldestTimestamp);
-        return new SubscriptionMetrics(ready, inFlight, delayed, dead, redeliveries, age, consumers.size());
+        return new SubscriptionMetrics(ready, inFlight, delayed, dead, redeliveries, age, consumers.size(), acks);
     }
 
     private void failPending()

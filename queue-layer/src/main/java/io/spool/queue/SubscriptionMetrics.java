@@ -12,10 +12,12 @@ public final class SubscriptionMetrics
     private final long redeliveries;
     private final long oldestReadyAgeMillis;
     private final int consumers;
+    private final long acks;
 
     SubscriptionMetrics(final long ready, final long inFlight, final long delayed, final long dead,
-        final long redeliveries, final long oldestReadyAgeMillis, final int consumers)
+        final long redeliveries, final long oldestReadyAgeMillis, final int consumers, final long acks)
     {
+        this.acks = acks;
         this.ready = ready;
         this.inFlight = inFlight;
         this.delayed = delayed;
@@ -69,10 +71,19 @@ public final class SubscriptionMetrics
         return consumers;
     }
 
+    /**
+     * Acks that took effect since the subscription was opened (pull or push, one by one or in runs); a counter, so
+     * its rate is the acks per second.
+     */
+    public long acks()
+    {
+        return acks;
+    }
+
     @Override
     public String toString()
     {
         return "ready=" + ready + " inFlight=" + inFlight + " delayed=" + delayed + " dead=" + dead +
-            " redeliveries=" + redeliveries + " oldestReadyAgeMs=" + oldestReadyAgeMillis + " consumers=" + consumers;
+            " redeliveries=" + redeliveries + " oldestReadyAgeMs=" + oldestReadyAgeMillis + " consumers=" + consumers + " acks=" + acks;
     }
 }

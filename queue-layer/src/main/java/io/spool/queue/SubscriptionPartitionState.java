@@ -457,6 +457,12 @@ public final class SubscriptionPartitionState
         return acquisitions.redeliveryCount();
     }
 
+    /** Acks that took effect since this state was opened (by receipt or in a push consumer's run). */
+    public long ackCount()
+    {
+        return core.ackCount;
+    }
+
     /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */
     public long footprintBytes()
     {

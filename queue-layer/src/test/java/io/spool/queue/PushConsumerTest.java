@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.spool.MetricSample;
 import io.spool.log.HeadersCodec;
 import io.spool.stream.ProducerRecord;
 import org.agrona.DirectBuffer;
@@ -21,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PushConsumerTest
 {
@@ -463,5 +465,59 @@ class PushConsumerTest
             expected.add(messages - acked);
         }
         assertThat(unackedAfterSync).isEqualTo(expected);
+    }
+
+    /** The acks metric counts each ack that took effect, and not a refused ack, a nack or a reject. */
+    @Test
+    void pulledAcksCountOnceEachAndRefusedOnesNotAtAll()
+    {
+        fx.publishJobs("jobs", 6);
+        final List<Delivery> deliveries = work.receive(6, 0);
+        assertThat(deliveries).hasSize(6);
+
+        work.ack(deliveries.get(0).receipt());
+        assertThatThrownBy(() -> work.ack(deliveries.get(0).receipt())).isInstanceOf(AlreadySettledException.class);
+        work.ack(List.of(deliveries.get(1).receipt(), deliveries.get(2).receipt()));
+        work.nack(deliveries.get(3).receipt());
+        work.reject(deliveries.get(4).receipt());
+
+        assertThat(work.metrics().acks()).isEqualTo(3);
+        assertThat(work.metrics().inFlight()).isEqualTo(1);
+    }
+
+    @Test
+    void pushedAcksCountInTheRunsTheyAreSettledIn()
+    {
+        fx.publishJobs("jobs", 40);
+        final CountDownLatch all = new CountDownLatch(40);
+        final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(100), (delivery, c) ->
+        {
+            c.ack(delivery);
+            all.countDown();
+        });
+        QueueFixture.await(all);
+        work.sync();
+        work.sync();
+
+        assertThat(work.metrics().acks()).isEqualTo(40);
+        assertThat(work.metrics().inFlight()).isZero();
+        consumer.close();
+    }
+
+    @Test
+    void theEngineMetricsCarryEachSubscriptionsAcksAsACounter()
+    {
+        fx.publishJobs("jobs", 2);
+        for (final Delivery delivery : work.receive(2, 0))
+        {
+            work.ack(delivery.receipt());
+        }
+
+        final List<MetricSample> samples = fx.spool.metrics();
+        final MetricSample acks = samples.stream()
+            .filter(sample -> sample.name().equals("spool_subscription_acks_total")).findFirst().orElseThrow();
+        assertThat(acks.kind()).isEqualTo(MetricSample.Kind.COUNTER);
+        assertThat(acks.labels()).isEqualTo(Map.of("subscription", "work", "topic", "jobs"));
+        assertThat(acks.value()).isEqualTo(2.0);
     }
 }
