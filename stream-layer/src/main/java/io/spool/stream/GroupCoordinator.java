@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 
@@ -201,22 +202,46 @@ public final class GroupCoordinator
      */
     public void commitStandalone(final String groupId, final Map<TopicPartition, Long> newOffsets)
     {
+        commitWithoutMembers(groupId, newOffsets, members -> new CommitFailedException("group \"" + groupId +
+            "\" has active members; a consumer that assigned its partitions by hand cannot commit for it"));
+    }
+
+    /**
+     * Sets a group's committed offsets from outside it, as an operator's offset reset does (Kafka's
+     * {@code kafka-consumer-groups --reset-offsets}).
+     *
+     * @throws InvalidGroupException   when the group has live members: they read on from their own positions and
+     *                                 would commit over the reset, so they must stop first
+     * @throws InvalidRequestException when an offset is above its partition's log end (nothing is committed)
+     */
+    public void resetOffsets(final String groupId, final Map<TopicPartition, Long> newOffsets)
+    {
+        commitWithoutMembers(groupId, newOffsets, members -> new InvalidGroupException("group \"" + groupId +
+            "\" has live members " + members + "; stop them before resetting its offsets"));
+    }
+
+    /** Commits unless the group has live members, under its lock so that none joins before the commit. */
+    private void commitWithoutMembers(final String groupId, final Map<TopicPartition, Long> newOffsets,
+        final Function<Set<String>, RuntimeException> refusal)
+    {
         TopicNames.validateGroup(groupId);
         final ConsumerGroup group = groups.get(groupId);
-        if (group != null)
+        if (group == null)
         {
-            synchronized (group)
-            {
-                group.expire(clock.time(), partitionCount);
-                if (!group.isEmpty())
-                {
-                    throw new CommitFailedException("group \"" + groupId + "\" has active members; a consumer " +
-                        "that assigned its partitions by hand cannot commit for it");
-                }
-            }
+            checkWithinLogs(newOffsets);
+            offsets.commit(groupId, newOffsets);
+            return;
         }
-        checkWithinLogs(newOffsets);
-        offsets.commit(groupId, newOffsets);
+        synchronized (group)
+        {
+            group.expire(clock.time(), partitionCount);
+            if (!group.isEmpty())
+            {
+                throw refusal.apply(group.describe().members());
+            }
+            checkWithinLogs(newOffsets);
+            offsets.commit(groupId, newOffsets);
+        }
     }
 
     /**

@@ -5,11 +5,9 @@ import io.spool.log.PartitionLog;
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;
-import java.util.HashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * The stream half of Spool opened on a data directory: the log store, the topics, the consumer groups and their
@@ -31,6 +29,7 @@ public final class StreamEngine implements AutoCloseable
     private final GroupCoordinator groups;
     private final ProducerSequences producerSequences;
     private final Path producerSequencesFile;
+    private final GroupReports reports;
 
     private StreamEngine(final LogStore logStore, final TopicRegistry topics, final CommittedOffsetStore offsets,
         final Path streamDirectory)
@@ -42,6 +41,7 @@ public final class StreamEngine implements AutoCloseable
         this.producerSequences = new ProducerSequences(logStore.clock().time());
         this.producerSequencesFile = streamDirectory.resolve(PRODUCER_SEQUENCES_FILE);
         producerSequences.load(producerSequencesFile);
+        this.reports = new GroupReports(topics, groups);
     }
 
     public static StreamEngine open(final Path dataDir)
@@ -146,31 +146,61 @@ public final class StreamEngine implements AutoCloseable
      */
     public Map<TopicPartition, Long> lag(final String groupId)
     {
-        final Set<String> topicNames = new HashSet<>();
-        final Map<TopicPartition, Long> committed = groups.committedOffsets(groupId);
-        committed.keySet().forEach(partition -> topicNames.add(partition.topic()));
-        final GroupDescription description = groups.describe(groupId);
-        if (description != null)
-        {
-            description.subscriptions().values().forEach(topicNames::addAll);
-        }
-        final Map<TopicPartition, Long> lag = new TreeMap<>();
-        for (final String name : topicNames)
-        {
-            final Topic topic = topics.topicOrNull(name);
-            if (topic == null)
-            {
-                continue;
-            }
-            for (int p = 0; p < topic.partitionCount(); p++)
-            {
-                final PartitionLog log = topic.partition(p);
-                final Long offset = committed.get(new TopicPartition(name, p));
-                final long from = offset == null ? log.startOffset() : offset;
-                lag.put(new TopicPartition(name, p), Math.max(0, log.endOffset() - from));
-            }
-        }
-        return lag;
+        return reports.lag(groupId);
+    }
+
+    /** The ids of the groups with live members or committed offsets, sorted. */
+    public List<String> listGroups()
+    {
+        return groups.groupIds();
+    }
+
+    /**
+     * A group's members and, per partition it committed for or subscribes to, its committed offset, the log's start
+     * and end, and its lag.
+     *
+     * @throws UnknownGroupException when the group has neither live members nor committed offsets
+     */
+    public GroupReport describeGroup(final String groupId)
+    {
+        return reports.describe(groupId);
+    }
+
+    /**
+     * Commits, for {@code groupId}, the offsets {@code spec} names in each of {@code partitions} of {@code topic}
+     * (every partition when empty), as Kafka's {@code kafka-consumer-groups --reset-offsets --execute} does. An
+     * offset is kept within the log's start and end; a time after the last record names the end.
+     *
+     * @return the offsets committed.
+     * @throws InvalidGroupException     when the group has live members (stop them first)
+     * @throws UnknownTopicException     when the topic does not exist
+     * @throws UnknownPartitionException when it has no such partition
+     */
+    public Map<TopicPartition, Long> resetOffsets(final String groupId, final String topic,
+        final Collection<Integer> partitions, final OffsetSpec spec)
+    {
+        final Map<TopicPartition, Long> offsets = planOffsetReset(groupId, topic, partitions, spec);
+        groups.resetOffsets(groupId, offsets);
+        return offsets;
+    }
+
+    /** The offsets {@link #resetOffsets} would commit now, committing nothing (Kafka's {@code --dry-run}). */
+    public Map<TopicPartition, Long> planOffsetReset(final String groupId, final String topic,
+        final Collection<Integer> partitions, final OffsetSpec spec)
+    {
+        return reports.planReset(groupId, topic, partitions, spec);
+    }
+
+    /**
+     * Forgets a group's committed offsets.
+     *
+     * @throws UnknownGroupException when the group has neither live members nor committed offsets
+     * @throws InvalidGroupException when it has live members (they must leave first)
+     */
+    public void deleteGroup(final String groupId)
+    {
+        reports.describe(groupId);
+        groups.deleteGroup(groupId);
     }
 
     /** End offset minus the group's committed offset for one partition (see {@link #lag(String)}). */

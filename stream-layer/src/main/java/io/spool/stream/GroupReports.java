@@ -1,0 +1,122 @@
+package io.spool.stream;
+
+import io.spool.log.PartitionLog;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads where consumer groups stand against the logs (committed offset, log start and end, lag per partition) and
+ * works out the offsets a reset would commit. Thread-safe: it reads the registry and the coordinator, which are.
+ */
+final class GroupReports
+{
+    private final TopicRegistry topics;
+    private final GroupCoordinator groups;
+
+    GroupReports(final TopicRegistry topics, final GroupCoordinator groups)
+    {
+        this.topics = topics;
+        this.groups = groups;
+    }
+
+    /**
+     * @throws InvalidGroupException when the id breaks the naming rules
+     * @throws UnknownGroupException when the group has neither live members nor committed offsets
+     */
+    GroupReport describe(final String groupId)
+    {
+        TopicNames.validateGroup(groupId);
+        final GroupDescription membership = groups.describe(groupId);
+        final List<GroupReport.PartitionPosition> positions = positions(groupId, membership);
+        if (membership == null && positions.isEmpty() && !groups.groupIds().contains(groupId))
+        {
+            throw new UnknownGroupException("no consumer group \"" + groupId + "\": it has no members and no " +
+                "committed offsets");
+        }
+        return new GroupReport(groupId, membership, positions);
+    }
+
+    /** Lag per partition, as {@link #describe} has it; empty for a group that does not exist. */
+    Map<TopicPartition, Long> lag(final String groupId)
+    {
+        final Map<TopicPartition, Long> lag = new TreeMap<>();
+        for (final GroupReport.PartitionPosition position : positions(groupId, groups.describe(groupId)))
+        {
+            lag.put(position.partition(), position.lag());
+        }
+        return lag;
+    }
+
+    /**
+     * The offsets a reset of {@code topic}'s partitions (all of them when {@code partitions} is empty) to
+     * {@code spec} would commit, worked out against the logs now.
+     *
+     * @throws UnknownTopicException     when the topic does not exist
+     * @throws UnknownPartitionException when it has no such partition
+     */
+    Map<TopicPartition, Long> planReset(final String groupId, final String topic,
+        final Collection<Integer> partitions, final OffsetSpec spec)
+    {
+        TopicNames.validateGroup(groupId);
+        final Topic stored = topics.topic(topic);
+        final Collection<Integer> chosen = partitions.isEmpty() ? allPartitions(stored) : new TreeSet<>(partitions);
+        final Map<TopicPartition, Long> offsets = new TreeMap<>();
+        for (final int partition : chosen)
+        {
+            offsets.put(new TopicPartition(topic, partition), spec.resolve(stored.partition(partition)));
+        }
+        return offsets;
+    }
+
+    private static Collection<Integer> allPartitions(final Topic topic)
+    {
+        final List<Integer> all = new ArrayList<>(topic.partitionCount());
+        for (int p = 0; p < topic.partitionCount(); p++)
+        {
+            all.add(p);
+        }
+        return all;
+    }
+
+    /**
+     * Every partition of the topics the group committed for or its members subscribe to; a partition without a
+     * committed offset lags by everything still in the log (end minus start).
+     */
+    private List<GroupReport.PartitionPosition> positions(final String groupId, final GroupDescription membership)
+    {
+        final Map<TopicPartition, Long> committed = groups.committedOffsets(groupId);
+        final TreeSet<String> topicNames = new TreeSet<>();
+        committed.keySet().forEach(partition -> topicNames.add(partition.topic()));
+        if (membership != null)
+        {
+            membership.subscriptions().values().forEach(topicNames::addAll);
+        }
+        final List<GroupReport.PartitionPosition> positions = new ArrayList<>();
+        for (final String name : topicNames)
+        {
+            final Topic topic = topics.topicOrNull(name);
+            if (topic == null)
+            {
+                continue;
+            }
+            for (int p = 0; p < topic.partitionCount(); p++)
+            {
+                final PartitionLog log = topic.partition(p);
+                final TopicPartition partition = new TopicPartition(name, p);
+                final Long offset = committed.get(partition);
+                final long start = log.startOffset();
+                final long end = log.endOffset();
+                final long from = offset == null ? start : offset;
+                positions.add(new GroupReport.PartitionPosition(partition,
+                    offset == null ? GroupReport.PartitionPosition.NO_OFFSET : offset, start, end,
+                    Math.max(0, end - from)));
+            }
+        }
+        return positions;
+    }
+}
