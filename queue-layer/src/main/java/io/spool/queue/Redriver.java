@@ -54,8 +54,33 @@ public final class Redriver
      * @throws InvalidRequestException           if the range is empty or negative.
      * @throws io.spool.stream.UnknownTopicException if the topic does not exist.
      */
-    public synchronized RedriveResult redrive(final String deadLetterTopic, final long fromOffset,
-        final long toOffset)
+    public RedriveResult redrive(final String deadLetterTopic, final long fromOffset, final long toOffset)
+    {
+        return redrive(deadLetterTopic, fromOffset, toOffset, null);
+    }
+
+    /**
+     * Redrives the messages that died in {@code subscription}: the records at offsets {@code [fromOffset, toOffset)}
+     * of each partition of its dead-letter topic whose death history names it; the others of the range are skipped.
+     * Waits until every copy is stored.
+     *
+     * @throws UnknownSubscriptionException if there is no such subscription.
+     * @throws InvalidRequestException      if it has no dead-letter topic, or the range is empty or negative.
+     */
+    public RedriveResult redriveSubscription(final String subscription, final long fromOffset, final long toOffset)
+    {
+        final String deadLetterTopic = subscriptions.get(subscription).settings().deadLetterTopic();
+        if (deadLetterTopic == null)
+        {
+            throw new InvalidRequestException("subscription " + subscription + " has no dead-letter topic, so " +
+                "nothing of it can be redriven");
+        }
+        return redrive(deadLetterTopic, fromOffset, toOffset, subscription);
+    }
+
+    /** {@code onlySubscription} null redrives every record to the subscription it died in. */
+    private synchronized RedriveResult redrive(final String deadLetterTopic, final long fromOffset,
+        final long toOffset, final String onlySubscription)
     {
         if (fromOffset < 0 || toOffset <= fromOffset)
         {
@@ -86,7 +111,7 @@ public final class Redriver
                     {
                         if (record.offset() < end)
                         {
-                            counts[redriveOne(record, source + record.offset()) ? 0 : 1]++;
+                            counts[redriveOne(record, source + record.offset(), onlySubscription) ? 0 : 1]++;
                         }
                         position[0] = record.offset() + 1;
                     }, 256) == 0)
@@ -107,8 +132,11 @@ public final class Redriver
         return new RedriveResult(counts[0], counts[1], next);
     }
 
-    /** @return false when the record has no death history or its source subscription is gone. */
-    private boolean redriveOne(final RecordView record, final String readFrom)
+    /**
+     * @return false when the record has no death history, its source subscription is gone, or it is not
+     * {@code onlySubscription} (when that is not null).
+     */
+    private boolean redriveOne(final RecordView record, final String readFrom, final String onlySubscription)
     {
         final Map<String, byte[]> headers = HeadersCodec.decode(record.buffer(), record.headersOffset(),
             record.headersLength());
@@ -116,6 +144,7 @@ public final class Redriver
         final String subscription = text(headers.get(DeathHistory.SUBSCRIPTION));
         final String partition = text(headers.get(DeathHistory.PARTITION));
         if (topic == null || subscription == null || partition == null ||
+            (onlySubscription != null && !onlySubscription.equals(subscription)) ||
             !subscriptions.list().contains(subscription) ||
             !subscriptions.get(subscription).topic().equals(topic))
         {

@@ -234,6 +234,12 @@ public final class Subscription
         return agent.call(new AgentRequest(AgentRequest.Kind.METRICS)).metrics;
     }
 
+    /** Its topic, settings and metrics now. */
+    public SubscriptionDescription describe()
+    {
+        return new SubscriptionDescription(name, topic, settings, metrics());
+    }
+
     /**
      * Returns once the subscription's agent has finished a whole pass after this call: every earlier settlement,
      * due lock and delay by the engine's clock has taken effect. Tests and labs use it after moving the clock.

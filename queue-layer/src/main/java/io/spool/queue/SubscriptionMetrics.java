@@ -14,7 +14,8 @@ public final class SubscriptionMetrics
     private final int consumers;
     private final long acks;
 
-    SubscriptionMetrics(final long ready, final long inFlight, final long delayed, final long dead,
+    /** The figures as the agent counts them; public so that a network client can rebuild what a server sent. */
+    public SubscriptionMetrics(final long ready, final long inFlight, final long delayed, final long dead,
         final long redeliveries, final long oldestReadyAgeMillis, final int consumers, final long acks)
     {
         this.acks = acks;

@@ -93,4 +93,35 @@ class RedriveTest
         assertThatThrownBy(() -> fx.spool.redriver().redrive("orders.dlq", 5, 5))
             .isInstanceOf(InvalidRequestException.class).hasMessageContaining("[5, 5)");
     }
+
+    @Test
+    void aSubscriptionsRedriveMovesOnlyTheMessagesThatDiedInIt()
+    {
+        final Subscription work = rejectAll("a", "b");
+        final Subscription audit = fx.spool.createSubscription("audit", "orders",
+            SubscriptionSettings.builder().deadLetterTopic("orders.dlq").build());
+        for (final Delivery delivery : audit.receive(10, 0))
+        {
+            audit.reject(delivery.receipt());
+        }
+        fx.awaitRecords("orders.dlq", 4);
+
+        final RedriveResult result = fx.spool.redriver().redriveSubscription("audit", 0, Long.MAX_VALUE);
+
+        assertThat(result.moved()).isEqualTo(2);
+        assertThat(result.skipped()).isEqualTo(2);
+        assertThat(result.nextOffset()).containsExactly(4);
+        assertThat(values(audit.receive(10, 0))).containsExactly("a", "b");
+        assertThat(work.receive(10, 0)).isEmpty();
+    }
+
+    @Test
+    void aSubscriptionsRedriveNeedsTheSubscriptionAndItsDeadLetterTopic()
+    {
+        fx.spool.createSubscription("plain", "orders", SubscriptionSettings.DEFAULT);
+        assertThatThrownBy(() -> fx.spool.redriver().redriveSubscription("plain", 0, Long.MAX_VALUE))
+            .isInstanceOf(InvalidRequestException.class).hasMessageContaining("plain has no dead-letter topic");
+        assertThatThrownBy(() -> fx.spool.redriver().redriveSubscription("nope", 0, Long.MAX_VALUE))
+            .isInstanceOf(UnknownSubscriptionException.class);
+    }
 }

@@ -287,4 +287,21 @@ class SubscriptionTest
         fx.reopen();
         assertThat(fx.spool.subscriptions()).isEmpty();
     }
+
+    @Test
+    void describeGivesTheTopicTheSettingsAndTheMetrics()
+    {
+        final Subscription work = subscribe(SubscriptionSettings.builder().deadLetterTopic("orders.dlq"));
+        fx.publish("orders", "a");
+        work.reject(work.receive(1, 0).get(0).receipt());
+        fx.publish("orders", "b");
+
+        final SubscriptionDescription description = work.describe();
+
+        assertThat(description.name()).isEqualTo("work");
+        assertThat(description.topic()).isEqualTo("orders");
+        assertThat(description.settings()).isEqualTo(work.settings());
+        assertThat(description.metrics().dead()).isEqualTo(1);
+        assertThat(description.metrics().ready()).isEqualTo(1);
+    }
 }
