@@ -23,6 +23,7 @@ import io.spool.stream.NoOffsetForPartitionException;
 import io.spool.stream.PartitionNotAssignedException;
 import io.spool.stream.StreamException;
 import io.spool.stream.TopicExistsException;
+import io.spool.stream.UnknownGroupException;
 import io.spool.stream.UnknownMemberException;
 import io.spool.stream.UnknownPartitionException;
 import io.spool.stream.UnknownTopicException;
@@ -64,6 +65,7 @@ public enum ErrorCode
     PARTITION_NOT_ASSIGNED(48, PartitionNotAssignedException.class),
     NO_OFFSET_FOR_PARTITION(49, NoOffsetForPartitionException.class),
     ILLEGAL_CLIENT_STATE(50, IllegalClientStateException.class),
+    UNKNOWN_GROUP(52, UnknownGroupException.class),
     UNKNOWN_SUBSCRIPTION(60, UnknownSubscriptionException.class),
     SUBSCRIPTION_EXISTS(61, SubscriptionExistsException.class),
     STALE_RECEIPT(62, StaleReceiptException.class),
@@ -203,6 +205,7 @@ public enum ErrorCode
             case PARTITION_NOT_ASSIGNED: return new PartitionNotAssignedException(message);
             case NO_OFFSET_FOR_PARTITION: return new NoOffsetForPartitionException(message);
             case ILLEGAL_CLIENT_STATE: return new IllegalClientStateException(message);
+            case UNKNOWN_GROUP: return new UnknownGroupException(message);
             case UNKNOWN_SUBSCRIPTION: return new UnknownSubscriptionException(subject);
             case SUBSCRIPTION_EXISTS:
             {

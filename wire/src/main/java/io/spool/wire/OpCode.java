@@ -37,6 +37,14 @@ public final class OpCode
     public static final int COMMIT_OFFSETS = 0x73;
     /** The offsets a group committed. */
     public static final int FETCH_COMMITTED = 0x74;
+    /** The ids of the groups with live members or committed offsets ({@link GroupAdminDescriptor}). */
+    public static final int LIST_GROUPS = 0x75;
+    /** A group's members and, per partition, its committed offset, the log's start and end, and its lag. */
+    public static final int DESCRIBE_GROUP = 0x76;
+    /** Commits a group's offsets to the earliest, the latest, an offset or a time; refused while it has members. */
+    public static final int RESET_OFFSETS = 0x77;
+    /** Forgets a group's committed offsets; refused while it has members. */
+    public static final int DELETE_GROUP = 0x78;
 
     /** Creates a subscription on a topic ({@link QueueDescriptor#encodeSettings}). */
     public static final int CREATE_SUBSCRIPTION = 0x40;
@@ -44,6 +52,12 @@ public final class OpCode
     public static final int DELETE_SUBSCRIPTION = 0x41;
     /** The names of every subscription. */
     public static final int LIST_SUBSCRIPTIONS = 0x42;
+    /** A subscription's topic, settings and metrics ({@link SubscriptionDescriptor}). */
+    public static final int DESCRIBE_SUBSCRIPTION = 0x43;
+    /** Empties a subscription, which goes on from its topic's end; answers its metrics from just before. */
+    public static final int PURGE_SUBSCRIPTION = 0x44;
+    /** Moves the messages that died in a subscription back from its dead-letter topic. */
+    public static final int REDRIVE = 0x45;
     /** Pull: up to N deliveries, locked for the lock timeout, with long poll ({@link QueueDescriptor}). */
     public static final int RECEIVE = 0x50;
     /** Settles pulled deliveries by receipt: ack, nack, nack with delay, reject, extend; answers per receipt. */
@@ -95,6 +109,10 @@ public final class OpCode
         NAMES[GROUP_LEAVE] = "GROUP_LEAVE";
         NAMES[COMMIT_OFFSETS] = "COMMIT_OFFSETS";
         NAMES[FETCH_COMMITTED] = "FETCH_COMMITTED";
+        NAMES[LIST_GROUPS] = "LIST_GROUPS";
+        NAMES[DESCRIBE_GROUP] = "DESCRIBE_GROUP";
+        NAMES[RESET_OFFSETS] = "RESET_OFFSETS";
+        NAMES[DELETE_GROUP] = "DELETE_GROUP";
         NAMES[DECLARE_EXCHANGE] = "DECLARE_EXCHANGE";
         NAMES[DELETE_EXCHANGE] = "DELETE_EXCHANGE";
         NAMES[BIND] = "BIND";
@@ -104,6 +122,9 @@ public final class OpCode
         NAMES[CREATE_SUBSCRIPTION] = "CREATE_SUBSCRIPTION";
         NAMES[DELETE_SUBSCRIPTION] = "DELETE_SUBSCRIPTION";
         NAMES[LIST_SUBSCRIPTIONS] = "LIST_SUBSCRIPTIONS";
+        NAMES[DESCRIBE_SUBSCRIPTION] = "DESCRIBE_SUBSCRIPTION";
+        NAMES[PURGE_SUBSCRIPTION] = "PURGE_SUBSCRIPTION";
+        NAMES[REDRIVE] = "REDRIVE";
         NAMES[RECEIVE] = "RECEIVE";
         NAMES[SETTLE] = "SETTLE";
         NAMES[CONSUME] = "CONSUME";

@@ -56,6 +56,7 @@ class ErrorCodeTest
             new PartitionNotAssignedException("not assigned"),
             new NoOffsetForPartitionException("no offset"),
             new IllegalClientStateException("closed consumer"),
+            new io.spool.stream.UnknownGroupException("no consumer group \"billing\""),
             new UnknownSubscriptionException("billing"),
             new SubscriptionExistsException("billing", "orders"),
             new StaleReceiptException("delivery 2 replaced delivery 1"),

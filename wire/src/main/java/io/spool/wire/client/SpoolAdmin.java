@@ -2,6 +2,9 @@ package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
 import io.spool.MetricSample;
+import io.spool.queue.RedriveResult;
+import io.spool.queue.SubscriptionDescription;
+import io.spool.queue.SubscriptionMetrics;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.TopicConfig;
 import io.spool.wire.QueueDescriptor;
@@ -10,6 +13,7 @@ import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
 import io.spool.wire.MetricsDescriptor;
 import io.spool.wire.OpCode;
+import io.spool.wire.SubscriptionDescriptor;
 import io.spool.wire.TopicDescriptor;
 
 import java.util.List;
@@ -79,6 +83,42 @@ public final class SpoolAdmin
     public List<String> listSubscriptions()
     {
         return call(begin(OpCode.LIST_SUBSCRIPTIONS), TopicDescriptor::decodeNames);
+    }
+
+    /**
+     * @throws io.spool.queue.UnknownSubscriptionException when there is none of that name.
+     */
+    public SubscriptionDescription describeSubscription(final String name)
+    {
+        final ByteBuf out = begin(OpCode.DESCRIBE_SUBSCRIPTION);
+        Fields.writeString(out, name);
+        return call(out, SubscriptionDescriptor::decodeDescription);
+    }
+
+    /**
+     * Empties a subscription, as {@code Spool.purgeSubscription} does: it goes on from its topic's end, and the
+     * receipts of what it held are refused.
+     *
+     * @return its metrics just before the purge: what was dropped.
+     */
+    public SubscriptionMetrics purgeSubscription(final String name)
+    {
+        final ByteBuf out = begin(OpCode.PURGE_SUBSCRIPTION);
+        Fields.writeString(out, name);
+        return call(out, SubscriptionDescriptor::decodeMetrics);
+    }
+
+    /**
+     * Moves the messages that died in {@code subscription} back to it, from the records at offsets
+     * {@code [fromOffset, toOffset)} of each partition of its dead-letter topic ({@code Redriver.redriveSubscription}).
+     */
+    public RedriveResult redrive(final String subscription, final long fromOffset, final long toOffset)
+    {
+        final ByteBuf out = begin(OpCode.REDRIVE);
+        Fields.writeString(out, subscription);
+        out.writeLongLE(fromOffset);
+        out.writeLongLE(toOffset);
+        return call(out, SubscriptionDescriptor::decodeRedriveResult);
     }
 
     private ByteBuf begin(final int opCode)

@@ -4,23 +4,28 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.MetricSample;
 import io.spool.Spool;
+import io.spool.queue.SubscriptionMetrics;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.TopicConfig;
 import io.spool.wire.QueueDescriptor;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
+import io.spool.wire.GroupAdminDescriptor;
+import io.spool.wire.GroupDescriptor;
+import io.spool.wire.SubscriptionDescriptor;
 import io.spool.wire.MetricsDescriptor;
 import io.spool.wire.OpCode;
 import io.spool.wire.TopicDescriptor;
 
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The topic and subscription admin operations. Requests are decoded on the event loop; the work (which creates and deletes files)
+ * The topic, subscription and consumer group admin operations. Requests are decoded on the event loop; the work (which creates and deletes files)
  * runs on the server's admin executor so no connection's I/O waits on it. Thread-safe.
  */
 final class AdminOperations
@@ -38,10 +43,9 @@ final class AdminOperations
 
     static boolean handles(final int opCode)
     {
-        return opCode == OpCode.CREATE_TOPIC || opCode == OpCode.DELETE_TOPIC ||
-            opCode == OpCode.DESCRIBE_TOPIC || opCode == OpCode.LIST_TOPICS ||
-            opCode == OpCode.CREATE_SUBSCRIPTION || opCode == OpCode.DELETE_SUBSCRIPTION ||
-            opCode == OpCode.LIST_SUBSCRIPTIONS || opCode == OpCode.METRICS;
+        return (opCode >= OpCode.CREATE_TOPIC && opCode <= OpCode.METRICS) ||
+            (opCode >= OpCode.CREATE_SUBSCRIPTION && opCode <= OpCode.REDRIVE) ||
+            (opCode >= OpCode.LIST_GROUPS && opCode <= OpCode.DELETE_GROUP);
     }
 
     /** Decodes the request body now and answers from the admin executor. */
@@ -58,27 +62,19 @@ final class AdminOperations
                 break;
             }
             case OpCode.DELETE_TOPIC:
-            {
-                final String name = Fields.readString(body);
-                Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> engine.streams().deleteTopic(name));
+                answerNamed(channel, opCode, correlationId, body, (out, name) -> engine.streams().deleteTopic(name));
                 break;
-            }
             case OpCode.DESCRIBE_TOPIC:
-            {
-                final String name = Fields.readString(body);
-                Fields.expectEnd(body);
-                answer(channel, opCode, correlationId,
-                    out -> TopicDescriptor.encodeDescription(out, engine.streams().describeTopic(name)));
+                answerNamed(channel, opCode, correlationId, body,
+                    (out, name) -> TopicDescriptor.encodeDescription(out, engine.streams().describeTopic(name)));
                 break;
-            }
             case OpCode.LIST_TOPICS:
-            {
-                Fields.expectEnd(body);
-                answer(channel, opCode, correlationId,
+                answerEmpty(channel, opCode, correlationId, body,
                     out -> TopicDescriptor.encodeNames(out, engine.streams().listTopics()));
                 break;
-            }
+            case OpCode.METRICS:
+                answerEmpty(channel, opCode, correlationId, body, out -> MetricsDescriptor.encode(out, metrics.get()));
+                break;
             case OpCode.CREATE_SUBSCRIPTION:
             {
                 final String name = Fields.readString(body);
@@ -89,26 +85,85 @@ final class AdminOperations
                 break;
             }
             case OpCode.DELETE_SUBSCRIPTION:
+                answerNamed(channel, opCode, correlationId, body, (out, name) -> engine.deleteSubscription(name));
+                break;
+            case OpCode.LIST_SUBSCRIPTIONS:
+                answerEmpty(channel, opCode, correlationId, body,
+                    out -> TopicDescriptor.encodeNames(out, engine.subscriptions()));
+                break;
+            default:
+                handleOperatorCall(channel, opCode, correlationId, body);
+                break;
+        }
+    }
+
+    /** The operations that inspect and repair subscriptions and consumer groups. */
+    private void handleOperatorCall(final Channel channel, final int opCode, final long correlationId,
+        final ByteBuf body)
+    {
+        switch (opCode)
+        {
+            case OpCode.DESCRIBE_SUBSCRIPTION:
+                answerNamed(channel, opCode, correlationId, body,
+                    (out, name) -> SubscriptionDescriptor.encodeDescription(out, engine.subscription(name).describe()));
+                break;
+            case OpCode.PURGE_SUBSCRIPTION:
+                answerNamed(channel, opCode, correlationId, body, (out, name) ->
+                {
+                    final SubscriptionMetrics before = engine.subscription(name).metrics();
+                    engine.purgeSubscription(name);
+                    SubscriptionDescriptor.encodeMetrics(out, before);
+                });
+                break;
+            case OpCode.REDRIVE:
             {
                 final String name = Fields.readString(body);
+                final long fromOffset = body.readLongLE();
+                final long toOffset = body.readLongLE();
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> engine.deleteSubscription(name));
+                answer(channel, opCode, correlationId, out -> SubscriptionDescriptor.encodeRedriveResult(out,
+                    engine.redriver().redriveSubscription(name, fromOffset, toOffset)));
                 break;
             }
-            case OpCode.METRICS:
+            case OpCode.LIST_GROUPS:
+                answerEmpty(channel, opCode, correlationId, body,
+                    out -> TopicDescriptor.encodeNames(out, engine.streams().listGroups()));
+                break;
+            case OpCode.DESCRIBE_GROUP:
+                answerNamed(channel, opCode, correlationId, body,
+                    (out, groupId) -> GroupAdminDescriptor.encodeReport(out, engine.streams().describeGroup(groupId)));
+                break;
+            case OpCode.RESET_OFFSETS:
             {
+                final GroupAdminDescriptor.Reset reset = GroupAdminDescriptor.decodeReset(body);
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> MetricsDescriptor.encode(out, metrics.get()));
+                answer(channel, opCode, correlationId, out -> GroupDescriptor.encodeOffsets(out, reset.dryRun() ?
+                    engine.streams().planOffsetReset(reset.groupId(), reset.topic(), reset.partitions(), reset.spec()) :
+                    engine.streams().resetOffsets(reset.groupId(), reset.topic(), reset.partitions(), reset.spec())));
                 break;
             }
             default:
-            {
-                Fields.expectEnd(body);
-                answer(channel, opCode, correlationId,
-                    out -> TopicDescriptor.encodeNames(out, engine.subscriptions()));
+                answerNamed(channel, opCode, correlationId, body,
+                    (out, groupId) -> engine.streams().deleteGroup(groupId));
                 break;
-            }
         }
+    }
+
+    /** A request whose body is empty. */
+    private void answerEmpty(final Channel channel, final int opCode, final long correlationId, final ByteBuf body,
+        final Consumer<ByteBuf> work)
+    {
+        Fields.expectEnd(body);
+        answer(channel, opCode, correlationId, work);
+    }
+
+    /** A request whose body is one name: a topic, a subscription or a group. */
+    private void answerNamed(final Channel channel, final int opCode, final long correlationId, final ByteBuf body,
+        final BiConsumer<ByteBuf, String> work)
+    {
+        final String name = Fields.readString(body);
+        Fields.expectEnd(body);
+        answer(channel, opCode, correlationId, out -> work.accept(out, name));
     }
 
     /** Runs {@code work} on the admin executor; it writes the response body, or its exception becomes the reply. */
