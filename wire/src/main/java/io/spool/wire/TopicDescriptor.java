@@ -26,14 +26,15 @@ import java.util.List;
  *  |   2 every batch)                     |
  *  | Durability Interval Millis (int64)   | 41    A string is a uint16 byte count and UTF-8 bytes.
  *  | Dedup Window Millis (int64)          | 49
- *  +--------------------------------------+ 57
+ *  | Dedup By Content (int8: 0 or 1)      | 57
+ *  +--------------------------------------+ 58
  * </pre>
  * <p>
  * Stateless, thread-safe.
  */
 public final class TopicDescriptor
 {
-    public static final int CONFIG_LENGTH = 57;
+    public static final int CONFIG_LENGTH = 58;
 
     private TopicDescriptor()
     {
@@ -52,6 +53,7 @@ public final class TopicDescriptor
         out.writeByte(log.durability().kind().ordinal());
         out.writeLongLE(log.durability().intervalMillis());
         out.writeLongLE(log.dedupWindowMillis());
+        out.writeByte(config.dedupByContent() ? 1 : 0);
     }
 
     /**
@@ -71,7 +73,12 @@ public final class TopicDescriptor
         final long intervalMillis = in.readLongLE();
         log.durability(durability(kind, intervalMillis));
         log.dedupWindowMillis(in.readLongLE());
-        return new TopicConfig(partitions, log.build());
+        final int dedupByContent = in.readUnsignedByte();
+        if (dedupByContent > 1)
+        {
+            throw new IllegalArgumentException("dedup by content must be 0 or 1, was " + dedupByContent);
+        }
+        return new TopicConfig(partitions, log.build(), dedupByContent == 1);
     }
 
     private static Durability durability(final int kind, final long intervalMillis)

@@ -87,6 +87,20 @@ class RoundTripTest
     }
 
     @Test
+    void everyTopicSettingCrossesTheWireBothWays()
+    {
+        final TopicConfig config = TopicConfig.of(2).withLog(LogConfig.builder().segmentBytes(1 << 21)
+            .indexIntervalBytes(512).maxRecordBytes(8192).segmentRollMillis(3_600_000).retentionMillis(86_400_000)
+            .retentionBytes(1L << 30).durability(io.spool.log.Durability.interval(250)).dedupWindowMillis(90_000)
+            .build()).withDedupByContent(true);
+
+        client.admin().createTopic("settings", config);
+
+        assertThat(fixture.spool().streams().describeTopic("settings").config()).hasToString(config.toString());
+        assertThat(client.admin().describeTopic("settings").config()).hasToString(config.toString());
+    }
+
+    @Test
     void publishedRecordsComeBackByFetchWithKeysHeadersAndOffsets()
     {
         client.admin().createTopic("events", WireFixture.topic(2));
