@@ -6,7 +6,7 @@ import io.spool.log.SpoolException;
  * The connection closed before the answer came: the request may or may not have been carried out (a publish may
  * be stored). Immutable, thread-safe.
  */
-public final class ConnectionLostException extends SpoolException
+public class ConnectionLostException extends SpoolException
 {
     private static final long serialVersionUID = 1L;
 

@@ -6,14 +6,11 @@ import io.spool.stream.ConsumerConfig;
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamRecordHandler;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicDescription;
 import io.spool.stream.TopicPartition;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -27,11 +24,13 @@ final class EmbeddedEndpoint implements Endpoint
 
     private final Path dataDirectory;
     private final Spool spool;
+    private final Admin admin;
 
     EmbeddedEndpoint(final Path dataDirectory)
     {
         this.dataDirectory = dataDirectory;
         this.spool = Spool.builder(dataDirectory).backgroundMaintenance(false).open();
+        this.admin = new EmbeddedAdmin(spool);
     }
 
     @Override
@@ -41,27 +40,9 @@ final class EmbeddedEndpoint implements Endpoint
     }
 
     @Override
-    public List<String> listTopics()
+    public Admin admin()
     {
-        return spool.streams().listTopics();
-    }
-
-    @Override
-    public void createTopic(final String name, final int partitions)
-    {
-        spool.createTopic(name, TopicConfig.of(partitions));
-    }
-
-    @Override
-    public TopicDescription describeTopic(final String name)
-    {
-        return spool.streams().describeTopic(name);
-    }
-
-    @Override
-    public void deleteTopic(final String name)
-    {
-        spool.streams().deleteTopic(name);
+        return admin;
     }
 
     @Override

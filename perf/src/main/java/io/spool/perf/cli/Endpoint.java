@@ -2,12 +2,10 @@ package io.spool.perf.cli;
 
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamRecordHandler;
-import io.spool.stream.TopicDescription;
 import io.spool.stream.TopicPartition;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -19,13 +17,8 @@ interface Endpoint extends AutoCloseable
     /** Where the commands act, for messages: {@code server 127.0.0.1:7420} or {@code data directory spool-data}. */
     String where();
 
-    List<String> listTopics();
-
-    void createTopic(String name, int partitions);
-
-    TopicDescription describeTopic(String name);
-
-    void deleteTopic(String name);
+    /** Topics, subscriptions, consumer groups and exchanges. */
+    Admin admin();
 
     /** Opens a producer; closing it waits for the confirms of everything sent. */
     Sender newSender();

@@ -51,7 +51,7 @@ final class ReadOptions
         {
             throw new ParameterException(spec.commandLine(), "--max must be at least 1, was " + max);
         }
-        final TopicDescription description = spool.describeTopic(topic);
+        final TopicDescription description = spool.admin().describeTopic(topic);
         final List<TopicDescription.PartitionDescription> chosen = new ArrayList<>();
         for (final TopicDescription.PartitionDescription candidate : description.partitions())
         {

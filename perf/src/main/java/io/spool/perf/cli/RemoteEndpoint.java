@@ -2,20 +2,17 @@ package io.spool.perf.cli;
 
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamRecordHandler;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicDescription;
 import io.spool.stream.TopicPartition;
 import io.spool.wire.ConnectionLostException;
+import io.spool.wire.ServerUnreachableException;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.RemoteStreamConsumer;
 import io.spool.wire.client.SpoolClient;
-import io.spool.wire.client.SpoolAdmin;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /** A running server reached over one client connection. Not thread-safe. */
@@ -25,7 +22,7 @@ final class RemoteEndpoint implements Endpoint
 
     private final String address;
     private final SpoolClient client;
-    private final SpoolAdmin admin;
+    private final Admin admin;
 
     /**
      * @throws ConnectionLostException when the server cannot be reached or closes the connection; without TLS the
@@ -35,7 +32,7 @@ final class RemoteEndpoint implements Endpoint
     {
         this.address = config.host() + ":" + config.port();
         this.client = connect(config);
-        this.admin = client.admin();
+        this.admin = new RemoteAdmin(client);
     }
 
     private SpoolClient connect(final ClientConfig config)
@@ -43,6 +40,10 @@ final class RemoteEndpoint implements Endpoint
         try
         {
             return SpoolClient.connect(config);
+        }
+        catch (final ServerUnreachableException ex)
+        {
+            throw new ServerUnreachableException(where() + ": " + ex.getMessage());
         }
         catch (final ConnectionLostException ex)
         {
@@ -64,27 +65,9 @@ final class RemoteEndpoint implements Endpoint
     }
 
     @Override
-    public List<String> listTopics()
+    public Admin admin()
     {
-        return admin.listTopics();
-    }
-
-    @Override
-    public void createTopic(final String name, final int partitions)
-    {
-        admin.createTopic(name, TopicConfig.of(partitions));
-    }
-
-    @Override
-    public TopicDescription describeTopic(final String name)
-    {
-        return admin.describeTopic(name);
-    }
-
-    @Override
-    public void deleteTopic(final String name)
-    {
-        admin.deleteTopic(name);
+        return admin;
     }
 
     @Override

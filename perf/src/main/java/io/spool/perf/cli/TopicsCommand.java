@@ -1,83 +1,76 @@
 package io.spool.perf.cli;
 
+import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicDescription;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-
-import java.io.PrintWriter;
-import java.util.List;
-import java.util.Locale;
 
 /** {@code spool topics}: lists, creates, describes and deletes topics. */
 @Command(
     name = "topics",
     mixinStandardHelpOptions = true,
     description = "Lists, creates, describes and deletes topics on a server (default) or a data directory.")
-final class TopicsCommand implements Runnable
+final class TopicsCommand extends AdminCommand
 {
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public void run()
+    String subcommandNames()
     {
-        throw new ParameterException(spec.commandLine(), "a subcommand is needed: list, create, describe or delete");
+        return "list, create, describe or delete";
     }
 
-    @Command(name = "list", mixinStandardHelpOptions = true, description = "Prints the topics, one a line, sorted.")
-    int list(@Mixin final EndpointOptions endpoint)
+    @Command(name = "list", mixinStandardHelpOptions = true,
+        description = "Prints the topics, one a line, sorted; with --json each as describe --json has it.")
+    int list(@Mixin final EndpointOptions endpoint, @Mixin final JsonOption output)
     {
-        try (Endpoint spool = endpoint.open())
-        {
-            final PrintWriter out = spec.commandLine().getOut();
-            spool.listTopics().stream().sorted().forEach(out::println);
-            out.flush();
-        }
+        list(endpoint, output, Admin::listTopics, (admin, name) -> AdminViews.topic(admin.describeTopic(name)));
         return 0;
     }
 
-    @Command(name = "create", mixinStandardHelpOptions = true, description = "Creates a topic.")
+    @Command(name = "create", mixinStandardHelpOptions = true,
+        description = "Creates a topic; every setting left out keeps its default.")
     int create(
         @Parameters(paramLabel = "NAME", description = "The topic's name.") final String name,
-        @Option(names = "--partitions", defaultValue = "1", paramLabel = "N",
-            description = "Partitions of the topic (default: ${DEFAULT-VALUE}).") final int partitions,
+        @Mixin final TopicSettingsOptions settings,
         @Mixin final EndpointOptions endpoint)
     {
+        final TopicConfig config = settings.config();
         try (Endpoint spool = endpoint.open())
         {
-            spool.createTopic(name, partitions);
-            print("created topic %s with %d partition(s) on %s%n", name, partitions, spool.where());
+            spool.admin().createTopic(name, config);
+            print("created topic %s with %d partition(s) on %s%n", name, config.partitions(), spool.where());
         }
         return 0;
     }
 
     @Command(name = "describe", mixinStandardHelpOptions = true,
-        description = "Prints each partition's offset range, records, bytes and segments.")
+        description = "Prints the topic's settings and each partition's offset range, records, bytes and segments.")
     int describe(
         @Parameters(paramLabel = "NAME", description = "The topic's name.") final String name,
-        @Mixin final EndpointOptions endpoint)
+        @Mixin final EndpointOptions endpoint,
+        @Mixin final JsonOption output)
     {
         try (Endpoint spool = endpoint.open())
         {
-            final TopicDescription topic = spool.describeTopic(name);
-            final List<TopicDescription.PartitionDescription> partitions = topic.partitions();
+            final TopicDescription topic = spool.admin().describeTopic(name);
+            if (output.json)
+            {
+                printJson(AdminViews.topic(topic));
+                return 0;
+            }
             long records = 0;
             long bytes = 0;
-            for (final TopicDescription.PartitionDescription partition : partitions)
+            for (final TopicDescription.PartitionDescription partition : topic.partitions())
             {
                 records += partition.endOffset() - partition.startOffset();
                 bytes += partition.sizeInBytes();
             }
-            print("topic %s: %d partition(s), %,d records, %,d bytes%n", topic.name(), partitions.size(), records,
-                bytes);
+            print("topic %s: %d partition(s), %,d records, %,d bytes%n", topic.name(), topic.partitions().size(),
+                records, bytes);
+            print("  %s%n", AdminViews.topicSettingsLine(topic.config()));
             print("  %9s  %12s  %12s  %12s  %14s  %8s%n", "partition", "start", "end", "records", "bytes",
                 "segments");
-            for (final TopicDescription.PartitionDescription partition : partitions)
+            for (final TopicDescription.PartitionDescription partition : topic.partitions())
             {
                 print("  %9d  %12d  %12d  %,12d  %,14d  %8d%n", partition.partition(), partition.startOffset(),
                     partition.endOffset(), partition.endOffset() - partition.startOffset(), partition.sizeInBytes(),
@@ -94,16 +87,9 @@ final class TopicsCommand implements Runnable
     {
         try (Endpoint spool = endpoint.open())
         {
-            spool.deleteTopic(name);
+            spool.admin().deleteTopic(name);
             print("deleted topic %s on %s%n", name, spool.where());
         }
         return 0;
-    }
-
-    private void print(final String format, final Object... args)
-    {
-        final PrintWriter out = spec.commandLine().getOut();
-        out.print(String.format(Locale.ROOT, format, args));
-        out.flush();
     }
 }

@@ -1,8 +1,10 @@
 package io.spool.perf.report;
 
+import java.util.Map;
+
 /**
- * Writes one flat JSON object (string, integer and number members), enough for a benchmark result without a JSON
- * library. Not thread-safe.
+ * Writes one JSON object member by member (string, integer, number and object members), enough for a benchmark
+ * result without a JSON library. Not thread-safe.
  */
 public final class JsonObjectWriter
 {
@@ -35,14 +37,15 @@ public final class JsonObjectWriter
     public JsonObjectWriter member(final String name, final double value)
     {
         name(name);
-        if (Double.isNaN(value) || Double.isInfinite(value))
-        {
-            json.append("null");
-        }
-        else
-        {
-            json.append(value);
-        }
+        JsonValues.appendNumber(json, value);
+        return this;
+    }
+
+    /** A member whose value is an object, an array or any other value {@link JsonValues} writes. */
+    public JsonObjectWriter member(final String name, final Map<String, ?> value)
+    {
+        name(name);
+        JsonValues.append(json, value);
         return this;
     }
 
@@ -74,32 +77,6 @@ public final class JsonObjectWriter
 
     private void appendString(final String value)
     {
-        json.append('"');
-        for (int i = 0; i < value.length(); i++)
-        {
-            final char c = value.charAt(i);
-            switch (c)
-            {
-                case '"' -> json.append("\\\"");
-                case '\\' -> json.append("\\\\");
-                case '\n' -> json.append("\\n");
-                case '\r' -> json.append("\\r");
-                case '\t' -> json.append("\\t");
-                case '\b' -> json.append("\\b");
-                case '\f' -> json.append("\\f");
-                default ->
-                {
-                    if (c < 0x20)
-                    {
-                        json.append(String.format("\\u%04x", (int)c));
-                    }
-                    else
-                    {
-                        json.append(c);
-                    }
-                }
-            }
-        }
-        json.append('"');
+        JsonValues.appendString(json, value);
     }
 }

@@ -1,24 +1,20 @@
 package io.spool.perf.cli;
 
+import io.spool.perf.cli.CommandRunner.Background;
+import io.spool.perf.cli.CommandRunner.Result;
 import io.spool.wire.TestCertificate;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-import java.io.ByteArrayInputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
+import static io.spool.perf.cli.CommandRunner.BOUND;
+import static io.spool.perf.cli.CommandRunner.run;
+import static io.spool.perf.cli.CommandRunner.runWithInput;
+import static io.spool.perf.cli.CommandRunner.with;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -28,24 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OperatorCommandsTest
 {
-    private static final Duration BOUND = Duration.ofSeconds(30);
-    private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
-
     @TempDir
     Path dataDirectory;
 
-    private final List<Background> background = new ArrayList<>();
-
-    @AfterEach
-    void stopBackgroundCommands() throws InterruptedException
-    {
-        for (final Background command : background)
-        {
-            command.thread.interrupt();
-            command.thread.join(BOUND.toMillis());
-            assertThat(command.thread.isAlive()).as("%s still running", command.args).isFalse();
-        }
-    }
+    @RegisterExtension
+    final CommandRunner commands = new CommandRunner();
 
     @Test
     void topicsAreCreatedListedDescribedAndDeletedOnAServer() throws InterruptedException
@@ -75,13 +58,13 @@ class OperatorCommandsTest
     void tailPrintsRecordsProducedAfterItStartedOnAServer() throws InterruptedException
     {
         final List<String> server = startServer();
-        assertThat(run(server, "topics", "create", "events", "--partitions", "2").exitCode).isZero();
-        assertThat(run(server, "produce", "events", "--key", "k", "before").exitCode).isZero();
+        assertThat(run(server, "topics", "create", "events", "--partitions", "2").exitCode()).isZero();
+        assertThat(run(server, "produce", "events", "--key", "k", "before").exitCode()).isZero();
 
-        final Background tail = startInBackground(with(List.of("tail", "events", "--max", "2"),
+        final Background tail = commands.startInBackground(with(List.of("tail", "events", "--max", "2"),
             server.toArray(String[]::new)));
         tail.err.awaitContaining("following events", BOUND);
-        assertThat(run(server, "produce", "events", "--key", "k", "after-1", "after-2").exitCode).isZero();
+        assertThat(run(server, "produce", "events", "--key", "k", "after-1", "after-2").exitCode()).isZero();
 
         final String printed = tail.out.awaitContaining("after-2", BOUND);
         tail.thread.join(BOUND.toMillis());
@@ -100,8 +83,8 @@ class OperatorCommandsTest
 
         final Result tail = run(dir, "tail", "events", "--from-beginning", "--max", "2");
 
-        assertThat(tail.exitCode).isZero();
-        assertThat(tail.out.lines()).containsExactly(
+        assertThat(tail.exitCode()).isZero();
+        assertThat(tail.out().lines()).containsExactly(
             "partition=0 offset=0 key=null value=\"one\"",
             "partition=0 offset=1 key=null value=\"two\"");
     }
@@ -113,8 +96,8 @@ class OperatorCommandsTest
 
         final Result refused = run(List.of("--data-dir", dataDirectory.toString()), "topics", "list");
 
-        assertThat(refused.exitCode).isEqualTo(1);
-        assertThat(refused.err).contains("spool topics list: data directory " + dataDirectory + " is ");
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.err()).contains("spool topics list: data directory " + dataDirectory + " is ");
     }
 
     @Test
@@ -125,8 +108,8 @@ class OperatorCommandsTest
         final Result second = run(List.of(), "server", "--port", address.substring(address.indexOf(':') + 1),
             "--data-dir", dataDirectory.resolve("other").toString());
 
-        assertThat(second.exitCode).isEqualTo(1);
-        assertThat(second.err).startsWith("spool server: --port " + address.substring(address.indexOf(':') + 1) +
+        assertThat(second.exitCode()).isEqualTo(1);
+        assertThat(second.err()).startsWith("spool server: --port " + address.substring(address.indexOf(':') + 1) +
             ": cannot listen on " + address + " (");
         assertThat(dataDirectory.resolve("other")).as("checked before the directory is opened").doesNotExist();
     }
@@ -136,10 +119,10 @@ class OperatorCommandsTest
     {
         final List<String> server = startServer("--token", "s3cret");
 
-        assertThat(run(server, "topics", "list").exitCode).isEqualTo(1);
+        assertThat(run(server, "topics", "list").exitCode()).isEqualTo(1);
         final Result withToken = run(with(server, "--token", "s3cret"), "topics", "create", "t");
-        assertThat(withToken.exitCode).isZero();
-        assertThat(withToken.out).startsWith("created topic t with 1 partition(s) on server 127.0.0.1:");
+        assertThat(withToken.exitCode()).isZero();
+        assertThat(withToken.out()).startsWith("created topic t with 1 partition(s) on server 127.0.0.1:");
     }
 
     @Test
@@ -153,21 +136,21 @@ class OperatorCommandsTest
         final List<String> trusting = with(server, "--tls-trust", certificate.certificate().toString(),
             "--token", "s3cret");
 
-        assertThat(run(trusting, "topics", "create", "orders").exitCode).isZero();
-        assertThat(run(trusting, "produce", "orders", "--key", "k", "over", "tls").exitCode).isZero();
-        assertThat(run(trusting, "consume", "orders").out.lines()).containsExactly(
+        assertThat(run(trusting, "topics", "create", "orders").exitCode()).isZero();
+        assertThat(run(trusting, "produce", "orders", "--key", "k", "over", "tls").exitCode()).isZero();
+        assertThat(run(trusting, "consume", "orders").out().lines()).containsExactly(
             "partition=0 offset=0 key=\"k\" value=\"over\"",
             "partition=0 offset=1 key=\"k\" value=\"tls\"");
 
         final Result plain = run(with(server, "--token", "s3cret"), "topics", "list");
-        assertThat(plain.exitCode).isEqualTo(1);
-        assertThat(plain.err).startsWith("spool topics list: server " + server.get(1) + ": ")
+        assertThat(plain.exitCode()).isEqualTo(1);
+        assertThat(plain.err()).startsWith("spool topics list: server " + server.get(1) + ": ")
             .contains("if the server serves TLS, connect with --tls-trust FILE.pem");
         final Result untrusted = run(with(server, "--tls-trust", other.certificate().toString(), "--token", "s3cret"),
             "topics", "list");
-        assertThat(untrusted.exitCode).isEqualTo(1);
-        assertThat(untrusted.err).startsWith("spool topics list: ").contains("SSLHandshakeException");
-        assertThat(run(trusting, "topics", "list").out.lines()).containsExactly("orders");
+        assertThat(untrusted.exitCode()).isEqualTo(1);
+        assertThat(untrusted.err()).startsWith("spool topics list: ").contains("SSLHandshakeException");
+        assertThat(run(trusting, "topics", "list").out().lines()).containsExactly("orders");
     }
 
     @Test
@@ -177,33 +160,33 @@ class OperatorCommandsTest
         final String[] server = {"server", "--port", "0", "--data-dir", dataDirectory.toString()};
 
         final Result certOnly = run(List.of("--tls-cert", certificate.certificate().toString()), server);
-        assertThat(certOnly.exitCode).isEqualTo(2);
-        assertThat(certOnly.err).startsWith("spool server: --tls-cert needs --tls-key: ");
-        assertThat(run(List.of("--tls-key", certificate.privateKey().toString()), server).err)
+        assertThat(certOnly.exitCode()).isEqualTo(2);
+        assertThat(certOnly.err()).startsWith("spool server: --tls-cert needs --tls-key: ");
+        assertThat(run(List.of("--tls-key", certificate.privateKey().toString()), server).err())
             .startsWith("spool server: --tls-key needs --tls-cert: ");
 
         final Path missing = keys.resolve("missing.pem");
         final Result unreadable = run(List.of("--tls-cert", certificate.certificate().toString(),
             "--tls-key", missing.toString()), server);
-        assertThat(unreadable.exitCode).isEqualTo(2);
-        assertThat(unreadable.err).startsWith("spool server: --tls-key " + missing + ": cannot read the file");
+        assertThat(unreadable.exitCode()).isEqualTo(2);
+        assertThat(unreadable.err()).startsWith("spool server: --tls-key " + missing + ": cannot read the file");
 
         final Path garbage = Files.writeString(keys.resolve("garbage.pem"), "not a certificate");
         final Result invalid = run(List.of("--tls-cert", garbage.toString(),
             "--tls-key", certificate.privateKey().toString()), server);
-        assertThat(invalid.exitCode).isEqualTo(1);
-        assertThat(invalid.err).startsWith("spool server: cannot serve ").contains("TLS", garbage.toString());
+        assertThat(invalid.exitCode()).isEqualTo(1);
+        assertThat(invalid.err()).startsWith("spool server: cannot serve ").contains("TLS", garbage.toString());
 
         final Result missingTrust = run(List.of("--server", "127.0.0.1:1", "--tls-trust", missing.toString()),
             "topics", "list");
-        assertThat(missingTrust.exitCode).isEqualTo(2);
-        assertThat(missingTrust.err).startsWith("spool topics list: --tls-trust " + missing + ": cannot read the file");
+        assertThat(missingTrust.exitCode()).isEqualTo(2);
+        assertThat(missingTrust.err()).startsWith("spool topics list: --tls-trust " + missing + ": cannot read the file");
         final Result invalidTrust = run(List.of("--server", "127.0.0.1:1", "--tls-trust", garbage.toString()),
             "topics", "list");
-        assertThat(invalidTrust.exitCode).isEqualTo(1);
-        assertThat(invalidTrust.err).startsWith("spool topics list: cannot trust the certificates in " + garbage);
+        assertThat(invalidTrust.exitCode()).isEqualTo(1);
+        assertThat(invalidTrust.err()).startsWith("spool topics list: cannot trust the certificates in " + garbage);
         assertThat(run(List.of("--data-dir", dataDirectory.toString(), "--tls-trust",
-            certificate.certificate().toString()), "topics", "list").err)
+            certificate.certificate().toString()), "topics", "list").err())
             .contains("--data-dir opens the directory itself");
     }
 
@@ -213,8 +196,8 @@ class OperatorCommandsTest
         final Result both = run(List.of("--server", "127.0.0.1:1", "--data-dir", dataDirectory.toString()),
             "topics", "list");
 
-        assertThat(both.exitCode).isEqualTo(2);
-        assertThat(both.err).contains("--data-dir opens the directory itself");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("--data-dir opens the directory itself");
     }
 
     @Test
@@ -225,127 +208,69 @@ class OperatorCommandsTest
         {
             final Result help = run(List.of(), with(List.of(command.split(" ")), "--help").toArray(String[]::new));
 
-            assertThat(help.exitCode).as(command).isZero();
-            assertThat(help.out).as(command).startsWith("Usage: spool " + command + " ");
+            assertThat(help.exitCode()).as(command).isZero();
+            assertThat(help.out()).as(command).startsWith("Usage: spool " + command + " ");
         }
     }
 
     private void topicsAreCreatedListedDescribedAndDeleted(final List<String> where)
     {
         final Result created = run(where, "topics", "create", "orders", "--partitions", "3");
-        assertThat(created.exitCode).isZero();
-        assertThat(created.out).startsWith("created topic orders with 3 partition(s) on ");
+        assertThat(created.exitCode()).isZero();
+        assertThat(created.out()).startsWith("created topic orders with 3 partition(s) on ");
         run(where, "topics", "create", "audit");
-        assertThat(run(where, "topics", "create", "audit").err).contains("spool topics create:", "audit");
+        assertThat(run(where, "topics", "create", "audit").err()).contains("spool topics create:", "audit");
 
-        assertThat(run(where, "topics", "list").out.lines()).containsExactly("audit", "orders");
+        assertThat(run(where, "topics", "list").out().lines()).containsExactly("audit", "orders");
 
         run(where, "produce", "orders", "--key", "customer-7", "a", "b");
         final Result described = run(where, "topics", "describe", "orders");
-        assertThat(described.exitCode).isZero();
-        assertThat(described.out.lines()).hasSize(5).first().asString()
+        assertThat(described.exitCode()).isZero();
+        assertThat(described.out().lines()).hasSize(6).first().asString()
             .startsWith("topic orders: 3 partition(s), 2 records, ");
-        assertThat(described.out.lines().skip(2).map(line -> line.trim().split(" +")[3]))
+        assertThat(described.out().lines().skip(1).findFirst()).hasValueSatisfying(settings ->
+            assertThat(settings).startsWith("  segment-bytes=64MiB "));
+        assertThat(described.out().lines().skip(3).map(line -> line.trim().split(" +")[3]))
             .containsExactlyInAnyOrder("2", "0", "0");
 
         final Result deleted = run(where, "topics", "delete", "orders");
-        assertThat(deleted.out).startsWith("deleted topic orders on ");
-        assertThat(run(where, "topics", "list").out.lines()).containsExactly("audit");
-        assertThat(run(where, "topics", "describe", "orders").err).contains("orders");
+        assertThat(deleted.out()).startsWith("deleted topic orders on ");
+        assertThat(run(where, "topics", "list").out().lines()).containsExactly("audit");
+        assertThat(run(where, "topics", "describe", "orders").err()).contains("orders");
     }
 
     private void producedRecordsAreConsumed(final List<String> where)
     {
         run(where, "topics", "create", "orders", "--partitions", "2");
         final Result fromArguments = run(where, "produce", "orders", "--key", "customer-7", "order #1", "order #2");
-        assertThat(fromArguments.exitCode).isZero();
-        assertThat(fromArguments.out.lines()).hasSize(2);
-        final String keyPartition = fromArguments.out.lines().findFirst().orElseThrow().split("[= ]")[2];
-        assertThat(fromArguments.out.lines())
+        assertThat(fromArguments.exitCode()).isZero();
+        assertThat(fromArguments.out().lines()).hasSize(2);
+        final String keyPartition = fromArguments.out().lines().findFirst().orElseThrow().split("[= ]")[2];
+        assertThat(fromArguments.out().lines())
             .containsExactly("orders partition=" + keyPartition + " offset=0",
                 "orders partition=" + keyPartition + " offset=1");
 
         final Result fromStdin = runWithInput("line one\nline \"two\"\n",
             with(List.of("produce", "orders", "--key", "customer-7"), where.toArray(String[]::new)));
-        assertThat(fromStdin.out.lines()).containsExactly("orders partition=" + keyPartition + " offset=2",
+        assertThat(fromStdin.out().lines()).containsExactly("orders partition=" + keyPartition + " offset=2",
             "orders partition=" + keyPartition + " offset=3");
 
         final Result consumed = run(where, "consume", "orders");
-        assertThat(consumed.exitCode).isZero();
-        assertThat(consumed.out.lines()).containsExactly(
+        assertThat(consumed.exitCode()).isZero();
+        assertThat(consumed.out().lines()).containsExactly(
             "partition=" + keyPartition + " offset=0 key=\"customer-7\" value=\"order #1\"",
             "partition=" + keyPartition + " offset=1 key=\"customer-7\" value=\"order #2\"",
             "partition=" + keyPartition + " offset=2 key=\"customer-7\" value=\"line one\"",
             "partition=" + keyPartition + " offset=3 key=\"customer-7\" value=\"line \\\"two\\\"\"");
 
         assertThat(run(where, "consume", "orders", "--partition", keyPartition, "--offset", "2", "--max", "1")
-            .out.lines()).containsExactly(
+            .out().lines()).containsExactly(
                 "partition=" + keyPartition + " offset=2 key=\"customer-7\" value=\"line one\"");
-        assertThat(run(where, "consume", "missing").err).contains("spool consume:", "missing");
+        assertThat(run(where, "consume", "missing").err()).contains("spool consume:", "missing");
     }
 
-    /** Starts {@code spool server} on an ephemeral port of the test's data directory; returns the client options. */
     private List<String> startServer(final String... options) throws InterruptedException
     {
-        final Background server = startInBackground(with(List.of("server", "--port", "0", "--data-dir",
-            dataDirectory.toString()), options));
-        final Matcher listening = LISTENING.matcher(server.out.awaitContaining("listening on", BOUND));
-        assertThat(listening.find()).as(server.out.toString()).isTrue();
-        return List.of("--server", "127.0.0.1:" + listening.group(1));
-    }
-
-    private Background startInBackground(final List<String> args)
-    {
-        final Background command = new Background(args);
-        background.add(command);
-        command.thread.start();
-        return command;
-    }
-
-    private static List<String> with(final List<String> first, final String... more)
-    {
-        final List<String> all = new ArrayList<>(first);
-        all.addAll(List.of(more));
-        return all;
-    }
-
-    /** Runs {@code command} followed by {@code where}'s options (picocli takes options after the parameters). */
-    private static Result run(final List<String> where, final String... command)
-    {
-        return runWithInput("", with(List.of(command), where.toArray(String[]::new)));
-    }
-
-    private static Result runWithInput(final String input, final List<String> args)
-    {
-        final StringWriter out = new StringWriter();
-        final StringWriter err = new StringWriter();
-        final CommandLine commandLine = SpoolCommand.newCommandLine()
-            .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
-        final ProduceCommand produce = commandLine.getSubcommands().get("produce").getCommand();
-        produce.input = new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8));
-        final int exitCode = commandLine.execute(args.toArray(String[]::new));
-        return new Result(exitCode, out.toString(), err.toString());
-    }
-
-    private record Result(int exitCode, String out, String err)
-    {
-    }
-
-    /** A command that runs until it is done or interrupted, on its own thread. */
-    private static final class Background
-    {
-        final List<String> args;
-        final AwaitableWriter out = new AwaitableWriter();
-        final AwaitableWriter err = new AwaitableWriter();
-        final AtomicInteger exitCode = new AtomicInteger(-1);
-        final Thread thread;
-
-        Background(final List<String> args)
-        {
-            this.args = args;
-            this.thread = new Thread(() -> exitCode.set(SpoolCommand.newCommandLine()
-                .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
-                .execute(args.toArray(String[]::new))), "spool " + args.get(0));
-        }
+        return commands.startServer(dataDirectory, options);
     }
 }

@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.spool.stream.PublishListener;
 import io.spool.wire.ConnectionLostException;
+import io.spool.wire.ServerUnreachableException;
 import io.spool.wire.FrameDecoderFactory;
 import io.spool.wire.Heartbeats;
 import io.spool.wire.HelloDescriptor;
@@ -84,8 +85,8 @@ public final class SpoolClient implements AutoCloseable
                 .awaitUninterruptibly();
             if (!connected.isSuccess())
             {
-                throw new ConnectionLostException("cannot connect to " + config.host() + ":" + config.port() + ": " +
-                    connected.cause());
+                throw new ServerUnreachableException("cannot connect to " + config.host() + ":" + config.port() +
+                    ": " + reason(connected.cause()));
             }
             final Channel channel = connected.channel();
             final ServerLimits limits = handshake(config, connection);
@@ -158,6 +159,16 @@ public final class SpoolClient implements AutoCloseable
     public ClientConfig config()
     {
         return config;
+    }
+
+    /** Why a connect failed, in the words of the operating system; a refusal says what it most likely means. */
+    private static String reason(final Throwable cause)
+    {
+        if (cause instanceof java.net.ConnectException && String.valueOf(cause.getMessage()).contains("refused"))
+        {
+            return "connection refused (is a Spool server listening there?)";
+        }
+        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
     /** Closes the connection; requests still waiting fail with {@code ConnectionLostException}. Idempotent. */

@@ -1,0 +1,80 @@
+package io.spool.perf.cli;
+
+import io.spool.queue.RedriveResult;
+import io.spool.queue.SubscriptionDescription;
+import io.spool.queue.SubscriptionMetrics;
+import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.routing.Binding;
+import io.spool.queue.routing.Exchange;
+import io.spool.queue.routing.ExchangeType;
+import io.spool.stream.GroupReport;
+import io.spool.stream.OffsetSpec;
+import io.spool.stream.TopicConfig;
+import io.spool.stream.TopicDescription;
+import io.spool.stream.TopicPartition;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the admin commands do to Spool: topics, subscriptions, consumer groups, exchanges and bindings. One
+ * implementation calls an engine the command opened on a data directory, the other a server over its client; both
+ * throw the engine's exceptions ({@code UnknownTopicException}, {@code UnknownSubscriptionException},
+ * {@code UnknownGroupException}, ...), so a command is written once for both. Not thread-safe: one command uses it
+ * from one thread.
+ */
+interface Admin
+{
+    List<String> listTopics();
+
+    void createTopic(String name, TopicConfig config);
+
+    TopicDescription describeTopic(String name);
+
+    void deleteTopic(String name);
+
+    void createSubscription(String name, String topic, SubscriptionSettings settings);
+
+    List<String> listSubscriptions();
+
+    SubscriptionDescription describeSubscription(String name);
+
+    /** Empties the subscription; returns its metrics from just before, that is what was dropped. */
+    SubscriptionMetrics purgeSubscription(String name);
+
+    /** Moves the messages that died in the subscription back from the range of its dead-letter topic. */
+    RedriveResult redrive(String subscription, long fromOffset, long toOffset);
+
+    void deleteSubscription(String name);
+
+    List<String> listGroups();
+
+    GroupReport describeGroup(String groupId);
+
+    /** Commits (or with {@code dryRun} only works out) the offsets {@code spec} names; returns them. */
+    Map<TopicPartition, Long> resetOffsets(String groupId, String topic, List<Integer> partitions, OffsetSpec spec,
+        boolean dryRun);
+
+    void deleteGroup(String groupId);
+
+    /** Declares an exchange; the same declaration again is a no-op, a different one is refused. */
+    void declareExchange(String name, ExchangeType type, String alternateExchange);
+
+    /** Every exchange with its bindings. */
+    List<Exchange> listExchanges();
+
+    /** @return whether the exchange existed. */
+    boolean deleteExchange(String name);
+
+    /**
+     * The exchange with its bindings.
+     *
+     * @throws io.spool.queue.routing.UnknownExchangeException when there is no exchange of that name.
+     */
+    Exchange exchange(String name);
+
+    void bind(String exchange, Binding binding);
+
+    /** @return whether the binding existed. */
+    boolean unbind(String exchange, Binding binding);
+}

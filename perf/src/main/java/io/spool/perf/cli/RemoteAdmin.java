@@ -1,0 +1,166 @@
+package io.spool.perf.cli;
+
+import io.spool.queue.RedriveResult;
+import io.spool.queue.SubscriptionDescription;
+import io.spool.queue.SubscriptionMetrics;
+import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.routing.Binding;
+import io.spool.queue.routing.Exchange;
+import io.spool.queue.routing.ExchangeType;
+import io.spool.queue.routing.UnknownExchangeException;
+import io.spool.stream.GroupReport;
+import io.spool.stream.OffsetSpec;
+import io.spool.stream.TopicConfig;
+import io.spool.stream.TopicDescription;
+import io.spool.stream.TopicPartition;
+import io.spool.wire.client.RemoteExchanges;
+import io.spool.wire.client.RemoteGroups;
+import io.spool.wire.client.SpoolAdmin;
+import io.spool.wire.client.SpoolClient;
+
+import java.util.List;
+import java.util.Map;
+
+/** {@link Admin} on a running server, over one client connection. Not thread-safe. */
+final class RemoteAdmin implements Admin
+{
+    private final SpoolAdmin admin;
+    private final RemoteGroups groups;
+    private final RemoteExchanges exchanges;
+
+    RemoteAdmin(final SpoolClient client)
+    {
+        this.admin = client.admin();
+        this.groups = client.groups();
+        this.exchanges = client.exchanges();
+    }
+
+    @Override
+    public List<String> listTopics()
+    {
+        return admin.listTopics();
+    }
+
+    @Override
+    public void createTopic(final String name, final TopicConfig config)
+    {
+        admin.createTopic(name, config);
+    }
+
+    @Override
+    public TopicDescription describeTopic(final String name)
+    {
+        return admin.describeTopic(name);
+    }
+
+    @Override
+    public void deleteTopic(final String name)
+    {
+        admin.deleteTopic(name);
+    }
+
+    @Override
+    public void createSubscription(final String name, final String topic, final SubscriptionSettings settings)
+    {
+        admin.createSubscription(name, topic, settings);
+    }
+
+    @Override
+    public List<String> listSubscriptions()
+    {
+        return admin.listSubscriptions();
+    }
+
+    @Override
+    public SubscriptionDescription describeSubscription(final String name)
+    {
+        return admin.describeSubscription(name);
+    }
+
+    @Override
+    public SubscriptionMetrics purgeSubscription(final String name)
+    {
+        return admin.purgeSubscription(name);
+    }
+
+    @Override
+    public RedriveResult redrive(final String subscription, final long fromOffset, final long toOffset)
+    {
+        return admin.redrive(subscription, fromOffset, toOffset);
+    }
+
+    @Override
+    public void deleteSubscription(final String name)
+    {
+        admin.deleteSubscription(name);
+    }
+
+    @Override
+    public List<String> listGroups()
+    {
+        return groups.list();
+    }
+
+    @Override
+    public GroupReport describeGroup(final String groupId)
+    {
+        return groups.describe(groupId);
+    }
+
+    @Override
+    public Map<TopicPartition, Long> resetOffsets(final String groupId, final String topic,
+        final List<Integer> partitions, final OffsetSpec spec, final boolean dryRun)
+    {
+        return dryRun ? groups.planOffsetReset(groupId, topic, partitions, spec) :
+            groups.resetOffsets(groupId, topic, partitions, spec);
+    }
+
+    @Override
+    public void deleteGroup(final String groupId)
+    {
+        groups.delete(groupId);
+    }
+
+    @Override
+    public void declareExchange(final String name, final ExchangeType type, final String alternateExchange)
+    {
+        exchanges.declare(name, type, alternateExchange);
+    }
+
+    @Override
+    public List<Exchange> listExchanges()
+    {
+        return exchanges.list();
+    }
+
+    @Override
+    public boolean deleteExchange(final String name)
+    {
+        return exchanges.delete(name);
+    }
+
+    @Override
+    public Exchange exchange(final String name)
+    {
+        for (final Exchange exchange : exchanges.list())
+        {
+            if (exchange.name().equals(name))
+            {
+                return exchange;
+            }
+        }
+        throw new UnknownExchangeException(name);
+    }
+
+    @Override
+    public void bind(final String exchange, final Binding binding)
+    {
+        exchanges.bind(exchange, binding);
+    }
+
+    @Override
+    public boolean unbind(final String exchange, final Binding binding)
+    {
+        return exchanges.unbind(exchange, binding);
+    }
+}
