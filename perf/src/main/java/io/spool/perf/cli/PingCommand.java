@@ -24,7 +24,7 @@ final class PingCommand implements Callable<Integer>
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "HOST:PORT", defaultValue = EndpointOptions.DEFAULT_SERVER,
+    @Parameters(paramLabel = "HOST:PORT", defaultValue = ServerOptions.DEFAULT_SERVER,
         description = "The server (default: ${DEFAULT-VALUE}).")
     String server;
 
