@@ -14,9 +14,11 @@ import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
+import java.util.Map;
 
 /** Prints a benchmark's result as text or as one line of JSON, and writes its HTML report. Stateless. */
 final class BenchOutput
@@ -55,13 +57,33 @@ final class BenchOutput
     {
         if (json)
         {
-            out.println(ResultFormatter.json(result));
+            out.println(ResultFormatter.json(result, environment()));
         }
         else
         {
             out.print(ResultFormatter.text(result));
         }
         out.flush();
+    }
+
+    /**
+     * The machine and build a result comes from, for its JSON: cores, the load when it ended, Java, the OS, and
+     * Spool's version and commit. For a run against a server it is the machine of the benchmark's clients.
+     */
+    static Map<String, Object> environment()
+    {
+        final BuildInfo build = BuildInfo.current();
+        final Map<String, Object> environment = new LinkedHashMap<>();
+        environment.put("cpus", Runtime.getRuntime().availableProcessors());
+        final double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        environment.put("loadAverage", load < 0 ? null : load);
+        environment.put("java", Runtime.version().toString());
+        environment.put("javaVm", System.getProperty("java.vm.name"));
+        environment.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
+            System.getProperty("os.arch"));
+        environment.put("spoolVersion", build.version());
+        environment.put("spoolCommit", build.commit());
+        return environment;
     }
 
     /**
@@ -84,10 +106,11 @@ final class BenchOutput
     private static String whenAndWhere()
     {
         final double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-        return String.format(Locale.ROOT, "%s · %d cores%s · Java %s",
+        final BuildInfo build = BuildInfo.current();
+        return String.format(Locale.ROOT, "%s · %d cores%s · Java %s · spool %s (commit %s)",
             DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now().truncatedTo(ChronoUnit.SECONDS)),
             Runtime.getRuntime().availableProcessors(),
             load < 0 ? "" : String.format(Locale.ROOT, ", load average %.1f", load),
-            Runtime.version());
+            Runtime.version(), build.version(), build.commit());
     }
 }

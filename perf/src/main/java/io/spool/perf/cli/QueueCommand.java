@@ -2,11 +2,15 @@ package io.spool.perf.cli;
 
 import io.spool.perf.bench.QueueBench;
 import io.spool.perf.bench.QueueFeaturesBench;
+import io.spool.perf.bench.RemoteLoad;
+import io.spool.perf.bench.RemoteQueueBench;
 import io.spool.perf.report.BenchRun;
+import io.spool.wire.client.ProducerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 import java.io.IOException;
@@ -25,14 +29,20 @@ import java.util.concurrent.Callable;
         "With --features, instead: receive + ack with ordered message groups and with every message delayed, each "
             + "beside plain receive + ack in the same rounds.",
         "Each configuration runs in a JVM of its own, so the code the JIT compiled for one does not run another; "
-            + "--no-fork runs them all in this JVM, as --report and --features do."})
+            + "--no-fork runs them all in this JVM, as --report and --features do.",
+        "With --server HOST:PORT, instead: for each consumer count and prefetch, publishes to that running server "
+            + "for --duration, at --rate or as fast as it takes them, while the consumers, one connection each, take "
+            + "the messages from a subscription and ack every delivery (--consumer-mode push: with the prefetch; "
+            + "pull: receiving up to prefetch at a time); prints the acked rate beside the confirmed one and "
+            + "publish-to-delivery latencies, with a progress line every few seconds."})
 final class QueueCommand implements Callable<Integer>
 {
     @Spec
     CommandSpec spec;
 
     @Option(names = "--records", defaultValue = "1000000", paramLabel = "N", description = "Records per configuration "
-        + "(default: ${DEFAULT-VALUE}).")
+        + "(default: ${DEFAULT-VALUE}); with --server, the most to publish per configuration (default: as many as "
+        + "--duration takes).")
     long records;
 
     @Option(names = "--payload-bytes", defaultValue = "100", paramLabel = "BYTES",
@@ -59,6 +69,13 @@ final class QueueCommand implements Callable<Integer>
         description = "Run each configuration in a JVM of its own (default: ${DEFAULT-VALUE}).")
     boolean fork;
 
+    @Option(names = "--consumer-mode", defaultValue = "push", paramLabel = "MODE",
+        description = "With --server: push consumers with a prefetch (default) or pull consumers that receive.")
+    String consumerMode;
+
+    @Mixin
+    RemoteBenchOptions remote;
+
     @Mixin
     RunOutputOptions output;
 
@@ -67,8 +84,20 @@ final class QueueCommand implements Callable<Integer>
     {
         if (records < 1 || payloadBytes < Long.BYTES || partitions < 1)
         {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+            throw new ParameterException(spec.commandLine(),
                 "--records and --partitions must be at least 1 and --payload-bytes at least 8 (the publish time)");
+        }
+        remote.check(spec.commandLine(), List.of("--features", "--fork", "--data-dir"),
+            List.of("--consumer-mode"));
+        if (remote.remote())
+        {
+            final RemoteQueueBench.Mode mode = Choices.parse(spec.commandLine(), "--consumer-mode", consumerMode,
+                RemoteQueueBench.Mode.values());
+            final long cap = spec.commandLine().getParseResult().hasMatchedOption("--records") ? records : 0;
+            final RemoteLoad load = remote.load(spec.commandLine(), partitions, payloadBytes,
+                ProducerConfig.defaults().batchBytes(), cap);
+            return BenchOutput.runAndPrint(() -> RemoteQueueBench.run(load, mode, consumers, prefetch,
+                spec.commandLine().getErr()), output, spec);
         }
         if (fork && !features && output.report == null && consumers.length * prefetch.length > 1)
         {
@@ -79,12 +108,7 @@ final class QueueCommand implements Callable<Integer>
                 QueueBench.ROUNDS, spec.commandLine().getErr()) :
             QueueBench.run(output.dataDir, records, payloadBytes, partitions, consumers, prefetch,
                 spec.commandLine().getErr());
-        for (final BenchRun run : runs)
-        {
-            BenchOutput.print(run.result(), output.json, spec.commandLine().getOut());
-        }
-        BenchOutput.writeReport(output.report, runs, spec);
-        return 0;
+        return BenchOutput.runAndPrint(() -> runs, output, spec);
     }
 
     /** Each configuration in a child JVM; stops at the first that fails, with its exit code. */

@@ -1,6 +1,7 @@
 package io.spool.perf.report;
 
 import java.util.Locale;
+import java.util.Map;
 
 /** Renders a {@link BenchResult} for people (text) or for scripts (one JSON object). Stateless. */
 public final class ResultFormatter
@@ -9,7 +10,11 @@ public final class ResultFormatter
     {
     }
 
-    public static String json(final BenchResult result)
+    /**
+     * @param environment where it ran (cores, Java, OS, Spool's version and commit), written as the member
+     *                    {@code environment}, so that results from different machines can be told apart.
+     */
+    public static String json(final BenchResult result, final Map<String, ?> environment)
     {
         final Throughput measured = result.measured();
         final Throughput baseline = result.baseline();
@@ -39,7 +44,7 @@ public final class ResultFormatter
         {
             json.member("fsyncs", result.fsyncs()).member("fsyncsPerSec", result.fsyncsPerSec());
         }
-        return json.toJson();
+        return json.member("environment", environment).toJson();
     }
 
     public static String text(final BenchResult result)

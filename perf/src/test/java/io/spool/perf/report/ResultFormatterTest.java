@@ -2,6 +2,8 @@ package io.spool.perf.report;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ResultFormatterTest
@@ -38,19 +40,20 @@ class ResultFormatterTest
     @Test
     void jsonHoldsTheAgreedFieldsAsOneObject()
     {
-        assertThat(ResultFormatter.json(result(BenchResult.FSYNCS_NOT_COUNTED))).isEqualTo("{"
+        assertThat(ResultFormatter.json(result(BenchResult.FSYNCS_NOT_COUNTED), Map.of("cpus", 2))).isEqualTo("{"
             + "\"benchmark\":\"ingest\",\"records\":2000000,\"payloadBytes\":100,\"partitions\":2,\"producers\":4,"
             + "\"durability\":\"none\",\"elapsedMillis\":1000,\"recordsPerSec\":2000000.0,\"mbPerSec\":200.0,"
             + "\"baseline\":\"raw mapped append\",\"baselineRecords\":4000000,\"baselineRecordsPerSec\":8000000.0,"
             + "\"baselineMbPerSec\":800.0,\"ratio\":0.25,\"latency\":\"publish to confirm\",\"latencySamples\":1000,"
-            + "\"p50Micros\":12.5,\"p99Micros\":40.0,\"p999Micros\":80.25,\"maxMicros\":100.0}");
+            + "\"p50Micros\":12.5,\"p99Micros\":40.0,\"p999Micros\":80.25,\"maxMicros\":100.0,"
+            + "\"environment\":{\"cpus\":2}}");
     }
 
     @Test
     void jsonCarriesFsyncsWhenTheyWereCounted()
     {
-        assertThat(ResultFormatter.json(result(500)))
-            .endsWith(",\"maxMicros\":100.0,\"fsyncs\":500,\"fsyncsPerSec\":500.0}");
+        assertThat(ResultFormatter.json(result(500), Map.of()))
+            .endsWith(",\"maxMicros\":100.0,\"fsyncs\":500,\"fsyncsPerSec\":500.0,\"environment\":{}}");
     }
 
     @Test
