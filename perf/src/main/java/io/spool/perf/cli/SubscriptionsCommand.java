@@ -72,10 +72,9 @@ final class SubscriptionsCommand extends AdminCommand
             final SubscriptionMetrics metrics = subscription.metrics();
             print("subscription %s on topic %s%n", subscription.name(), subscription.topic());
             print("  %s%n", AdminViews.subscriptionSettingsLine(subscription.settings()));
-            print("  ready %,d, in flight %,d, delayed %,d, dead %,d, redeliveries %,d, oldest ready %s, " +
+            print("  ready %,d, in flight %,d, delayed %,d, dead %,d, redeliveries %,d, oldest ready %.1f s, " +
                 "consumers %d, acks %,d%n", metrics.ready(), metrics.inFlight(), metrics.delayed(), metrics.dead(),
-                metrics.redeliveries(), Quantities.formatMillis(metrics.oldestReadyAgeMillis()), metrics.consumers(),
-                metrics.acks());
+                metrics.redeliveries(), metrics.oldestReadyAgeMillis() / 1000.0, metrics.consumers(), metrics.acks());
         }
         return 0;
     }

@@ -265,7 +265,7 @@ class AdminCommandsTest
             "  lock-timeout=45s delivery-limit=5 dead-letter-topic=orders.dlq retention-mode=none " +
                 "start=timestamp:1769860800000 groups=key-sticky group-key=record-key ttl=1d " +
                 "single-active-consumer=true max-length=1000 max-bytes=1MiB overflow=reject-publish retry=1s,10s,1m",
-            "  ready 0, in flight 0, delayed 0, dead 0, redeliveries 0, oldest ready 0ms, consumers 0, acks 0");
+            "  ready 0, in flight 0, delayed 0, dead 0, redeliveries 0, oldest ready 0.0 s, consumers 0, acks 0");
         final JsonNode billing = JSON.readTree(run(where, "subscriptions", "describe", "billing", "--json").out());
         final JsonNode settings = billing.get("settings");
         assertThat(billing.get("topic").asText()).isEqualTo("orders");
