@@ -43,9 +43,15 @@ final class DeadlineTimers
     private static final int FIRST_MARK = InFlightTable.NIL - 1;
     /** Previous link of a record whose deadline is its run's, kept in {@link #runs} rather than on the wheel. */
     private static final int IN_RUN = Integer.MIN_VALUE;
+    /**
+     * The list a slot's records move to while they are fired: a list with a head of its own, so that a handler that
+     * unlinks another record of the same tick (an ordered group's run ending with its head) takes it out of the
+     * list being fired, as from any slot.
+     */
+    private static final int FIRING = LEVELS * SLOTS;
 
     private final InFlightTable records;
-    private final int[] heads = new int[LEVELS * SLOTS];
+    private final int[] heads = new int[LEVELS * SLOTS + 1];
     /** Runs of records sharing a deadline (the run's value), in deadline order. */
     private final OffsetRuns runs = new OffsetRuns();
     private long tick;
@@ -231,14 +237,30 @@ final class DeadlineTimers
         }
     }
 
-    /** Fires the due records of a level 0 slot; records of the same tick not yet due stay. */
+    /**
+     * Fires the due records of a level 0 slot; records of the same tick not yet due stay. The slot's list moves
+     * whole to {@link #FIRING} and each record is taken off its head before the handler runs, so whatever the
+     * handler unlinks is gone from the list before the firing reaches it.
+     */
     private int fireSlot(final int slot, final long now, final ExpiryHandler handler)
     {
-        int record = detach(slot);
+        final int first = detach(slot);
+        if (first == InFlightTable.NIL)
+        {
+            return 0;
+        }
+        records.previous(first, FIRST_MARK - FIRING);
+        heads[FIRING] = first;
         int fired = 0;
-        while (record != InFlightTable.NIL)
+        int record;
+        while ((record = heads[FIRING]) != InFlightTable.NIL)
         {
             final int next = records.next(record);
+            heads[FIRING] = next;
+            if (next != InFlightTable.NIL)
+            {
+                records.previous(next, FIRST_MARK - FIRING);
+            }
             if (records.deadline(record) <= now)
             {
                 records.previous(record, InFlightTable.NIL);
@@ -251,7 +273,6 @@ final class DeadlineTimers
             {
                 push(slot, record);
             }
-            record = next;
         }
         return fired;
     }

@@ -51,6 +51,42 @@ class DeadlineTimersTest
         assertThat(cancelled).hasSize(deadlines.length);
     }
 
+    /**
+     * A record's expiry may end others due in the same tick (an ordered group's run: the head went dead on its
+     * delivery limit, so the members behind it come back with it): their timers go and their records are freed
+     * while the tick's list is being fired, and the firing must neither follow their links nor fire them.
+     */
+    @Test
+    void aRecordThatAnEarlierExpiryOfTheSameTickUnlinksAndFreesIsNotFired()
+    {
+        final InFlightTable records = new InFlightTable();
+        final DeadlineTimers timers = new DeadlineTimers(records, START);
+        for (int offset = 0; offset < 4; offset++)
+        {
+            timers.schedule(records.allocate(offset, 1), START + 5);
+        }
+        final List<Integer> fired = new ArrayList<>();
+
+        final int expired = timers.expireDue(START + 5, 0, record ->
+        {
+            fired.add(record);
+            for (int offset = 0; offset < 4; offset++)
+            {
+                final int other = records.recordAt(offset);
+                if (other != InFlightTable.NIL && other != record)
+                {
+                    timers.unlink(other);
+                    records.free(other);
+                }
+            }
+            records.free(record);
+        });
+
+        assertThat(fired).hasSize(1);
+        assertThat(expired).isEqualTo(1);
+        assertThat(timers.timerCount()).isZero();
+    }
+
     @Test
     void aRecordScheduledInThePastFiresAtTheNextExpiry()
     {

@@ -171,6 +171,7 @@ class MessageGroupsTest
         work.nack(next.receipt());
         work.nack(work.receive(1, 0).get(0).receipt());
         assertThat(values(work.receive(10, 0))).containsExactly("A2");
+        System.out.println("METRICS " + work.metrics());
         assertThat(work.metrics().dead()).isEqualTo(2);
     }
 
@@ -265,5 +266,25 @@ class MessageGroupsTest
             .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("was null and HEADER");
         assertThatThrownBy(() -> SubscriptionSettings.builder().messageGroups(GroupMode.ORDERED, null).build())
             .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("was ORDERED and null");
+    }
+
+    /**
+     * A run of a group whose lock ends: the head comes back and the members behind it with it, in the one tick
+     * their locks share, and the subscription goes on (its agent once failed here, following the timer link of a
+     * member the head's expiry had already freed).
+     */
+    @Test
+    void aRunWhoseLockEndsComesBackWholeInOneTickAndTheSubscriptionGoesOn()
+    {
+        final Subscription work = ordered(SubscriptionSettings.builder().lockTimeoutMillis(5_000).deliveryLimit(1));
+        publishGrouped("a-1", "a-2");
+        assertThat(work.receive(2, 0)).hasSize(2);
+
+        fx.advance(work, 5_000);
+
+        assertThat(work.metrics().inFlight()).isZero();
+        final List<Delivery> again = work.receive(10, 0);
+        assertThat(QueueFixture.values(again)).containsExactly("a-1", "a-2");
+        assertThat(again).allSatisfy(delivery -> assertThat(delivery.redelivered()).isTrue());
     }
 }
