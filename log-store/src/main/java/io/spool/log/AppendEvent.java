@@ -1,110 +1,133 @@
 package io.spool.log;
 
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteBuffer;
+
 /**
- * One slot of the ingest ring: a record copied in by a producer, and what the pipeline did with it. Pre-allocated
- * and reused; its payload buffer grows to the largest record it has carried and never shrinks, so steady-state
- * publishing allocates nothing. Owned by whichever pipeline stage the ring's sequences say holds it.
+ * One slot of the ingest ring: one or more records a producer framed and checksummed into it back to back
+ * ({@link RecordFramer}), and what the pipeline did with them. Pre-allocated and reused; its frame buffer grows to
+ * the largest batch it has carried and never shrinks, so steady-state publishing allocates nothing. Owned by
+ * whichever pipeline stage the ring's sequences say holds it.
+ * <p>
+ * Record {@code i} of the slot is confirmed with correlation {@link #correlation}{@code + i} and offset
+ * {@link #offset}{@code + i}: the writer stores a slot's records at consecutive offsets.
  */
 final class AppendEvent
 {
-    private static final int INITIAL_PAYLOAD_BYTES = 512;
+    /**
+     * How many bytes of frames a producer packs into one slot before it takes the next: enough that the append
+     * stage's work per slot is spread over tens of small records, small enough that a ring full of batch slots
+     * holds a bounded amount of heap. A record larger than this takes a slot of its own.
+     */
+    static final int BATCH_BYTES = 8 * 1024;
+    private static final int INITIAL_FRAME_BYTES = 512;
 
     PartitionLog log;
-    long timestamp;
-    int attributes;
-    int keyLength;
-    int headersLength;
-    int valueLength;
-    final UnsafeBuffer payload = new UnsafeBuffer(new byte[INITIAL_PAYLOAD_BYTES]);
+    /** The records' frames, back to back from 0, each at an aligned length; the offsets are still blank. */
+    final UnsafeBuffer frames = new UnsafeBuffer(new byte[INITIAL_FRAME_BYTES]);
+    /** A view of {@link #frames}'s array for the checksum, replaced only when the array grows. */
+    ByteBuffer framesView = ByteBuffer.wrap(frames.byteArray());
+    int frameBytes;
+    int records;
     ConfirmListener listener;
     long correlation;
 
+    /** The first record's offset, or for a duplicate, the offset of the record first stored with its dedup id. */
     long offset;
-    /** Set by the append stage when the record's dedup id was already stored: {@link #offset} is the first one's. */
+    /** Set by the append stage when the slot's one record had a dedup id already stored. */
     boolean duplicate;
-    /** Set by the append stage when the record was written: {@link #segment} and {@link #endPosition} say where. */
-    boolean appended;
+    /** How many of the slot's records the append stage wrote; those after them failed with {@link #error}. */
+    int appendedRecords;
+    /** Where the last appended record ends: in {@link #segment}, at {@link #endPosition}. */
     Segment segment;
     int endPosition;
+    /**
+     * Whether the writer rolled to a new segment after writing some of the slot's records into
+     * {@link #rolledSegment}, which they fill up to {@link #rolledEndPosition}, offsets below {@link #rolledEndOffset}.
+     */
+    boolean rolled;
+    Segment rolledSegment;
+    int rolledEndPosition;
+    long rolledEndOffset;
     SpoolException error;
     /** The producer failed between claiming this slot and filling it: every stage passes it by. */
     boolean aborted;
 
     /**
-     * Copies a record in. Key, headers and value go back to back into the payload.
+     * Empties the slot for records of {@code log} that take {@code bytes} bytes of frames.
      */
-    void set(final PartitionLog log, final long timestamp, final int attributes, final DirectBuffer key, final int keyOffset,
-        final int keyLength, final DirectBuffer headers, final int headersOffset, final int headersLength,
-        final DirectBuffer value, final int valueOffset, final int valueLength, final ConfirmListener listener,
-        final long correlation)
+    void begin(final PartitionLog log, final int bytes, final ConfirmListener listener, final long correlation)
     {
-        final int bodyLength = Math.max(0, keyLength) + headersLength + Math.max(0, valueLength);
-        if (payload.capacity() < bodyLength)
+        if (frames.capacity() < bytes)
         {
-            payload.wrap(new byte[Integer.highestOneBit(bodyLength - 1) << 1]);
+            frames.wrap(new byte[Integer.highestOneBit(bytes - 1) << 1]);
+            framesView = ByteBuffer.wrap(frames.byteArray());
         }
-        int at = 0;
-        if (keyLength > 0)
-        {
-            payload.putBytes(at, key, keyOffset, keyLength);
-            at += keyLength;
-        }
-        if (headersLength > 0)
-        {
-            payload.putBytes(at, headers, headersOffset, headersLength);
-            at += headersLength;
-        }
-        if (valueLength > 0)
-        {
-            payload.putBytes(at, value, valueOffset, valueLength);
-        }
+        // References are stored only when they change: see appendedTo.
         if (this.log != log)
         {
             this.log = log;
         }
-        this.timestamp = timestamp;
-        this.attributes = attributes;
-        this.keyLength = keyLength;
-        this.headersLength = headersLength;
-        this.valueLength = valueLength;
         if (this.listener != listener)
         {
             this.listener = listener;
         }
         this.correlation = correlation;
+        this.frameBytes = 0;
+        this.records = 0;
         this.offset = -1;
         this.duplicate = false;
-        this.appended = false;
+        this.appendedRecords = 0;
+        this.rolled = false;
         this.error = null;
         this.aborted = false;
+    }
+
+    /** A record of {@code alignedLength} bytes was framed at {@link #frameBytes}. */
+    void framed(final int alignedLength)
+    {
+        frameBytes += alignedLength;
+        records++;
     }
 
     /** Turns a claimed slot the producer could not fill into a no-op: nothing is appended, nobody is told. */
     void abort()
     {
         aborted = true;
-        appended = false;
+        appendedRecords = 0;
+        rolled = false;
         duplicate = false;
         error = null;
     }
 
     /**
-     * The append stage wrote the record into {@code segment}. The reference is stored only when it changes, as
-     * {@link #set} does with the log and the listener: a reference store into a long-lived slot dirties a GC card
-     * (G1's post-write barrier) that concurrent refinement then scans, a cost worth avoiding when it comes with
-     * every record. So a confirmed slot keeps the last log, listener and segment it
-     * carried until it is reused: a retention bounded by the ring size.
+     * The append stage wrote the slot's first {@code appendedRecords} records, the last of them ending in
+     * {@code segment} at {@code endPosition}. The reference is stored only when it changes, as {@link #begin} does
+     * with the log and the listener: a reference store into a long-lived slot dirties a GC card (G1's post-write
+     * barrier) that concurrent refinement then scans, a cost worth avoiding when it comes with every slot. So a
+     * confirmed slot keeps the last log, listener and segments it carried until it is reused: a retention bounded
+     * by the ring size.
      */
-    void appendedTo(final Segment segment, final int endPosition)
+    void appendedTo(final Segment segment, final int endPosition, final int appendedRecords)
     {
         if (this.segment != segment)
         {
             this.segment = segment;
         }
         this.endPosition = endPosition;
-        this.appended = true;
+        this.appendedRecords = appendedRecords;
+    }
+
+    /** The writer filled {@code segment} with some of the slot's records and rolled past it. */
+    void rolledPast(final Segment segment, final int endPosition, final long endOffset)
+    {
+        if (this.rolledSegment != segment)
+        {
+            this.rolledSegment = segment;
+        }
+        this.rolledEndPosition = endPosition;
+        this.rolledEndOffset = endOffset;
+        this.rolled = true;
     }
 }

@@ -6,9 +6,9 @@ import org.agrona.concurrent.EpochClock;
 import java.io.UncheckedIOException;
 
 /**
- * Pipeline stage 1: frames each event's record into its log's active segment. The clock is read once per batch:
- * records without a timestamp of their own, and every record of a log that keeps append times, get the batch's
- * append time.
+ * Pipeline stage 1: copies each slot's framed records into its log's active segment and gives them their offsets.
+ * The clock is read once per batch, for the segments' age rolls and the dedup window; the producers stamped the
+ * records' append times when they framed them.
  */
 final class AppendHandler implements EventHandler<AppendEvent>
 {
@@ -41,16 +41,7 @@ final class AppendHandler implements EventHandler<AppendEvent>
         }
         try
         {
-            final LogAppender appender = log.appender;
-            event.offset = appender.append(
-                event.timestamp < 0 || log.config().logAppendTime() ? batchMillis : event.timestamp, event.attributes,
-                event.keyLength, event.headersLength, event.valueLength, event.payload, 0, batchMillis);
-            if (appender.lastWasDuplicate())
-            {
-                event.duplicate = true;
-                return;
-            }
-            event.appendedTo(appender.activeSegment(), appender.writePosition());
+            log.appender.append(event, batchMillis);
         }
         catch (final SpoolException ex)
         {

@@ -27,11 +27,15 @@ final class FlushHandler implements EventHandler<AppendEvent>
     @Override
     public void onEvent(final AppendEvent event, final long sequence, final boolean endOfBatch)
     {
-        if (event.appended)
+        if (event.appendedRecords > 0 && !event.aborted)
         {
             final PartitionLog log = event.log;
             final LogFlusher flusher = log.flusher;
-            flusher.noteAppended(event.segment, event.endPosition, event.offset + 1);
+            if (event.rolled)
+            {
+                flusher.noteAppended(event.rolledSegment, event.rolledEndPosition, event.rolledEndOffset);
+            }
+            flusher.noteAppended(event.segment, event.endPosition, event.offset + event.appendedRecords);
             if (!flusher.dirtyInBatch)
             {
                 flusher.dirtyInBatch = true;

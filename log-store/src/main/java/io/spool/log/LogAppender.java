@@ -1,10 +1,7 @@
 package io.spool.log;
 
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.nio.ByteBuffer;
-import java.util.zip.CRC32C;
 
 import static io.spool.log.RecordDescriptor.*;
 
@@ -12,21 +9,19 @@ import static io.spool.log.RecordDescriptor.*;
  * The single writer of one log: frames records into the active segment, keeps its sparse indexes, and rolls to a
  * new segment on size or age. Runs only on the pipeline's append thread; not thread-safe.
  * <p>
- * Each frame is written body first, checksum next, and its length last with an ordered store, so even a reader
- * that ignored the committed end would never see a half-written frame.
+ * Producers frame and checksum records in their ring slots ({@link RecordFramer}); the writer copies a slot's
+ * frames with one bulk copy, stores their offsets, and the first frame's length last with an ordered store, so
+ * even a reader that ignored the committed end would never see a half-written frame.
  */
 final class LogAppender
 {
     private final PartitionLog log;
     private final LogConfig config;
-    private final CRC32C crc = new CRC32C();
     private final DedupIndex dedup;
-    private boolean lastWasDuplicate;
     private boolean activeHasDedup;
 
     private Segment active;
     private UnsafeBuffer buffer;
-    private ByteBuffer checksumView;
     private long nextOffset;
     private int writePosition;
     private int cachedEnd;
@@ -61,7 +56,6 @@ final class LogAppender
     {
         active = segment;
         buffer = segment.buffer();
-        checksumView = segment.newChecksumView();
         writePosition = SegmentDescriptor.HEADER_LENGTH;
         cachedEnd = segment.cachedEnd();
         bytesSinceIndex = Integer.MAX_VALUE;
@@ -86,51 +80,75 @@ final class LogAppender
         return active;
     }
 
-    /**
-     * Whether the last {@link #append} found its dedup id already stored and returned the first record's offset.
-     */
-    boolean lastWasDuplicate()
-    {
-        return lastWasDuplicate;
-    }
-
     int dedupEntries()
     {
         return dedup.size();
     }
 
     /**
-     * Appends one record whose key, headers and value lie back to back in {@code body}, unless it carries a dedup
-     * id already stored inside the window.
+     * Appends the records framed in {@code slot} at the next offsets, and says so in the slot: how many were
+     * written, where the last ends, and the segment it rolled past, if it did. A slot's one record carrying a
+     * dedup id already stored inside the window is not appended: the slot is marked a duplicate of the first.
      *
-     * @param timestamp the record's timestamp in epoch millis.
-     * @param nowMillis the pipeline's clock reading for this batch; drives the age roll and the dedup window.
-     * @return the offset the record was stored at, or that of the earlier record with the same dedup id.
+     * @param nowMillis the pipeline's clock reading for this batch: the age roll and the dedup window go by it.
      */
-    long append(final long timestamp, final int attributes, final int keyLength, final int headersLength,
-        final int valueLength, final DirectBuffer body, final int bodyOffset, final long nowMillis)
+    void append(final AppendEvent slot, final long nowMillis)
     {
-        lastWasDuplicate = false;
-        if ((attributes & ATTRIBUTE_DEDUP) == 0)
+        if (firstTimestamp >= 0 && nowMillis - firstTimestamp >= config.segmentRollMillis())
         {
-            return write(timestamp, attributes, keyLength, headersLength, valueLength, body, bodyOffset, nowMillis);
+            roll(nowMillis);
         }
-        final long found = HeadersCodec.locate(body, bodyOffset + Math.max(0, keyLength), headersLength,
-            LogProducer.DEDUP_HEADER);
+        final UnsafeBuffer frames = slot.frames;
+        if (slot.records == 1 && (frames.getByte(ATTRIBUTES_OFFSET) & ATTRIBUTE_DEDUP) != 0)
+        {
+            appendUnlessDuplicate(slot, nowMillis);
+            return;
+        }
+        final long firstOffset = nextOffset;
+        slot.offset = firstOffset;
+        final int length = slot.frameBytes;
+        int from = 0;
+        if (writePosition + length > active.activeCapacity())
+        {
+            // The producer keeps a slot within one segment's room, so what does not fit here fits the next.
+            from = framesThatFit(frames, length, active.activeCapacity() - writePosition);
+            if (from > 0)
+            {
+                copy(frames, 0, from);
+                slot.appendedTo(active, writePosition, (int)(nextOffset - firstOffset));
+                slot.rolledPast(active, writePosition, nextOffset);
+            }
+            roll(nowMillis);
+        }
+        copy(frames, from, length);
+        slot.appendedTo(active, writePosition, slot.records);
+    }
+
+    private void appendUnlessDuplicate(final AppendEvent slot, final long nowMillis)
+    {
+        final UnsafeBuffer frames = slot.frames;
+        final long found = HeadersCodec.locate(frames, keyOffset(0) + Math.max(0, frames.getInt(KEY_LENGTH_OFFSET)),
+            frames.getInt(HEADERS_LENGTH_OFFSET), LogProducer.DEDUP_HEADER);
         final int idOffset = (int)(found >>> 32);
         final int idLength = Math.max(0, (int)found);
-        final long high = DedupKey.high(body, idOffset, idLength);
-        final long low = DedupKey.low(body, idOffset, idLength);
+        final long high = DedupKey.high(frames, idOffset, idLength);
+        final long low = DedupKey.low(frames, idOffset, idLength);
         final long earlier = dedup.find(high, low, nowMillis);
         if (earlier != DedupIndex.NOT_FOUND)
         {
-            lastWasDuplicate = true;
-            return earlier;
+            slot.offset = earlier;
+            slot.duplicate = true;
+            return;
         }
-        final long offset = write(timestamp, attributes, keyLength, headersLength, valueLength, body, bodyOffset, nowMillis);
-        dedup.add(high, low, offset, nowMillis);
+        slot.offset = nextOffset;
+        if (writePosition + slot.frameBytes > active.activeCapacity())
+        {
+            roll(nowMillis);
+        }
+        copy(frames, 0, slot.frameBytes);
+        slot.appendedTo(active, writePosition, 1);
+        dedup.add(high, low, slot.offset, nowMillis);
         activeHasDedup = true;
-        return offset;
     }
 
     /**
@@ -149,58 +167,71 @@ final class LogAppender
         }
     }
 
-    private long write(final long timestamp, final int attributes, final int keyLength, final int headersLength,
-        final int valueLength, final DirectBuffer body, final int bodyOffset, final long nowMillis)
+    /** How many bytes of whole frames, from the first, lie within {@code room}. */
+    private static int framesThatFit(final UnsafeBuffer frames, final int length, final int room)
     {
-        final int frameLength = frameLength(keyLength, headersLength, valueLength);
-        if (frameLength > config.maxRecordBytes())
+        int at = 0;
+        while (at < length)
         {
-            throw new RecordTooLargeException(log.name(), frameLength, config.maxRecordBytes());
+            final int next = at + align(frames.getInt(at + FRAME_LENGTH_OFFSET));
+            if (next > room)
+            {
+                break;
+            }
+            at = next;
         }
-        final int aligned = align(frameLength);
-        if (writePosition + aligned > active.activeCapacity() ||
-            (firstTimestamp >= 0 && nowMillis - firstTimestamp >= config.segmentRollMillis()))
-        {
-            roll(nowMillis);
-        }
-        if (writePosition + aligned > cachedEnd)
-        {
-            cacheUpTo(writePosition + aligned);
-        }
-        final int position = writePosition;
-        final UnsafeBuffer buffer = this.buffer;
-        buffer.putByte(position + VERSION_OFFSET, CURRENT_VERSION);
-        buffer.putByte(position + ATTRIBUTES_OFFSET, (byte)attributes);
-        buffer.putShort(position + RESERVED_OFFSET, (short)0);
-        buffer.putInt(position + KEY_LENGTH_OFFSET, keyLength);
-        buffer.putLong(position + OFFSET_OFFSET, nextOffset);
-        buffer.putLong(position + TIMESTAMP_OFFSET, timestamp);
-        buffer.putInt(position + HEADERS_LENGTH_OFFSET, headersLength);
-        buffer.putInt(position + VALUE_LENGTH_OFFSET, valueLength);
-        buffer.putBytes(position + HEADER_LENGTH, body, bodyOffset, frameLength - HEADER_LENGTH);
-        buffer.putInt(position + CRC_OFFSET,
-            Checksums.crc32c(crc, checksumView, position + CRC_START_OFFSET, position + frameLength));
-        buffer.putIntOrdered(position + FRAME_LENGTH_OFFSET, frameLength);
-        if (headersLength > 0)
-        {
-            log.appendedWithHeaders(nextOffset);
-        }
+        return at;
+    }
 
-        if (firstTimestamp < 0)
+    /**
+     * Copies the frames in {@code [from, to)} of the slot to the write position with one bulk copy, then stores
+     * each one's offset, and last the first frame's length with an ordered store: until then a reader, or recovery
+     * after a crash, finds a zero length at the write position and none of these frames. The checksums, the
+     * producer's, leave the offset out.
+     */
+    private void copy(final UnsafeBuffer frames, final int from, final int to)
+    {
+        if (from == to)
         {
-            firstTimestamp = timestamp;
+            return;
         }
-        if (timestamp > maxTimestamp)
+        final int start = writePosition;
+        if (start + (to - from) > cachedEnd)
         {
-            maxTimestamp = timestamp;
+            cacheUpTo(start + (to - from));
         }
-        if (bytesSinceIndex >= config.indexIntervalBytes())
+        final UnsafeBuffer buffer = this.buffer;
+        buffer.putBytes(start + CRC_OFFSET, frames, from + CRC_OFFSET, to - from - CRC_OFFSET);
+        int at = from;
+        int position = start;
+        while (at < to)
         {
-            index(position);
+            final int aligned = align(frames.getInt(at + FRAME_LENGTH_OFFSET));
+            buffer.putLong(position + OFFSET_OFFSET, nextOffset);
+            final long timestamp = frames.getLong(at + TIMESTAMP_OFFSET);
+            if (frames.getInt(at + HEADERS_LENGTH_OFFSET) > 0)
+            {
+                log.appendedWithHeaders(nextOffset);
+            }
+            if (firstTimestamp < 0)
+            {
+                firstTimestamp = timestamp;
+            }
+            if (timestamp > maxTimestamp)
+            {
+                maxTimestamp = timestamp;
+            }
+            if (bytesSinceIndex >= config.indexIntervalBytes())
+            {
+                index(position);
+            }
+            bytesSinceIndex += aligned;
+            nextOffset++;
+            at += aligned;
+            position += aligned;
         }
-        bytesSinceIndex += aligned;
-        writePosition = position + aligned;
-        return nextOffset++;
+        writePosition = position;
+        buffer.putIntOrdered(start + FRAME_LENGTH_OFFSET, frames.getInt(from + FRAME_LENGTH_OFFSET));
     }
 
     /** The prefaulter fills the pages ahead; when it has fallen behind, this thread fills them itself. */

@@ -11,8 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Publishes records into the ingest pipeline of their log: claims a pre-allocated ring slot, copies the record in,
- * publishes the slot. The outcome arrives later through a {@link ConfirmListener}. Nothing is allocated per record
+ * Publishes records into the ingest pipeline of their log: claims a pre-allocated ring slot, frames the record
+ * into it with its checksum, on this thread ({@link RecordFramer}), publishes the slot; a batch takes as few slots
+ * as {@link AppendEvent#BATCH_BYTES} allows. The log's writer then only copies the frames and stores their offsets. The outcome arrives later through a {@link ConfirmListener}. Nothing is allocated per record
  * on the listener path.
  * <p>
  * A producer that finds the ring full naps until there is room, each nap twice as long as the last from
@@ -37,6 +38,7 @@ public final class LogProducer
     static final byte[] DEDUP_HEADER = DedupKey.HEADER.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final LogStore store;
+    private final RecordFramer framer = new RecordFramer();
     private final UnsafeBuffer keyWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer headersWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer valueWrapper = new UnsafeBuffer(0, 0);
@@ -141,19 +143,34 @@ public final class LogProducer
     {
         checkBatch(log, batch);
         final RingBuffer<AppendEvent> ring = log.pipeline().ring();
-        final int chunk = Math.max(1, ring.getBufferSize() / 2);
+        final int maxSlots = Math.max(1, ring.getBufferSize() / 2);
+        final int slotBytes = slotBytes(log);
+        final long nowMillis = store.clock().time();
         int done = 0;
         while (done < batch.size())
         {
-            final int n = Math.min(chunk, batch.size() - done);
-            final long hi = claim(log, ring, n);
-            final long lo = hi - n + 1;
+            int slots = 0;
+            int end = done;
+            while (end < batch.size() && slots < maxSlots)
+            {
+                end = batch.slotEnd(end, slotBytes);
+                slots++;
+            }
+            final long hi = claim(log, ring, slots);
+            final long lo = hi - slots + 1;
             try
             {
-                for (int i = 0; i < n; i++)
+                int record = done;
+                for (long s = lo; s <= hi; s++)
                 {
-                    final int r = done + i;
-                    batch.fill(ring.get(lo + i), r, log, listener, firstCorrelation + r);
+                    final int slotEnd = batch.slotEnd(record, slotBytes);
+                    final AppendEvent slot = ring.get(s);
+                    slot.begin(log, batch.frameBytes(record, slotEnd), listener, firstCorrelation + record);
+                    for (int r = record; r < slotEnd; r++)
+                    {
+                        batch.frame(framer, slot, r, nowMillis);
+                    }
+                    record = slotEnd;
                 }
             }
             catch (final Throwable fault)
@@ -168,8 +185,27 @@ public final class LogProducer
             {
                 ring.publish(lo, hi);
             }
-            done += n;
+            done = end;
         }
+    }
+
+    /**
+     * The timestamp a record is stored with: the caller's, unless it gave none or the log keeps append times; then
+     * {@code nowMillis}, the store's clock read once per publish call. It is read here, on the producer's thread,
+     * so the record's checksum covers it and the writer has nothing to add but the offset.
+     */
+    static long appendTime(final PartitionLog log, final long timestamp, final long nowMillis)
+    {
+        return timestamp < 0 || log.config().logAppendTime() ? nowMillis : timestamp;
+    }
+
+    /**
+     * The most bytes of frames one slot of a batch takes: {@link AppendEvent#BATCH_BYTES}, and never more than a
+     * segment holds, so the writer rolls at most once inside a slot.
+     */
+    private static int slotBytes(final PartitionLog log)
+    {
+        return Math.min(AppendEvent.BATCH_BYTES, log.config().segmentBytes() - SegmentDescriptor.HEADER_LENGTH);
     }
 
     /**
@@ -298,27 +334,29 @@ public final class LogProducer
     }
 
     /**
-     * Copies the record into its claimed slot and publishes the slot whatever happens: a slot claimed and never
+     * Frames the record into its claimed slot and publishes the slot whatever happens: a slot claimed and never
      * published would stop the pipeline at its sequence for good, every log of the pipeline with it. A fault during
-     * the copy publishes the slot as a no-op the stages skip, as Aeron turns an aborted claim into padding, and
+     * the framing publishes the slot as a no-op the stages skip, as Aeron turns an aborted claim into padding, and
      * reaches the caller.
      */
-    private static void fillAndPublish(final RingBuffer<AppendEvent> ring, final long sequence,
+    private void fillAndPublish(final RingBuffer<AppendEvent> ring, final long sequence,
         final PartitionLog log, final long timestamp,
         final int attributes, final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer headers, final int headersOffset, final int headersLength,
         final DirectBuffer value, final int valueOffset, final int valueLength,
         final ConfirmListener listener, final long correlation)
     {
-        final AppendEvent event = ring.get(sequence);
+        final AppendEvent slot = ring.get(sequence);
         try
         {
-            event.set(log, timestamp, attributes, key, keyOffset, keyLength, headers, headersOffset, headersLength,
-                value, valueOffset, valueLength, listener, correlation);
+            slot.begin(log, RecordDescriptor.align(RecordDescriptor.frameLength(keyLength, headersLength, valueLength)),
+                listener, correlation);
+            framer.frame(slot, appendTime(log, timestamp, store.clock().time()), attributes, key, keyOffset,
+                keyLength, headers, headersOffset, headersLength, value, valueOffset, valueLength);
         }
         catch (final Throwable fault)
         {
-            event.abort();
+            slot.abort();
             throw fault;
         }
         finally

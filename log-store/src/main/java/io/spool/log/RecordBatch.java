@@ -8,7 +8,7 @@ import org.agrona.collections.LongArrayList;
 /**
  * Records gathered for one {@link LogProducer#publishBatch} call: their bytes back to back in one growable buffer,
  * or left where they already lie back to back, in a caller's buffer ({@link #clearOver}), so that they are copied
- * once, into the ring, instead of twice. Reusable after {@link #clear()}; grows to the largest batch it has held.
+ * once, framed into ring slots, instead of twice. Reusable after {@link #clear()}; grows to the largest batch it has held.
  * Not thread-safe.
  */
 public final class RecordBatch
@@ -164,17 +164,64 @@ public final class RecordBatch
             headersLength(record));
     }
 
-    void fill(final AppendEvent event, final int record, final PartitionLog log, final ConfirmListener listener,
-        final long correlation)
+    private int alignedFrameLength(final int record)
+    {
+        return RecordDescriptor.align(RecordDescriptor.frameLength(keyLength(record), headersLength(record),
+            valueLength(record)));
+    }
+
+    private boolean isDedup(final int record)
+    {
+        return (layout.getInt(record * FIELDS + 4) & RecordDescriptor.ATTRIBUTE_DEDUP) != 0;
+    }
+
+    /**
+     * Where the ring slot that starts at record {@code from} ends: at the first record that would take its frames
+     * past {@code slotBytes}, or past one record that carries a dedup id, since the writer decides on those one by
+     * one. A slot holds at least one record.
+     */
+    int slotEnd(final int from, final int slotBytes)
+    {
+        if (isDedup(from))
+        {
+            return from + 1;
+        }
+        int bytes = alignedFrameLength(from);
+        int end = from + 1;
+        while (end < size() && !isDedup(end))
+        {
+            bytes += alignedFrameLength(end);
+            if (bytes > slotBytes)
+            {
+                break;
+            }
+            end++;
+        }
+        return end;
+    }
+
+    /** Bytes of the frames of records {@code [from, to)}. */
+    int frameBytes(final int from, final int to)
+    {
+        int bytes = 0;
+        for (int r = from; r < to; r++)
+        {
+            bytes += alignedFrameLength(r);
+        }
+        return bytes;
+    }
+
+    /** Frames a record into {@code slot}; a record without a timestamp of its own takes {@code nowMillis}. */
+    void frame(final RecordFramer framer, final AppendEvent slot, final int record, final long nowMillis)
     {
         final int start = layout.getInt(record * FIELDS);
         final int keyLength = keyLength(record);
         final int headersLength = headersLength(record);
         final int keyBytes = Math.max(0, keyLength);
-        event.set(log, timestamps.getLong(record), layout.getInt(record * FIELDS + 4),
+        framer.frame(slot, LogProducer.appendTime(slot.log, timestamps.getLong(record), nowMillis),
+            layout.getInt(record * FIELDS + 4),
             source, start, keyLength,
             source, start + keyBytes, headersLength,
-            source, start + keyBytes + headersLength, valueLength(record),
-            listener, correlation);
+            source, start + keyBytes + headersLength, valueLength(record));
     }
 }

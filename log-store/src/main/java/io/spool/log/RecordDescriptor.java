@@ -8,7 +8,7 @@ package io.spool.log;
  *  +---------------------------------------------------------------+
  *  |                 Frame Length (written last)                   |  0
  *  +---------------------------------------------------------------+
- *  |              CRC32C of bytes [8, Frame Length)                |  4
+ *  |       CRC32C (version 2: of every byte but the offset)       |  4
  *  +---------------+---------------+-------------------------------+
  *  |    Version    |  Attributes   |           Reserved            |  8
  *  +---------------+---------------+-------------------------------+
@@ -31,10 +31,22 @@ package io.spool.log;
  * </pre>
  * The frame length covers header, key, headers and value but not the padding. A reader that finds a frame length
  * of zero has reached the written end of the segment: pre-allocated files are zero-filled.
+ * <p>
+ * What the checksum covers depends on the record's version:
+ * <ul>
+ *   <li>version 1: bytes [8, Frame Length), everything after the checksum;</li>
+ *   <li>version 2: everything but the offset, the one field the log's writer assigns: bytes [8, 16) and
+ *   [24, Frame Length). So a producer frames and checksums its record on its own thread (stamping it from the
+ *   store's clock when it brings no timestamp of its own) and the log's single writer only copies the frame and
+ *   stores the offset, as Kafka's record batch v2 leaves its base offset out of its CRC. A damaged offset is still
+ *   caught: recovery checks that offsets run on one by one.</li>
+ * </ul>
  */
 public final class RecordDescriptor
 {
-    public static final byte CURRENT_VERSION = 1;
+    /** Records written before the checksum left out the log's fields; still read, never written. */
+    public static final byte VERSION_1 = 1;
+    public static final byte CURRENT_VERSION = 2;
     /** Attribute bit: the headers carry a {@link DedupKey#HEADER} and the log stores the record only once per window. */
     public static final int ATTRIBUTE_DEDUP = 0x1;
     public static final int ALIGNMENT = 8;
@@ -50,7 +62,7 @@ public final class RecordDescriptor
     public static final int HEADERS_LENGTH_OFFSET = 32;
     public static final int VALUE_LENGTH_OFFSET = 36;
     public static final int HEADER_LENGTH = 40;
-    /** The checksum covers everything after itself, so a torn length or CRC word is caught as well. */
+    /** Where the checksum starts, in both versions; version 2 then skips the offset. */
     public static final int CRC_START_OFFSET = VERSION_OFFSET;
 
     private RecordDescriptor()

@@ -5,7 +5,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -448,12 +447,6 @@ final class Segment
     TimeIndex timeIndex()
     {
         return timeIndex;
-    }
-
-    /** A fresh view for checksums over the mapped records; valid while a reference is held. */
-    synchronized ByteBuffer newChecksumView()
-    {
-        return logMap.duplicate();
     }
 
     Path logPath()

@@ -116,12 +116,12 @@ final class SegmentScanner
             return "frame length " + frameLength + " at position " + position + " runs past the end of the file";
         }
         final int version = buffer.getByte(position + VERSION_OFFSET);
-        if (version != CURRENT_VERSION)
+        if (version != CURRENT_VERSION && version != VERSION_1)
         {
             return "unknown record version " + version + " at position " + position;
         }
         final int stored = buffer.getInt(position + CRC_OFFSET);
-        final int computed = Checksums.crc32c(crc, checksumView, position + CRC_START_OFFSET, position + frameLength);
+        final int computed = Checksums.record(crc, checksumView, position, frameLength, version);
         if (stored != computed)
         {
             return "CRC32C mismatch at position " + position + ": stored " + Integer.toHexString(stored) +

@@ -225,20 +225,23 @@ class IngestPipelineTest
         final PartitionLog log = store.openLog("wait/0", LogConfig.DEFAULT);
         final HeldConfirms held = new HeldConfirms();
         final RecordBatch batch = new RecordBatch();
+        final String filler = "-".repeat(AppendEvent.BATCH_BYTES / 2);
         for (int i = 0; i < 20; i++)
         {
-            batch.add(null, null, bytes("v" + i));
+            batch.add(null, null, bytes("v" + i + filler));
         }
         final Thread publisher = new Thread(() -> store.newProducer().publishBatch(log, batch, held, 0));
         publisher.start();
         publisher.join(TimeUnit.MILLISECONDS.toMillis(200));
-        assertThat(publisher.isAlive()).as("20 records do not fit 8 slots whose confirms are held").isTrue();
-
+        final boolean waiting = publisher.isAlive();
         held.release.countDown();
+        assertThat(waiting).as("20 records of half a slot each do not fit 8 slots whose confirms are held").isTrue();
+
         publisher.join(TimeUnit.SECONDS.toMillis(30));
         assertThat(publisher.isAlive()).isFalse();
         assertThat(log.awaitEndAbove(19, TimeUnit.SECONDS.toNanos(30))).isTrue();
-        assertThat(LogFixture.readAll(log, 0)).hasSize(20).startsWith("0:null:v0").endsWith("19:null:v19");
+        assertThat(LogFixture.readAll(log, 0)).hasSize(20).startsWith("0:null:v0" + filler)
+            .endsWith("19:null:v19" + filler);
     }
 
     @Test
