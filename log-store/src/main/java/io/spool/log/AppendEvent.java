@@ -16,16 +16,17 @@ import java.nio.ByteBuffer;
 final class AppendEvent
 {
     /**
-     * How many bytes of frames a producer packs into one slot before it takes the next: enough that the append
-     * stage's work per slot is spread over tens of small records, small enough that a ring full of batch slots
-     * holds a bounded amount of heap. A record larger than this takes a slot of its own.
+     * How many bytes of frames a producer packs into one slot before it takes the next, and what every slot holds
+     * from the start: enough that the append stage's work per slot is spread over tens of small records, small
+     * enough that the ring's slots take a few MiB of heap. A slot grows only for a record larger than this, which
+     * takes a slot of its own; slots are allocated whole up front because a slot first used after warm-up would
+     * otherwise allocate on a producer's hot path.
      */
-    static final int BATCH_BYTES = 8 * 1024;
-    private static final int INITIAL_FRAME_BYTES = 512;
+    static final int BATCH_BYTES = 4 * 1024;
 
     PartitionLog log;
     /** The records' frames, back to back from 0, each at an aligned length; the offsets are still blank. */
-    final UnsafeBuffer frames = new UnsafeBuffer(new byte[INITIAL_FRAME_BYTES]);
+    final UnsafeBuffer frames = new UnsafeBuffer(new byte[BATCH_BYTES]);
     /** A view of {@link #frames}'s array for the checksum, replaced only when the array grows. */
     ByteBuffer framesView = ByteBuffer.wrap(frames.byteArray());
     int frameBytes;

@@ -13,8 +13,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Publishes records into the ingest pipeline of their log: claims a pre-allocated ring slot, frames the record
  * into it with its checksum, on this thread ({@link RecordFramer}), publishes the slot; a batch takes as few slots
- * as {@link AppendEvent#BATCH_BYTES} allows. The log's writer then only copies the frames and stores their offsets. The outcome arrives later through a {@link ConfirmListener}. Nothing is allocated per record
- * on the listener path.
+ * as {@link AppendEvent#BATCH_BYTES} allows. The log's writer then only copies the frames and stores their
+ * offsets. The outcome arrives later through a {@link ConfirmListener}. Nothing is allocated per record on the
+ * listener path.
  * <p>
  * A producer that finds the ring full naps until there is room, each nap twice as long as the last from
  * {@link #FIRST_NAP_NANOS} up to {@link #LONGEST_NAP_NANOS}, and gives up with {@link EngineClosedException} if the
