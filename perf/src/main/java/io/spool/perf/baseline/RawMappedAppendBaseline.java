@@ -149,7 +149,9 @@ public final class RawMappedAppendBaseline implements AutoCloseable
     private void appendFrame(final int frameOffset, final long timestamp)
     {
         final UnsafeBuffer buffer = segment;
-        buffer.putByte(frameOffset + VERSION_OFFSET, CURRENT_VERSION);
+        // Version 1: one thread frames and checksums every byte, the offset included, as the log did before producers
+        // framed their own records.
+        buffer.putByte(frameOffset + VERSION_OFFSET, VERSION_1);
         buffer.putByte(frameOffset + ATTRIBUTES_OFFSET, (byte)0);
         buffer.putShort(frameOffset + RESERVED_OFFSET, (short)0);
         buffer.putInt(frameOffset + KEY_LENGTH_OFFSET, NULL_KEY);

@@ -1,6 +1,7 @@
 package io.spool.perf.cli;
 
 import io.spool.perf.baseline.RawMappedAppendBaseline;
+import io.spool.perf.bench.ChroniclePeer;
 import io.spool.perf.bench.IngestBench;
 import io.spool.perf.report.BenchRun;
 import picocli.CommandLine.Command;
@@ -18,7 +19,8 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {
         "Publishes records through the ingest pipeline until the last confirm, beside the raw mapped append of "
-            + "the same records (one thread framing them into pre-allocated mapped segments).",
+            + "the same records (one thread framing them into pre-allocated mapped segments), or with --against "
+            + "chronicle beside Chronicle Queue's appender, in alternating rounds (--rounds, --warmup-rounds).",
         "Prints records/s, MB/s (value bytes), the ratio to the baseline, publish-to-confirm latency "
             + "percentiles and fsyncs."})
 final class IngestCommand implements Callable<Integer>
@@ -37,10 +39,20 @@ final class IngestCommand implements Callable<Integer>
             + "first-write fault itself) (default: ${DEFAULT-VALUE}).")
     RawMappedAppendBaseline.Pages baselinePages;
 
+    @Mixin
+    PeerOptions peer;
+
+    @Mixin
+    RoundOptions rounds;
+
     @Override
     public Integer call() throws InterruptedException, IOException
     {
-        final BenchRun run = IngestBench.run(options.settings(), baselinePages, spec.commandLine().getErr());
+        final ChroniclePeer chronicle = peer.chronicle();
+        final BenchRun run = chronicle == null ?
+            IngestBench.run(options.settings(), baselinePages, spec.commandLine().getErr()) :
+            IngestBench.runAgainstChronicle(options.settings(), chronicle, rounds.rounds, rounds.warmupRounds,
+                spec.commandLine().getErr());
         BenchOutput.print(run.result(), options.output.json, spec.commandLine().getOut());
         BenchOutput.writeReport(options.output.report, List.of(run), spec);
         return 0;

@@ -1,5 +1,6 @@
 package io.spool.perf.cli;
 
+import io.spool.perf.bench.ChroniclePeer;
 import io.spool.perf.bench.ReplayBench;
 import io.spool.perf.report.BenchRun;
 import picocli.CommandLine;
@@ -19,7 +20,8 @@ import java.util.concurrent.Callable;
     description = {
         "Writes records through the pipeline, then reads them back from the start of every partition through "
             + "LogReader (or a StreamConsumer, with --via stream), beside the raw scan of the same number of "
-            + "raw-appended records.",
+            + "raw-appended records, or with --against chronicle beside Chronicle Queue's zero-copy tailer, in "
+            + "alternating rounds (--rounds, --warmup-rounds).",
         "Prints records/s, MB/s (value bytes), the ratio to the baseline and poll latency percentiles."})
 final class ReplayCommand implements Callable<Integer>
 {
@@ -35,10 +37,19 @@ final class ReplayCommand implements Callable<Integer>
             + "${DEFAULT-VALUE}).")
     ReplayBench.Via via;
 
+    @Mixin
+    PeerOptions peer;
+
+    @Mixin
+    RoundOptions rounds;
+
     @Override
     public Integer call() throws InterruptedException, IOException
     {
-        final BenchRun run = ReplayBench.run(options.settings(), via, spec.commandLine().getErr());
+        final ChroniclePeer chronicle = peer.chronicle();
+        final BenchRun run = chronicle == null ? ReplayBench.run(options.settings(), via, spec.commandLine().getErr()) :
+            ReplayBench.runAgainstChronicle(options.settings(), via, chronicle, rounds.rounds, rounds.warmupRounds,
+                spec.commandLine().getErr());
         BenchOutput.print(run.result(), options.output.json, spec.commandLine().getOut());
         BenchOutput.writeReport(options.output.report, List.of(run), spec);
         return 0;

@@ -1,5 +1,7 @@
 package io.spool.perf.report;
 
+import java.util.List;
+
 /**
  * The outcome of one {@code spool bench} run: the measured throughput, the raw baseline measured in the same run,
  * and latency percentiles. Immutable.
@@ -13,6 +15,8 @@ package io.spool.perf.report;
  * @param latency       what {@code latencyPercentiles} measure, for example {@code "publish to confirm"}.
  * @param latencyPercentiles percentiles of that latency.
  * @param fsyncs        fsyncs done during the measured time, or {@link #FSYNCS_NOT_COUNTED}.
+ * @param rounds        when Spool and a peer alternated round by round, each round's pair of figures, in order;
+ *                      empty otherwise. {@code measured} and {@code baseline} then add up the rounds.
  */
 public record BenchResult(
     String benchmark,
@@ -23,9 +27,24 @@ public record BenchResult(
     Throughput baseline,
     String latency,
     LatencySummary latencyPercentiles,
-    long fsyncs)
+    long fsyncs,
+    List<RoundPair> rounds)
 {
     public static final long FSYNCS_NOT_COUNTED = -1;
+
+    public BenchResult
+    {
+        rounds = List.copyOf(rounds);
+    }
+
+    /** A result measured in one go, beside its baseline, without alternated rounds. */
+    public BenchResult(final String benchmark, final int partitions, final int producers, final String durability,
+        final Throughput measured, final Throughput baseline, final String latency,
+        final LatencySummary latencyPercentiles, final long fsyncs)
+    {
+        this(benchmark, partitions, producers, durability, measured, baseline, latency, latencyPercentiles, fsyncs,
+            List.of());
+    }
 
     /** Spool's records per second as a fraction of the baseline's. */
     public double ratio()

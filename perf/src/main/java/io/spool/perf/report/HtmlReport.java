@@ -146,6 +146,11 @@ public final class HtmlReport
                 "baseline does, on the same machine at the same moment."))
             .append("</figcaption>\n</figure>\n");
 
+        if (!result.rounds().isEmpty())
+        {
+            rounds(html, result);
+        }
+
         html.append("<h3>Throughput over the run</h3>\n<figure>\n")
             .append(SvgCharts.throughput("records per second over the run", run.throughput(), List.of(
                 new SvgCharts.Bar("Spool mean", measured.recordsPerSec(), rateText(measured) + "/s",
@@ -165,6 +170,25 @@ public final class HtmlReport
 
         html.append("<details>\n<summary>The same figures as text</summary>\n<pre>")
             .append(SvgCharts.escape(ResultFormatter.text(result))).append("</pre>\n</details>\n</section>\n");
+    }
+
+    /** Each alternated round's pair: whether the ratio held from round to round, or one round carried it. */
+    private static void rounds(final StringBuilder html, final BenchResult result)
+    {
+        final List<SvgCharts.Bar> bars = new ArrayList<>();
+        for (int i = 0; i < result.rounds().size(); i++)
+        {
+            final RoundPair round = result.rounds().get(i);
+            bars.add(new SvgCharts.Bar("round " + (i + 1) + " Spool", round.measured().recordsPerSec(),
+                rateText(round.measured()) + "  (ratio " + ratio(round.ratio()) + ")", SvgCharts.SPOOL_COLOUR));
+            bars.add(new SvgCharts.Bar("round " + (i + 1) + " baseline", round.baseline().recordsPerSec(),
+                rateText(round.baseline()) + (round.spoolFirst() ? "" : "  (went first)"), SvgCharts.BASELINE_COLOUR));
+        }
+        html.append("<h3>Round by round</h3>\n<figure>\n")
+            .append(SvgCharts.bars("records per second of Spool and of the baseline in each round", bars, 2, 160))
+            .append("<figcaption>").append(SvgCharts.escape("The two sides alternate, taking turns going first, so "
+                + "a change of load on the machine weighs on both; the figures above add up these rounds."))
+            .append("</figcaption>\n</figure>\n");
     }
 
     private static String throughputCaption(final BenchRun run)

@@ -1,9 +1,10 @@
 package io.spool.perf.report;
 
+import java.util.Collection;
 import java.util.Map;
 
 /**
- * Writes one JSON object member by member (string, integer, number and object members), enough for a benchmark
+ * Writes one JSON object member by member (string, integer, number, object and array members), enough for a benchmark
  * result without a JSON library. Not thread-safe.
  */
 public final class JsonObjectWriter
@@ -43,6 +44,14 @@ public final class JsonObjectWriter
 
     /** A member whose value is an object, an array or any other value {@link JsonValues} writes. */
     public JsonObjectWriter member(final String name, final Map<String, ?> value)
+    {
+        name(name);
+        JsonValues.append(json, value);
+        return this;
+    }
+
+    /** A member whose value is an array of the values {@link JsonValues} writes. */
+    public JsonObjectWriter member(final String name, final Collection<?> value)
     {
         name(name);
         JsonValues.append(json, value);

@@ -1,5 +1,8 @@
 package io.spool.perf.report;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -44,6 +47,20 @@ public final class ResultFormatter
         {
             json.member("fsyncs", result.fsyncs()).member("fsyncsPerSec", result.fsyncsPerSec());
         }
+        if (!result.rounds().isEmpty())
+        {
+            final List<Map<String, Object>> rounds = new ArrayList<>();
+            for (final RoundPair round : result.rounds())
+            {
+                final Map<String, Object> pair = new LinkedHashMap<>();
+                pair.put("recordsPerSec", round.measured().recordsPerSec());
+                pair.put("baselineRecordsPerSec", round.baseline().recordsPerSec());
+                pair.put("ratio", round.ratio());
+                pair.put("spoolFirst", round.spoolFirst());
+                rounds.add(pair);
+            }
+            json.member("rounds", rounds);
+        }
         return json.member("environment", environment).toJson();
     }
 
@@ -67,6 +84,13 @@ public final class ResultFormatter
         if (result.fsyncs() != BenchResult.FSYNCS_NOT_COUNTED)
         {
             text.append(format("  fsyncs        %,14d  (%,.0f /s)%n", result.fsyncs(), result.fsyncsPerSec()));
+        }
+        for (int i = 0; i < result.rounds().size(); i++)
+        {
+            final RoundPair round = result.rounds().get(i);
+            text.append(format("  round %-3d     spool %,14.0f records/s  baseline %,14.0f records/s  ratio %.3g%s%n",
+                i + 1, round.measured().recordsPerSec(), round.baseline().recordsPerSec(), round.ratio(),
+                round.spoolFirst() ? "" : "  (baseline first)"));
         }
         return text.toString();
     }

@@ -45,7 +45,7 @@ class RawMappedBaselinesTest
                     final int frameLength = bytes.getInt(position + FRAME_LENGTH_OFFSET);
                     assertThat(frameLength).isEqualTo(HEADER_LENGTH + value.length);
                     assertThat(bytes.getInt(position + CRC_OFFSET)).isEqualTo(crcOf(bytes, position, frameLength));
-                    assertThat(bytes.get(position + VERSION_OFFSET)).isEqualTo(CURRENT_VERSION);
+                    assertThat(bytes.get(position + VERSION_OFFSET)).isEqualTo(VERSION_1);
                     assertThat(bytes.getInt(position + KEY_LENGTH_OFFSET)).isEqualTo(-1);
                     assertThat(bytes.getLong(position + OFFSET_OFFSET)).isEqualTo(expectedOffset++);
                     assertThat(bytes.getLong(position + TIMESTAMP_OFFSET)).isEqualTo(TIMESTAMP);

@@ -148,6 +148,22 @@ class SpoolCommandTest
     }
 
     @Test
+    void anUnknownPeerIsRefusedByName()
+    {
+        assertThat(execute("bench", "ingest", "--against", "kafka")).isEqualTo(2);
+        assertThat(err.toString()).contains("--against takes chronicle", "got 'kafka'");
+    }
+
+    @Test
+    void aChronicleHarnessThatIsNotSetUpIsRefusedWithWhatToDo()
+    {
+        assertThat(execute("bench", "replay", "--against", "chronicle", "--chronicle-home",
+            dataDirectory.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("Chronicle Queue's peer harness is not set up in " + dataDirectory,
+            "peer chronicle setup", "--chronicle-home");
+    }
+
+    @Test
     void everyBatchDurabilityCountsFsyncs()
     {
         assertThat(execute("bench", "ingest", "--records", "200", "--baseline-records", "200",

@@ -2,6 +2,7 @@ package io.spool.perf.report;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +67,24 @@ class ResultFormatterTest
             .containsPattern("ratio +0.250 of baseline")
             .contains("p50 12.5 us  p99 40.0 us  p99.9 80.3 us  max 100.0 us")
             .containsPattern("fsyncs +500 +\\(500 /s\\)");
+    }
+
+    @Test
+    void alternatedRoundsAreListedPairByPairInTextAndJson()
+    {
+        final Throughput peer = new Throughput("chronicle", 2_000_000, 100, 500_000_000L);
+        final List<RoundPair> rounds = List.of(new RoundPair(SPOOL, peer, true), new RoundPair(RAW, peer, false));
+        final BenchResult result = new BenchResult("ingest", 1, 1, "none", SPOOL, peer, "publish to confirm", LATENCY,
+            BenchResult.FSYNCS_NOT_COUNTED, rounds);
+
+        assertThat(ResultFormatter.text(result))
+            .containsPattern("round 1 +spool +2,000,000 records/s +baseline +4,000,000 records/s +ratio 0.500\n")
+            .containsPattern("round 2 +spool +8,000,000 records/s +baseline +4,000,000 records/s +ratio 2.00 +"
+                + "\\(baseline first\\)");
+        assertThat(ResultFormatter.json(result, Map.of())).endsWith(",\"maxMicros\":100.0,\"rounds\":["
+            + "{\"recordsPerSec\":2000000.0,\"baselineRecordsPerSec\":4000000.0,\"ratio\":0.5,\"spoolFirst\":true},"
+            + "{\"recordsPerSec\":8000000.0,\"baselineRecordsPerSec\":4000000.0,\"ratio\":2.0,\"spoolFirst\":false}],"
+            + "\"environment\":{}}");
     }
 
     private static BenchResult result(final long fsyncs)
