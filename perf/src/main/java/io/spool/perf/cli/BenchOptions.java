@@ -52,7 +52,8 @@ final class BenchOptions
 
     @Option(names = "--in-flight", defaultValue = "8", paramLabel = "BATCHES",
         description = "Unconfirmed batches a producer may have before it parks until a confirm; keep "
-            + "batch x in-flight x producers within the ring (4096) or producers spin on the full ring; "
+            + "in-flight x producers x the ring slots of a batch (one per 4 KiB of frames) within the ring (4096) "
+            + "or producers spin on the full ring; "
             + "--batch 1 --in-flight 1 makes each producer wait for every confirm (default: ${DEFAULT-VALUE}).")
     int maxInFlightBatches;
 
