@@ -2,12 +2,11 @@ package io.spool.log;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
-
 import static io.spool.log.RecordDescriptor.*;
 
 /**
- * The single writer of one log: frames records into the active segment, keeps its sparse indexes, and rolls to a
- * new segment on size or age. Runs only on the pipeline's append thread; not thread-safe.
+ * The single writer of one log: copies framed records into the active segment, keeps its sparse indexes, and
+ * rolls to a new segment on size or age. Runs only on the pipeline's append thread; not thread-safe.
  * <p>
  * Producers frame and checksum records in their ring slots ({@link RecordFramer}); the writer copies a slot's
  * frames with one bulk copy, stores their offsets, and the first frame's length last with an ordered store, so
