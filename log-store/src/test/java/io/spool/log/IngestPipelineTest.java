@@ -308,6 +308,41 @@ class IngestPipelineTest
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(PipelineThreading.class)
+    void slotsOfABatchThatRollInTheirMiddleKeepEveryConfirmedRecordThroughAPowerLoss(final PipelineThreading threading)
+        throws Exception
+    {
+        final PowerLossFileSync storage = new PowerLossFileSync(dir);
+        final LogConfig config = LogConfig.builder().segmentBytes(4096).maxRecordBytes(1024).indexIntervalBytes(256)
+            .durability(Durability.EVERY_BATCH).build();
+        final List<String> expected = new ArrayList<>();
+        final RecordBatch batch = new RecordBatch();
+        for (int i = 0; i < 300; i++)
+        {
+            final String value = "value-" + i + "-" + "x".repeat(i % 90);
+            batch.add(null, null, bytes(value));
+            expected.add(i + ":null:" + value);
+        }
+        store = LogStore.open(dir, LogStoreConfig.builder().ringSize(64).threading(threading).fileSync(storage)
+            .backgroundMaintenance(false).build());
+        final PartitionLog log = store.openLog("rolls/0", config);
+        final Confirms confirms = new Confirms(300);
+        store.newProducer().publishBatch(log, batch, confirms, 0);
+        confirms.await();
+        assertThat(confirms.failed).isEmpty();
+        assertThat(confirms.confirmed).allSatisfy(c -> assertThat(c[1]).as("offset of correlation %d", c[0])
+            .isEqualTo(c[0]));
+        storage.losePower();
+        store.close();
+        storage.restoreWhatWasForced();
+
+        store = LogStore.open(dir, LogStoreConfig.builder().backgroundMaintenance(false).build());
+        final PartitionLog reopened = store.openLog("rolls/0", config);
+        assertThat(reopened.recoveryReport().segments()).as("the batch spans many segments").isGreaterThan(5);
+        assertThat(LogFixture.readAll(reopened, 0)).containsExactlyElementsOf(expected);
+    }
+
     @Test
     void batchPublishClaimsSlotsTogetherAndConfirmsEachRecord() throws Exception
     {
