@@ -31,6 +31,7 @@ public final class LogStore implements AutoCloseable
     private final DataDirectoryLock lock;
     private final IdleSegmentMappings idleMappings;
     private final SegmentPrefaulter prefaulter;
+    private final OpenReport openReport = new OpenReport();
     private int nextPipeline;
     private volatile boolean closed;
 
@@ -84,6 +85,12 @@ public final class LogStore implements AutoCloseable
         return dataDir;
     }
 
+    /** What opening found and repaired, in the logs and in what the layers above keep beside them. */
+    public OpenReport openReport()
+    {
+        return openReport;
+    }
+
     /** What every force goes through; the stream and queue state kept beside the logs force through it too. */
     public FileSync fileSync()
     {
@@ -117,7 +124,7 @@ public final class LogStore implements AutoCloseable
         final RecoveryReport report = log.recoveryReport();
         if (!report.isClean())
         {
-            LOGGER.warn(report.toString());
+            openReport.add(OpenReport.Action.LOG_REPAIRED, "log " + name, report.toString());
         }
         pipelines[nextPipeline++ % pipelines.length].attach(log);
         logs.put(name, log);

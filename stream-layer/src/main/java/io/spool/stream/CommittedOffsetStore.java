@@ -155,6 +155,13 @@ public final class CommittedOffsetStore implements AutoCloseable
         deleteKeys(doomed);
     }
 
+    /** Forgets one group's offset for one partition, so that its consumers' reset policy decides where it starts. */
+    public synchronized void forget(final String group, final TopicPartition partition)
+    {
+        ensureOpen();
+        deleteKeys(Set.of(new OffsetKey(group, partition.topic(), partition.partition())));
+    }
+
     /** Forgets every offset of a group. */
     public synchronized void deleteGroup(final String group)
     {

@@ -4,7 +4,7 @@ package io.spool.stream;
  * A call's argument was outside what it accepts, such as a non-positive poll limit or a negative offset to
  * commit; the message says which argument and why. Immutable, thread-safe.
  */
-public final class InvalidRequestException extends StreamException
+public class InvalidRequestException extends StreamException
 {
     public InvalidRequestException(final String message)
     {

@@ -1,6 +1,7 @@
 package io.spool.stream;
 
 import io.spool.log.LogStore;
+import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
 import org.agrona.concurrent.EpochClock;
 
@@ -30,6 +31,7 @@ public final class StreamEngine implements AutoCloseable
     private final ProducerSequences producerSequences;
     private final Path producerSequencesFile;
     private final GroupReports reports;
+    private volatile TopicDependents dependents = TopicDependents.NONE;
 
     private StreamEngine(final LogStore logStore, final TopicRegistry topics, final CommittedOffsetStore offsets,
         final Path streamDirectory)
@@ -58,6 +60,7 @@ public final class StreamEngine implements AutoCloseable
             final TopicRegistry topics = new TopicRegistry(logStore, streamDirectory);
             final CommittedOffsetStore offsets = CommittedOffsetStore.open(
                 streamDirectory.resolve(OFFSETS_FILE), config.syncEachCommit(), logStore.fileSync());
+            forgetOffsetsPastTheEnd(offsets, topics, logStore.openReport());
             return new StreamEngine(logStore, topics, offsets, streamDirectory);
         }
         catch (final RuntimeException ex)
@@ -65,6 +68,36 @@ public final class StreamEngine implements AutoCloseable
             logStore.close();
             throw ex;
         }
+    }
+
+    /**
+     * A committed offset above its log's end names records recovery cut (or a log that was lost): were it kept, the
+     * group would wait there while new records took the offsets below it. Forgetting it makes the group's reset
+     * policy decide where it goes on, as for an offset out of range.
+     */
+    private static void forgetOffsetsPastTheEnd(final CommittedOffsetStore offsets, final TopicRegistry topics,
+        final OpenReport report)
+    {
+        for (final String group : offsets.groups())
+        {
+            offsets.committedOffsets(group).forEach((partition, offset) ->
+            {
+                final long end = topics.endOffset(partition);
+                if (end >= 0 && offset > end)
+                {
+                    offsets.forget(group, partition);
+                    report.add(OpenReport.Action.MOVED_TO_LOG_END, "group " + group + " " + partition,
+                        "committed offset " + offset + " is past the log's end " + end + " (recovery cut the log); " +
+                            "forgot it, so the consumers' offset reset policy decides where the group goes on");
+                }
+            });
+        }
+    }
+
+    /** What else reads the topics (the queue layer's subscriptions), asked before a topic is deleted. */
+    public void dependents(final TopicDependents dependents)
+    {
+        this.dependents = java.util.Objects.requireNonNull(dependents, "dependents");
     }
 
     /**
@@ -79,13 +112,39 @@ public final class StreamEngine implements AutoCloseable
     }
 
     /**
-     * Deletes the topic, its data and every group's committed offsets for it.
+     * Deletes the topic, its data and every group's committed offsets for it, refusing while anything else (a
+     * subscription) reads it.
      *
      * @throws UnknownTopicException when there is no such topic
+     * @throws TopicInUseException   when a subscription reads it; delete those first, or use
+     *                               {@link #deleteTopic(String, boolean)} with force
      */
     public void deleteTopic(final String name)
     {
+        deleteTopic(name, false);
+    }
+
+    /**
+     * Deletes the topic, its data and every group's committed offsets for it; with {@code force}, also whatever
+     * reads it (its subscriptions and their state), first, so that a crash part-way never leaves a subscription
+     * without its topic. A topic created again under the name is another topic (another {@link Topic#id()}) and
+     * inherits nothing.
+     *
+     * @throws UnknownTopicException when there is no such topic
+     * @throws TopicInUseException   when something reads it and {@code force} is false
+     */
+    public synchronized void deleteTopic(final String name, final boolean force)
+    {
         topics.topic(name);
+        final List<String> readers = dependents.dependentsOf(name);
+        if (!readers.isEmpty())
+        {
+            if (!force)
+            {
+                throw new TopicInUseException(name, readers);
+            }
+            dependents.deleteDependents(name);
+        }
         offsets.deleteTopic(name);
         topics.delete(name);
         producerSequences.forgetTopic(name);

@@ -3,17 +3,21 @@ package io.spool.stream;
 import io.spool.log.PartitionLog;
 
 /**
- * A topic and the logs of its partitions. Thread-safe: it only hands out its (thread-safe) partition logs.
+ * A topic, its id and the logs of its partitions. The id is drawn when the topic is created and kept across
+ * restarts, so that state kept about a topic (a subscription's) can tell this topic from an earlier one of the same
+ * name. Thread-safe: it only hands out its (thread-safe) partition logs.
  */
 public final class Topic
 {
     private final String name;
+    private final String id;
     private final TopicConfig config;
     private final PartitionLog[] partitions;
 
-    Topic(final String name, final TopicConfig config, final PartitionLog[] partitions)
+    Topic(final String name, final String id, final TopicConfig config, final PartitionLog[] partitions)
     {
         this.name = name;
+        this.id = id;
         this.config = config;
         this.partitions = partitions;
     }
@@ -21,6 +25,12 @@ public final class Topic
     public String name()
     {
         return name;
+    }
+
+    /** Unique to this topic: a topic deleted and created again under its name has another id. */
+    public String id()
+    {
+        return id;
     }
 
     public TopicConfig config()

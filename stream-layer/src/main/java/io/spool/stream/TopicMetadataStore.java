@@ -1,6 +1,6 @@
 package io.spool.stream;
 
-import io.spool.log.DurableFiles;
+import io.spool.log.CopiedFile;
 import io.spool.log.FileSync;
 
 import java.io.ByteArrayInputStream;
@@ -20,8 +20,9 @@ import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
- * Reads and atomically replaces the topic metadata file ({@link TopicMetadataDescriptor}) in a data directory.
- * A crash leaves either the old file or the new one, never a mix. Not thread-safe: its owner serialises changes.
+ * Reads and atomically replaces the topic metadata file ({@link TopicMetadataDescriptor}) and its second copy in a
+ * data directory. A crash leaves either the old file or the new one, never a mix; a damaged file is read from its
+ * copy. Not thread-safe: its owner serialises changes.
  */
 final class TopicMetadataStore
 {
@@ -39,16 +40,31 @@ final class TopicMetadataStore
         this.sync = sync;
     }
 
-    /** The stored topics in file order; none when the file does not exist yet. */
-    List<StoredTopic> load()
+    /**
+     * The stored topics in file order, from the copy when the file is damaged; none when neither exists yet.
+     *
+     * @throws CorruptFileException when the file and its copy both fail their checks.
+     */
+    CopiedFile.Loaded<List<StoredTopic>> load()
     {
-        final byte[] content = DurableFiles.read(file);
-        return content == null ? List.of() : decode(content);
+        final CopiedFile.Loaded<List<StoredTopic>> loaded = CopiedFile.load(sync, file, this::decode);
+        return loaded.value() == null ? new CopiedFile.Loaded<>(List.of(), null) : loaded;
     }
 
     void save(final List<StoredTopic> topics)
     {
-        DurableFiles.replace(sync, file, encode(topics));
+        CopiedFile.save(sync, file, encode(topics));
+    }
+
+    /** Moves the damaged file and its copy aside, for an operator to look at. */
+    Path setAside()
+    {
+        return CopiedFile.setAside(file);
+    }
+
+    Path file()
+    {
+        return file;
     }
 
     private static byte[] encode(final List<StoredTopic> topics)
@@ -62,6 +78,7 @@ final class TopicMetadataStore
             for (final StoredTopic topic : topics)
             {
                 out.writeUTF(topic.name());
+                out.writeUTF(topic.id());
                 out.writeInt(topic.partitions());
                 out.writeInt(topic.settings().size());
                 for (final Map.Entry<String, String> setting : new TreeMap<>(topic.settings()).entrySet())
@@ -115,15 +132,17 @@ final class TopicMetadataStore
             throw corrupt("does not start with the topic metadata magic number");
         }
         final int version = in.readInt();
-        if (version != TopicMetadataDescriptor.VERSION)
+        if (version != TopicMetadataDescriptor.VERSION && version != TopicMetadataDescriptor.VERSION_WITHOUT_IDS)
         {
-            throw corrupt("has version " + version + ", this build reads version " + TopicMetadataDescriptor.VERSION);
+            throw corrupt("has version " + version + ", this build reads versions " +
+                TopicMetadataDescriptor.VERSION_WITHOUT_IDS + " and " + TopicMetadataDescriptor.VERSION);
         }
         final int count = in.readInt();
         final List<StoredTopic> topics = new ArrayList<>(Math.max(0, Math.min(count, 1024)));
         for (int i = 0; i < count; i++)
         {
             final String name = in.readUTF();
+            final String id = version == TopicMetadataDescriptor.VERSION_WITHOUT_IDS ? null : in.readUTF();
             final int partitions = in.readInt();
             final int settingCount = in.readInt();
             final Map<String, String> settings = new HashMap<>();
@@ -131,7 +150,7 @@ final class TopicMetadataStore
             {
                 settings.put(in.readUTF(), in.readUTF());
             }
-            topics.add(new StoredTopic(name, partitions, settings));
+            topics.add(new StoredTopic(name, id, partitions, settings));
         }
         return topics;
     }

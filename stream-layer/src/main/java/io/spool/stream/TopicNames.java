@@ -24,6 +24,12 @@ public final class TopicNames
         return name;
     }
 
+    /** Whether {@code name} follows the rules. */
+    public static boolean isValidTopic(final String name)
+    {
+        return problemWith(name) == null;
+    }
+
     /** Throws {@link InvalidGroupException} saying what is wrong with {@code groupId}, or returns it unchanged. */
     public static String validateGroup(final String groupId)
     {

@@ -1,6 +1,8 @@
 package io.spool.stream;
 
+import io.spool.log.CopiedFile;
 import io.spool.log.LogStore;
+import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
 
 import java.io.IOException;
@@ -11,6 +13,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -18,8 +22,10 @@ import java.util.stream.Stream;
  * The topics of one engine: creates, describes, lists and deletes them (creating and deleting go through
  * {@link StreamEngine}, which also rebalances groups and forgets offsets), keeps their metadata file in step, and
  * on open brings every topic back and removes partition directories no topic claims (left by a crash between a
- * directory change and the metadata write). Thread-safe: lookups read a concurrent map without locking;
- * create and delete are serialised.
+ * directory change and the metadata write). A damaged metadata file is read from its copy; when the copy is
+ * damaged too, the topics are rebuilt from their partition directories with default settings (the data is kept,
+ * never removed as unclaimed) and the damaged files are set aside. Either is in the log store's
+ * {@link OpenReport}. Thread-safe: lookups read a concurrent map without locking; create and delete are serialised.
  */
 public final class TopicRegistry
 {
@@ -38,12 +44,98 @@ public final class TopicRegistry
         this.logStore = logStore;
         this.logRoot = logStore.dataDir();
         this.metadata = new TopicMetadataStore(metadataDirectory, logStore.fileSync());
-        for (final StoredTopic stored : metadata.load())
+        boolean save = false;
+        for (final StoredTopic stored : loadOrRebuild())
         {
             final TopicConfig config = TopicConfig.fromSettings(stored.partitions(), stored.settings());
-            topics.put(stored.name(), openPartitions(stored.name(), config));
+            save |= stored.id() == null;
+            final String id = stored.id() == null ? newId() : stored.id();
+            topics.put(stored.name(), openPartitions(stored.name(), id, config));
+        }
+        if (save)
+        {
+            saveMetadata();
         }
         removeUnclaimedDirectories();
+    }
+
+    private List<StoredTopic> loadOrRebuild()
+    {
+        final OpenReport report = logStore.openReport();
+        final CopiedFile.Loaded<List<StoredTopic>> loaded;
+        try
+        {
+            loaded = metadata.load();
+        }
+        catch (final RuntimeException damaged)
+        {
+            final Path aside = metadata.setAside();
+            final List<StoredTopic> rebuilt = rebuildFromDirectories();
+            report.add(OpenReport.Action.REBUILT, "topic metadata " + TopicMetadataDescriptor.FILE_NAME,
+                damaged.getMessage() + ", and so does its copy; rebuilt " + rebuilt.size() + " topics " +
+                    rebuilt.stream().map(StoredTopic::name).toList() + " from their partition directories with " +
+                    "default settings and new ids (set the settings again); the damaged files are kept as " +
+                    aside.getFileName());
+            return rebuilt;
+        }
+        if (loaded.fromCopy())
+        {
+            report.add(OpenReport.Action.RESTORED_FROM_COPY, "topic metadata " + TopicMetadataDescriptor.FILE_NAME,
+                loaded.damage() + "; read its copy, nothing lost");
+        }
+        return loaded.value();
+    }
+
+    /** Every directory {@code topics/NAME/N} with a valid name is a topic with partitions 0 to the highest N. */
+    private List<StoredTopic> rebuildFromDirectories()
+    {
+        final Map<String, Integer> partitions = new TreeMap<>();
+        final Path root = logRoot.resolve(TOPICS_DIRECTORY);
+        if (!Files.isDirectory(root))
+        {
+            return List.of();
+        }
+        try (Stream<Path> topicDirectories = Files.list(root))
+        {
+            for (final Path topicDirectory : topicDirectories.filter(Files::isDirectory).toList())
+            {
+                final String name = topicDirectory.getFileName().toString();
+                final int count = highestPartition(topicDirectory) + 1;
+                if (TopicNames.isValidTopic(name) && count > 0)
+                {
+                    partitions.put(name, count);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list topic directories under " + root, ex);
+        }
+        final List<StoredTopic> rebuilt = new ArrayList<>();
+        partitions.forEach((name, count) -> rebuilt.add(new StoredTopic(name, newId(), count, Map.of())));
+        return rebuilt;
+    }
+
+    private static int highestPartition(final Path topicDirectory) throws IOException
+    {
+        int highest = -1;
+        try (Stream<Path> partitionDirectories = Files.list(topicDirectory))
+        {
+            for (final Path partition : partitionDirectories.filter(Files::isDirectory).toList())
+            {
+                final String number = partition.getFileName().toString();
+                if (isPartitionNumberBelow(number, TopicConfig.MAX_PARTITIONS))
+                {
+                    highest = Math.max(highest, Integer.parseInt(number));
+                }
+            }
+        }
+        return highest;
+    }
+
+    private static String newId()
+    {
+        return UUID.randomUUID().toString();
     }
 
     /**
@@ -62,7 +154,7 @@ public final class TopicRegistry
             throw new TopicExistsException("topic \"" + name + "\" already exists with " +
                 topics.get(name).partitionCount() + " partitions");
         }
-        final Topic topic = openPartitions(name, config);
+        final Topic topic = openPartitions(name, newId(), config);
         topics.put(name, topic);
         saveMetadata();
         return topic;
@@ -150,14 +242,14 @@ public final class TopicRegistry
         return new TopicDescription(name, topic.config(), partitions);
     }
 
-    private Topic openPartitions(final String name, final TopicConfig config)
+    private Topic openPartitions(final String name, final String id, final TopicConfig config)
     {
         final PartitionLog[] logs = new PartitionLog[config.partitions()];
         for (int p = 0; p < logs.length; p++)
         {
             logs[p] = logStore.openLog(Topic.logName(name, p), config.log());
         }
-        return new Topic(name, config, logs);
+        return new Topic(name, id, config, logs);
     }
 
     private void saveMetadata()
@@ -166,7 +258,7 @@ public final class TopicRegistry
         for (final String name : list())
         {
             final Topic topic = topics.get(name);
-            stored.add(new StoredTopic(name, topic.partitionCount(), topic.config().toSettings()));
+            stored.add(new StoredTopic(name, topic.id(), topic.partitionCount(), topic.config().toSettings()));
         }
         metadata.save(stored);
     }
