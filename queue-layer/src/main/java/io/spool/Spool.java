@@ -63,6 +63,7 @@ public final class Spool implements AutoCloseable
             this.router = new Router(builder.dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE), subscriptions,
                 streams, builder.clock);
             this.redriver = new Redriver(streams, subscriptions);
+            streams.dependents(new SubscriptionsOfTopic());
         }
         catch (final RuntimeException ex)
         {
@@ -160,6 +161,53 @@ public final class Spool implements AutoCloseable
     {
         router.unbindAll(name);
         subscriptions.delete(name);
+    }
+
+    /**
+     * Deletes a topic and its data, refusing while subscriptions read it; see {@link StreamEngine#deleteTopic}.
+     *
+     * @throws io.spool.stream.TopicInUseException when a subscription reads it.
+     */
+    public void deleteTopic(final String name)
+    {
+        streams.deleteTopic(name);
+    }
+
+    /**
+     * Deletes a topic and its data; with {@code force}, its subscriptions (their state and bindings) go first. A topic
+     * created again under the name is another topic, which inherits no subscription state.
+     *
+     * @throws io.spool.stream.TopicInUseException when a subscription reads it and {@code force} is false.
+     */
+    public void deleteTopic(final String name, final boolean force)
+    {
+        streams.deleteTopic(name, force);
+    }
+
+    /**
+     * What this open found damaged or out of step and what it did: logs cut or with holes, small files restored from
+     * their copies or rebuilt, subscription state and group offsets brought back to a log's new end, state of a
+     * deleted topic dropped, and what was quarantined. Each finding was also logged as a warning.
+     */
+    public io.spool.log.OpenReport openReport()
+    {
+        return streams.logStore().openReport();
+    }
+
+    /** Subscriptions read a topic too: a topic delete asks about them, and a forced one deletes them first. */
+    private final class SubscriptionsOfTopic implements io.spool.stream.TopicDependents
+    {
+        @Override
+        public List<String> dependentsOf(final String topic)
+        {
+            return subscriptions.readersOf(topic).stream().map(name -> "subscription '" + name + "'").toList();
+        }
+
+        @Override
+        public void deleteDependents(final String topic)
+        {
+            subscriptions.readersOf(topic).forEach(Spool.this::deleteSubscription);
+        }
     }
 
     /** Moves dead-lettered messages back to the subscriptions they died in. */

@@ -1,6 +1,6 @@
 package io.spool.queue;
 
-import io.spool.log.DurableFiles;
+import io.spool.log.CopiedFile;
 import io.spool.log.FileSync;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
@@ -25,7 +25,8 @@ import java.util.zip.CRC32C;
  *   ...
  *   crc HEX
  * </pre>
- * Replaced atomically on every change. Not thread-safe: its owner serialises changes.
+ * Replaced atomically on every change, and kept twice ({@link CopiedFile}). Not thread-safe: its owner serialises
+ * changes.
  */
 final class ExchangeCatalog
 {
@@ -43,25 +44,19 @@ final class ExchangeCatalog
     }
 
     /**
-     * Declares and binds what the file holds into {@code exchanges}.
+     * Declares and binds what the file (or, when it is damaged, its copy) holds into {@code exchanges}.
      *
-     * @throws CorruptStateException if the file is damaged.
+     * @return why the file itself was not used and its copy was, or null when it was.
+     * @throws CorruptStateException if the file and its copy are both damaged.
      */
-    void loadInto(final Exchanges exchanges)
+    String loadInto(final Exchanges exchanges)
     {
-        final byte[] content = DurableFiles.read(file);
-        if (content == null)
+        final CopiedFile.Loaded<String> loaded = CopiedFile.load(sync, file, this::checked);
+        if (loaded.value() == null)
         {
-            return;
+            return null;
         }
-        final String text = new String(content, StandardCharsets.UTF_8);
-        final int crcLine = text.lastIndexOf("crc ");
-        if (!text.startsWith(MAGIC + "\n") || crcLine < 0 ||
-            !Long.toHexString(crc(text.substring(0, crcLine))).equals(text.substring(crcLine + 4).trim()))
-        {
-            throw new CorruptStateException("exchange catalog " + file + " is damaged: bad header or checksum");
-        }
-        for (final String line : text.substring(MAGIC.length() + 1, crcLine).split("\n"))
+        for (final String line : loaded.value().split("\n"))
         {
             final String[] fields = line.split(" ");
             if (fields[0].equals("exchange"))
@@ -75,6 +70,26 @@ final class ExchangeCatalog
                 exchange.bind(parseBinding(exchange.type(), fields));
             }
         }
+        return loaded.damage();
+    }
+
+    /** Moves the damaged file and its copy aside, for an operator to look at. */
+    Path setAside()
+    {
+        return CopiedFile.setAside(file);
+    }
+
+    /** The lines between the header and the checksum, once both check out. */
+    private String checked(final byte[] content)
+    {
+        final String text = new String(content, StandardCharsets.UTF_8);
+        final int crcLine = text.lastIndexOf("crc ");
+        if (!text.startsWith(MAGIC + "\n") || crcLine < 0 ||
+            !Long.toHexString(crc(text.substring(0, crcLine))).equals(text.substring(crcLine + 4).trim()))
+        {
+            throw new CorruptStateException("exchange catalog " + file + " is damaged: bad header or checksum");
+        }
+        return text.substring(MAGIC.length() + 1, crcLine);
     }
 
     void save(final Exchanges exchanges)
@@ -106,7 +121,7 @@ final class ExchangeCatalog
         }
         final long crc = crc(text.toString());
         text.append("crc ").append(Long.toHexString(crc)).append('\n');
-        DurableFiles.replace(sync, file, text.toString().getBytes(StandardCharsets.UTF_8));
+        CopiedFile.save(sync, file, text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     private static Binding parseBinding(final ExchangeType type, final String[] fields)

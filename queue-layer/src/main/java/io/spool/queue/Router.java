@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.HeadersCodec;
+import io.spool.log.OpenReport;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
@@ -50,7 +51,8 @@ public final class Router
     private long deadLetterCorrelation;
 
     /**
-     * @throws CorruptStateException if the catalog file is damaged.
+     * Declares the exchanges and bindings of the catalog file, or of its copy when it is damaged. When both are
+     * damaged the router starts with none and sets the files aside; either is in the open report.
      */
     public Router(final Path catalogFile, final SubscriptionRegistry subscriptions, final StreamEngine streams,
         final EpochClock clock)
@@ -61,7 +63,24 @@ public final class Router
         this.producer = streams.newProducer();
         this.deadLetterProducer = streams.newProducer(deadLettersInFlight);
         this.topics = streams.topics();
-        catalog.loadInto(exchanges);
+        final OpenReport report = streams.logStore().openReport();
+        try
+        {
+            final String damage = catalog.loadInto(exchanges);
+            if (damage != null)
+            {
+                report.add(OpenReport.Action.RESTORED_FROM_COPY, "exchange catalog " + catalogFile.getFileName(),
+                    damage + "; read its copy, nothing lost");
+            }
+        }
+        catch (final CorruptStateException damaged)
+        {
+            final Path aside = catalog.setAside();
+            report.add(OpenReport.Action.QUARANTINED, "exchange catalog " + catalogFile.getFileName(),
+                damaged.getMessage() + ", and so is its copy; the engine opened with no exchanges or bindings " +
+                    "(declare them again; publishes to topics and subscriptions are not affected); the damaged " +
+                    "files are kept as " + aside.getFileName());
+        }
     }
 
     /**

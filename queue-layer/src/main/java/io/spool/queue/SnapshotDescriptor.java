@@ -45,7 +45,8 @@ package io.spool.queue;
  * Bitmaps cover {@code [ack floor, settled end)}, word i holding offsets {@code floor + 64 i} up, the lowest offset
  * in the lowest bit. A run repeats one word, so both long acked ranges and regular patterns (every other offset
  * acked) take a few bytes, while truly scattered acks cost at most about one bit per offset: the encoding is exact
- * and never drops a range.
+ * and never drops a range. Every snapshot is written twice, {@link #COPY_FILE_NAME} first, so a damaged one is read
+ * from its copy.
  */
 final class SnapshotDescriptor
 {
@@ -66,6 +67,8 @@ final class SnapshotDescriptor
     static final int CRC_LENGTH = Integer.BYTES;
 
     static final String FILE_NAME = "snapshot.bin";
+    /** The second copy, written before {@link #FILE_NAME} and read when it fails its checks. */
+    static final String COPY_FILE_NAME = "snapshot.bin.bak";
     static final String TEMP_FILE_NAME = "snapshot.tmp";
 
     private SnapshotDescriptor()

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.collections.Long2LongHashMap;
@@ -21,7 +22,8 @@ import static io.spool.queue.SnapshotDescriptor.*;
 /**
  * Writes and reads snapshots of a subscription partition's durable state (see {@link SnapshotDescriptor}).
  * A snapshot is written to a temporary file, forced, and renamed over the previous one, so there is always one
- * complete snapshot. Stateless and thread-safe; the state passed in must not change during a call.
+ * complete snapshot; that is done for its copy first and then for the snapshot itself, so one damaged file costs
+ * nothing. Stateless and thread-safe; the state passed in must not change during a call.
  */
 final class StateSnapshot
 {
@@ -37,12 +39,76 @@ final class StateSnapshot
         final SubscriptionPartitionState state;
         final long generation;
         final Long2LongHashMap delayUntilByOffset;
+        /** Why the snapshot itself was not read and its copy was, or null when it was. */
+        final String damage;
 
         Restored(final SubscriptionPartitionState state, final long generation, final Long2LongHashMap delays)
+        {
+            this(state, generation, delays, null);
+        }
+
+        private Restored(final SubscriptionPartitionState state, final long generation, final Long2LongHashMap delays,
+            final String damage)
         {
             this.state = state;
             this.generation = generation;
             this.delayUntilByOffset = delays;
+            this.damage = damage;
+        }
+    }
+
+    /** Whether {@code directory} holds a snapshot or its copy. */
+    static boolean exists(final Path directory)
+    {
+        return Files.exists(directory.resolve(FILE_NAME)) || Files.exists(directory.resolve(COPY_FILE_NAME));
+    }
+
+    /**
+     * Reads the snapshot in {@code directory}, or its copy when the snapshot is missing or fails its checks.
+     *
+     * @throws CorruptStateException if both fail (the snapshot's problem, the copy's suppressed).
+     */
+    static Restored readEither(
+        final Path directory, final SubscriptionSettings settings, final EpochClock clock,
+        final DeadLetterHandler deadLetters, final FileSync sync)
+    {
+        final Path file = directory.resolve(FILE_NAME);
+        final Path copy = directory.resolve(COPY_FILE_NAME);
+        CorruptStateException damage = null;
+        if (Files.exists(file))
+        {
+            try
+            {
+                return read(file, settings, clock, deadLetters);
+            }
+            catch (final CorruptStateException ex)
+            {
+                damage = ex;
+            }
+        }
+        if (!Files.exists(copy))
+        {
+            throw damage;
+        }
+        try
+        {
+            final Restored restored = read(copy, settings, clock, deadLetters);
+            DurableFiles.replace(sync, file, Files.readAllBytes(copy));
+            return new Restored(restored.state, restored.generation, restored.delayUntilByOffset,
+                damage == null ? FILE_NAME + " is missing" : damage.getMessage());
+        }
+        catch (final CorruptStateException ex)
+        {
+            if (damage == null)
+            {
+                throw ex;
+            }
+            damage.addSuppressed(ex);
+            throw damage;
+        }
+        catch (final IOException | java.io.UncheckedIOException ex)
+        {
+            throw new StateStorageException("restoring the snapshot " + file + " from its copy failed", ex);
         }
     }
 
@@ -52,6 +118,14 @@ final class StateSnapshot
     {
         final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(4096);
         final int length = encode(buffer, state, generation);
+        install(directory, buffer, length, COPY_FILE_NAME, sync);
+        install(directory, buffer, length, FILE_NAME, sync);
+        return length;
+    }
+
+    private static void install(final Path directory, final ExpandableDirectByteBuffer buffer, final int length,
+        final String name, final FileSync sync)
+    {
         final Path temp = directory.resolve(TEMP_FILE_NAME);
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING))
@@ -70,16 +144,15 @@ final class StateSnapshot
         }
         try
         {
-            Files.move(temp, directory.resolve(FILE_NAME), StandardCopyOption.ATOMIC_MOVE,
+            Files.move(temp, directory.resolve(name), StandardCopyOption.ATOMIC_MOVE,
                 StandardCopyOption.REPLACE_EXISTING);
             sync.forceDirectory(directory);
         }
         catch (final IOException ex)
         {
-            throw new StateStorageException("installing the subscription state snapshot in " + directory +
-                " failed", ex);
+            throw new StateStorageException("installing the subscription state snapshot " + name + " in " +
+                directory + " failed", ex);
         }
-        return length;
     }
 
     /**

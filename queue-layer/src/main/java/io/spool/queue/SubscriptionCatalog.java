@@ -1,33 +1,44 @@
 package io.spool.queue;
 
+import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
 /**
- * The durable list of subscriptions: name, topic, settings and receipt issuer, one line each, followed by a CRC32C
- * of the lines.
+ * The durable list of subscriptions: name, topic, settings, receipt issuer and the id of the topic it reads, one
+ * line each, followed by a CRC32C of the lines.
  * <pre>
  *   spool-subscriptions 1
  *   NAME TOPIC lock=MS limit=N dlq=TOPIC|- retention=WORK_QUEUE|NONE start=KIND:VALUE groups=MODE:SOURCE
- *     retry=MS,MS,...|- ttl=MS sac=true|false maxlen=N maxbytes=N overflow=POLICY issuer=HEX
+ *     retry=MS,MS,...|- ttl=MS sac=true|false maxlen=N maxbytes=N overflow=POLICY issuer=HEX topic-id=ID
  *   ...
  *   crc HEX
  * </pre>
  * The issuer is the random number every receipt of the subscription carries ({@link Receipt}), drawn when the
  * subscription is created and kept across restarts, so a receipt keeps its meaning (stale, already settled) after
- * one; an entry written without it draws one when read, which the owner then saves.
- * Replaced atomically on every change. Not thread-safe: its owner serialises changes.
+ * one; an entry written without it draws one when read, which the owner then saves. The topic id tells the topic
+ * the state was kept for from a later topic of the same name; an entry written without it takes the topic's id.
+ * <p>
+ * Replaced atomically on every change and kept twice ({@link CopiedFile}). Each subscription's own line is also
+ * kept in its state directory ({@value #ENTRY_FILE}, written when it is created or changed), so that when the
+ * catalog and its copy are both damaged it is rebuilt from those. Not thread-safe: its owner serialises changes.
  */
 final class SubscriptionCatalog
 {
     private static final String MAGIC = "spool-subscriptions 1";
+    /** A subscription's own entry, in its state directory. */
+    static final String ENTRY_FILE = "subscription.entry";
     /** Draws the receipt issuers: unguessable, so that a receipt cannot be made up for a subscription. */
     private static final SecureRandom ISSUERS = new SecureRandom();
 
@@ -40,15 +51,85 @@ final class SubscriptionCatalog
         this.sync = sync;
     }
 
-    /** Stored subscriptions by name: topic and settings. */
-    Map<String, Entry> load()
+    /**
+     * Stored subscriptions by name, from the catalog's copy when the catalog is damaged.
+     *
+     * @throws CorruptStateException when the catalog and its copy are both damaged.
+     */
+    CopiedFile.Loaded<Map<String, Entry>> load()
+    {
+        final CopiedFile.Loaded<Map<String, Entry>> loaded = CopiedFile.load(sync, file, content -> decode(file,
+            content));
+        return loaded.value() == null ? new CopiedFile.Loaded<>(new LinkedHashMap<>(), null) : loaded;
+    }
+
+    void save(final Map<String, Entry> entries)
+    {
+        CopiedFile.save(sync, file, encode(entries.values()));
+    }
+
+    /** Keeps {@code entry}'s own line in its state directory {@code directory}, for a rebuild. */
+    void saveEntry(final Path directory, final Entry entry)
+    {
+        DurableFiles.replace(sync, directory.resolve(ENTRY_FILE), encode(java.util.List.of(entry)));
+    }
+
+    /** Whether {@code directory} keeps its subscription's own line. */
+    static boolean hasEntry(final Path directory)
+    {
+        return Files.exists(directory.resolve(ENTRY_FILE));
+    }
+
+    /** Moves the damaged catalog and its copy aside, for an operator to look at. */
+    Path setAside()
+    {
+        return CopiedFile.setAside(file);
+    }
+
+    /**
+     * Rebuilds the catalog from the entries kept in the subscriptions' state directories under {@code queueDirectory}.
+     *
+     * @param unreadable receives, by name, why a directory's entry could not be read.
+     */
+    static Map<String, Entry> rebuild(final Path queueDirectory, final Map<String, String> unreadable)
     {
         final Map<String, Entry> entries = new LinkedHashMap<>();
-        final byte[] content = DurableFiles.read(file);
-        if (content == null)
+        if (!Files.isDirectory(queueDirectory))
         {
             return entries;
         }
+        try (Stream<Path> directories = Files.list(queueDirectory))
+        {
+            for (final Path directory : directories.filter(Files::isDirectory).sorted().toList())
+            {
+                final String name = directory.getFileName().toString();
+                final Path entryFile = directory.resolve(ENTRY_FILE);
+                try
+                {
+                    final byte[] content = DurableFiles.read(entryFile);
+                    if (content == null)
+                    {
+                        unreadable.put(name, "its state directory has no " + ENTRY_FILE);
+                        continue;
+                    }
+                    decode(entryFile, content).values().forEach(entry -> entries.put(entry.name, entry));
+                }
+                catch (final RuntimeException damaged)
+                {
+                    unreadable.put(name, damaged.getMessage());
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list subscription directories under " + queueDirectory, ex);
+        }
+        return entries;
+    }
+
+    private static Map<String, Entry> decode(final Path file, final byte[] content)
+    {
+        final Map<String, Entry> entries = new LinkedHashMap<>();
         final String text = new String(content, StandardCharsets.UTF_8);
         final int crcLine = text.lastIndexOf("crc ");
         if (!text.startsWith(MAGIC + "\n") || crcLine < 0 ||
@@ -67,16 +148,16 @@ final class SubscriptionCatalog
         return entries;
     }
 
-    void save(final Map<String, Entry> entries)
+    private static byte[] encode(final Iterable<Entry> entries)
     {
         final StringBuilder text = new StringBuilder(MAGIC).append('\n');
-        for (final Entry entry : entries.values())
+        for (final Entry entry : entries)
         {
             text.append(entry.format()).append('\n');
         }
         final long crc = crc(text.toString());
         text.append("crc ").append(Long.toHexString(crc)).append('\n');
-        DurableFiles.replace(sync, file, text.toString().getBytes(StandardCharsets.UTF_8));
+        return text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static long crc(final String text)
@@ -97,21 +178,36 @@ final class SubscriptionCatalog
         final long issuer;
         /** Whether the issuer was drawn now, for an entry stored without one: the catalog is to be saved again. */
         final boolean issuerDrawn;
+        /** The id of the topic the state was kept for; null for an entry stored before topics had ids. */
+        final String topicId;
 
-        /** A new subscription, with an issuer of its own. */
-        Entry(final String name, final String topic, final SubscriptionSettings settings)
+        /** A new subscription on the topic of id {@code topicId}, with an issuer of its own. */
+        Entry(final String name, final String topic, final String topicId, final SubscriptionSettings settings)
         {
-            this(name, topic, settings, ISSUERS.nextLong(), true);
+            this(name, topic, settings, ISSUERS.nextLong(), true, topicId);
         }
 
         private Entry(final String name, final String topic, final SubscriptionSettings settings, final long issuer,
-            final boolean issuerDrawn)
+            final boolean issuerDrawn, final String topicId)
         {
             this.name = name;
             this.topic = topic;
             this.settings = settings;
             this.issuer = issuer;
             this.issuerDrawn = issuerDrawn;
+            this.topicId = topicId;
+        }
+
+        /** This subscription with other settings, the rest kept. */
+        Entry withSettings(final SubscriptionSettings newSettings)
+        {
+            return new Entry(name, topic, newSettings, issuer, false, topicId);
+        }
+
+        /** This subscription kept for the topic of id {@code id}, the rest kept. */
+        Entry withTopicId(final String id)
+        {
+            return new Entry(name, topic, settings, issuer, false, id);
         }
 
         String format()
@@ -124,7 +220,7 @@ final class SubscriptionCatalog
                 " retry=" + settings.retryPolicy().format() + " ttl=" + settings.messageTtlMillis() +
                 " sac=" + settings.singleActiveConsumer() + " maxlen=" + settings.maxLength() +
                 " maxbytes=" + settings.maxBytes() + " overflow=" + settings.overflowPolicy() +
-                " issuer=" + Long.toHexString(issuer);
+                " issuer=" + Long.toHexString(issuer) + (topicId == null ? "" : " topic-id=" + topicId);
         }
 
         static Entry parse(final String line)
@@ -171,7 +267,8 @@ final class SubscriptionCatalog
                     Long.parseLong(values.getOrDefault("maxbytes", "-1")),
                     OverflowPolicy.valueOf(values.getOrDefault("overflow", "DROP_HEAD")))
                 .build(),
-                issuer == null ? ISSUERS.nextLong() : Long.parseUnsignedLong(issuer, 16), issuer == null);
+                issuer == null ? ISSUERS.nextLong() : Long.parseUnsignedLong(issuer, 16), issuer == null,
+                values.get("topic-id"));
         }
     }
 }

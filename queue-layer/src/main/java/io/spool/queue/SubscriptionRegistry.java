@@ -1,7 +1,9 @@
 package io.spool.queue;
 
+import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
 import io.spool.log.EngineClosedException;
+import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
 import io.spool.stream.PublishListener;
 import io.spool.stream.StreamEngine;
@@ -25,11 +27,18 @@ import java.util.regex.Pattern;
  * Every subscription of an engine: creates, reopens and deletes them, keeps their catalog, runs one agent per
  * subscription, and applies work-queue retention (a segment goes once every subscription of its topic has acked
  * past it). Thread-safe.
+ * <p>
+ * Opening squares each subscription with its topic: state kept for an earlier topic of the same name (another topic
+ * id) is dropped and the subscription reads the new topic from its start; state past its log's end is brought back
+ * to it ({@link PartitionStateOpener}); a damaged catalog is read from its copy or rebuilt from the entries kept in
+ * the state directories. A subscription whose state cannot be rebuilt, or whose topic is gone, is quarantined: not
+ * opened, its files left as they are, and the rest opens. All of it goes into the engine's {@link OpenReport}.
  */
 public final class SubscriptionRegistry implements AutoCloseable
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(SubscriptionRegistry.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,249}");
+    private static final String CATALOG_FILE = "subscriptions.catalog";
 
     private final StreamEngine streams;
     private final Path directory;
@@ -38,6 +47,10 @@ public final class SubscriptionRegistry implements AutoCloseable
     private final SubscriptionCatalog catalog;
     private final Map<String, SubscriptionCatalog.Entry> entries;
     private final Map<String, Subscription> open = new ConcurrentHashMap<>();
+    /** Subscriptions not opened, by name, and why. */
+    private final Map<String, String> quarantined = new ConcurrentHashMap<>();
+    private final OpenReport report;
+    private final PartitionStateOpener stateOpener;
     /**
      * Per topic, its subscriptions that may refuse a publish (an overflow limit under a reject policy); replaced
      * whole, under this registry's monitor, when a subscription comes or goes, so a publisher's look allocates
@@ -53,17 +66,114 @@ public final class SubscriptionRegistry implements AutoCloseable
         this.directory = directory;
         this.clock = clock;
         this.stateConfig = stateConfig.fileSync(streams.logStore().fileSync());
-        this.catalog = new SubscriptionCatalog(directory.resolve("subscriptions.catalog"), streams.logStore().fileSync());
-        this.entries = catalog.load();
-        if (entries.values().stream().anyMatch(entry -> entry.issuerDrawn))
+        this.catalog = new SubscriptionCatalog(directory.resolve(CATALOG_FILE), streams.logStore().fileSync());
+        this.report = streams.logStore().openReport();
+        this.stateOpener = new PartitionStateOpener(this.stateConfig, report);
+        this.entries = loadOrRebuildCatalog();
+        boolean changed = entries.values().stream().anyMatch(entry -> entry.issuerDrawn);
+        for (final SubscriptionCatalog.Entry stored : List.copyOf(entries.values()))
+        {
+            final SubscriptionCatalog.Entry entry = squareWithTopic(stored);
+            changed |= entry != stored;
+            entries.put(entry.name, entry);
+            try
+            {
+                open.put(entry.name, start(entry, entry == stored || stored.topicId == null ?
+                    entry.settings.startPosition() : StartPosition.earliest()));
+                if (entry != stored || !SubscriptionCatalog.hasEntry(directory.resolve(entry.name)))
+                {
+                    catalog.saveEntry(directory.resolve(entry.name), entry);
+                }
+            }
+            catch (final CorruptStateException | io.spool.stream.UnknownTopicException damaged)
+            {
+                quarantine(entry.name, damaged.getMessage());
+            }
+        }
+        if (changed)
         {
             catalog.save(entries);
         }
-        for (final SubscriptionCatalog.Entry entry : entries.values())
-        {
-            open.put(entry.name, start(entry));
-        }
         indexRefusing();
+    }
+
+    private Map<String, SubscriptionCatalog.Entry> loadOrRebuildCatalog()
+    {
+        final CopiedFile.Loaded<Map<String, SubscriptionCatalog.Entry>> loaded;
+        try
+        {
+            loaded = catalog.load();
+        }
+        catch (final CorruptStateException damaged)
+        {
+            final Path aside = catalog.setAside();
+            final Map<String, String> unreadable = new java.util.TreeMap<>();
+            final Map<String, SubscriptionCatalog.Entry> rebuilt = SubscriptionCatalog.rebuild(directory, unreadable);
+            catalog.save(rebuilt);
+            report.add(OpenReport.Action.REBUILT, "subscription catalog " + CATALOG_FILE, damaged.getMessage() +
+                ", and so is its copy; rebuilt it with " + rebuilt.keySet() + " from the entries kept in their " +
+                "state directories; the damaged files are kept as " + aside.getFileName());
+            unreadable.forEach(this::quarantine);
+            return rebuilt;
+        }
+        if (loaded.fromCopy())
+        {
+            report.add(OpenReport.Action.RESTORED_FROM_COPY, "subscription catalog " + CATALOG_FILE,
+                loaded.damage() + "; read its copy, nothing lost");
+        }
+        return loaded.value();
+    }
+
+    /**
+     * The entry as its topic stands now: one stored before topics had ids takes its topic's id; one kept for an
+     * earlier topic of the same name loses its state, which it kept for a log that is gone.
+     *
+     * @return {@code entry} itself when nothing changed.
+     */
+    private SubscriptionCatalog.Entry squareWithTopic(final SubscriptionCatalog.Entry entry)
+    {
+        final Topic topic = streams.topics().topicOrNull(entry.topic);
+        if (topic == null || topic.id().equals(entry.topicId))
+        {
+            return entry;
+        }
+        if (entry.topicId != null)
+        {
+            DurableFiles.deleteTree(directory.resolve(entry.name));
+            report.add(OpenReport.Action.RESET_FOR_NEW_TOPIC, "subscription " + entry.name, "its state was kept " +
+                "for an earlier topic \"" + entry.topic + "\" (id " + entry.topicId + "), which is gone; the topic " +
+                "of that name now is another one (id " + topic.id() + "), so its state was dropped and it reads " +
+                "the new topic from its start");
+        }
+        return entry.withTopicId(topic.id());
+    }
+
+    private void quarantine(final String name, final String reason)
+    {
+        quarantined.put(name, reason);
+        report.add(OpenReport.Action.QUARANTINED, "subscription " + name, reason + "; not opened, its files are " +
+            "left as they are, and everything else serves (delete the subscription to clear it)");
+    }
+
+    /** Subscriptions this open could not open, by name, and why; see {@link SubscriptionQuarantinedException}. */
+    public Map<String, String> quarantined()
+    {
+        return Map.copyOf(quarantined);
+    }
+
+    /** The subscriptions that read {@code topic}, quarantined ones included, sorted. */
+    public synchronized List<String> readersOf(final String topic)
+    {
+        final List<String> names = new ArrayList<>();
+        entries.values().forEach(entry ->
+        {
+            if (entry.topic.equals(topic))
+            {
+                names.add(entry.name);
+            }
+        });
+        names.sort(null);
+        return names;
     }
 
     /**
@@ -86,13 +196,20 @@ public final class SubscriptionRegistry implements AutoCloseable
         {
             throw new SubscriptionExistsException(name, existing.topic);
         }
-        streams.topics().topic(topic);
+        if (quarantined.containsKey(name))
+        {
+            throw new SubscriptionQuarantinedException(name, quarantined.get(name));
+        }
+        final Topic read = streams.topics().topic(topic);
         if (settings.deadLetterTopic() != null)
         {
             streams.topics().topic(settings.deadLetterTopic());
         }
-        final SubscriptionCatalog.Entry entry = new SubscriptionCatalog.Entry(name, topic, settings);
+        final SubscriptionCatalog.Entry entry = new SubscriptionCatalog.Entry(name, topic, read.id(), settings);
+        // a directory the catalog does not list is left by a create that crashed before the catalog was saved
+        DurableFiles.deleteTree(directory.resolve(name));
         final Subscription subscription = start(entry);
+        catalog.saveEntry(directory.resolve(name), entry);
         entries.put(name, entry);
         catalog.save(entries);
         open.put(name, subscription);
@@ -110,6 +227,11 @@ public final class SubscriptionRegistry implements AutoCloseable
         final Subscription subscription = open.get(name);
         if (subscription == null)
         {
+            final String reason = quarantined.get(name);
+            if (reason != null)
+            {
+                throw new SubscriptionQuarantinedException(name, reason);
+            }
             throw new UnknownSubscriptionException(name);
         }
         return subscription;
@@ -157,9 +279,22 @@ public final class SubscriptionRegistry implements AutoCloseable
         return names;
     }
 
-    /** Stops the subscription, releases its consumers and deletes its state. The topic's messages stay. */
+    /**
+     * Stops the subscription, releases its consumers and deletes its state. The topic's messages stay. A quarantined
+     * subscription is deleted with its files.
+     */
     public synchronized void delete(final String name)
     {
+        ensureOpen();
+        if (quarantined.remove(name) != null)
+        {
+            if (entries.remove(name) != null)
+            {
+                catalog.save(entries);
+            }
+            DurableFiles.deleteTree(directory.resolve(name));
+            return;
+        }
         final Subscription subscription = get(name);
         open.remove(name);
         indexRefusing();
@@ -196,7 +331,8 @@ public final class SubscriptionRegistry implements AutoCloseable
             streams.topics().topic(settings.deadLetterTopic());
         }
         subscription.update(settings, deadLetterSink(name, settings));
-        final SubscriptionCatalog.Entry entry = new SubscriptionCatalog.Entry(name, subscription.topic(), settings);
+        final SubscriptionCatalog.Entry entry = entries.get(name).withSettings(settings);
+        catalog.saveEntry(directory.resolve(name), entry);
         entries.put(name, entry);
         catalog.save(entries);
     }
@@ -243,10 +379,20 @@ public final class SubscriptionRegistry implements AutoCloseable
             final PartitionLog log = topic.partition(p);
             workers[p] = new PartitionWorker(entry.name, entry.issuer, entry.topic, p, log, passClock,
                 entry.settings.deadLetterTopic(), deadLetters);
-            workers[p].attach(SubscriptionStateStore.open(directory.resolve(entry.name).resolve(Integer.toString(p)),
-                p, entry.settings, startOffset(log, startPosition), passClock, stateConfig,
-                workers[p], workers[p].readAheadInspector(entry.settings)),
-                entry.settings);
+            try
+            {
+                workers[p].attach(stateOpener.open(entry.name,
+                    directory.resolve(entry.name).resolve(Integer.toString(p)), p, entry.settings, log,
+                    startOffset(log, startPosition), passClock, workers[p]), entry.settings);
+            }
+            catch (final RuntimeException ex)
+            {
+                for (int opened = 0; opened <= p; opened++)
+                {
+                    workers[opened].close();
+                }
+                throw ex;
+            }
         }
         final SubscriptionAgent agent = new SubscriptionAgent(entry.name, entry.issuer, passClock, workers, entry.settings);
         for (final PartitionWorker worker : workers)

@@ -28,13 +28,16 @@ public final class SubscriptionStateStore implements AutoCloseable
     private final SubscriptionPartitionState state;
     private final StateJournal journal;
     private final long truncatedBytes;
+    private final String snapshotDamage;
     private long generation;
     private long snapshotBytes;
 
     private SubscriptionStateStore(
         final Path directory, final StateStoreConfig config, final SubscriptionPartitionState state,
-        final StateJournal journal, final long generation, final long snapshotBytes, final long truncatedBytes)
+        final StateJournal journal, final long generation, final long snapshotBytes, final long truncatedBytes,
+        final String snapshotDamage)
     {
+        this.snapshotDamage = snapshotDamage;
         this.directory = directory;
         this.config = config;
         this.state = state;
@@ -49,7 +52,9 @@ public final class SubscriptionStateStore implements AutoCloseable
      * Messages that were held past their delivery limit when the process stopped go dead now, through
      * {@code deadLetters}.
      *
-     * @throws CorruptStateException if the snapshot is damaged or belongs to another partition.
+     * A damaged snapshot is read from its copy ({@link #snapshotDamage()} says why).
+     *
+     * @throws CorruptStateException if the snapshot and its copy are damaged, or it belongs to another partition.
      * @throws StateStorageException if the files cannot be read or written.
      */
     public static SubscriptionStateStore open(
@@ -93,9 +98,11 @@ public final class SubscriptionStateStore implements AutoCloseable
         final long generation;
         final Long2LongHashMap delays;
         final long snapshotBytes;
-        if (Files.exists(snapshotFile))
+        final String snapshotDamage;
+        if (StateSnapshot.exists(directory))
         {
-            final StateSnapshot.Restored restored = StateSnapshot.read(snapshotFile, settings, clock, deadLetters);
+            final StateSnapshot.Restored restored = StateSnapshot.readEither(directory, settings, clock, deadLetters,
+                config.fileSync());
             if (restored.state.partition() != partition)
             {
                 throw new CorruptStateException("snapshot " + snapshotFile + " is for partition " +
@@ -105,6 +112,7 @@ public final class SubscriptionStateStore implements AutoCloseable
             generation = restored.generation;
             delays = restored.delayUntilByOffset;
             snapshotBytes = size(snapshotFile);
+            snapshotDamage = restored.damage;
         }
         else
         {
@@ -114,6 +122,7 @@ public final class SubscriptionStateStore implements AutoCloseable
             generation = 0;
             delays = new Long2LongHashMap(Long.MIN_VALUE);
             snapshotBytes = StateSnapshot.write(directory, state, generation, config.fileSync());
+            snapshotDamage = null;
         }
         final Path journalFile = directory.resolve(JournalDescriptor.fileName(generation));
         final StateRestorer restorer = new StateRestorer(state, delays);
@@ -131,7 +140,7 @@ public final class SubscriptionStateStore implements AutoCloseable
         state.restore().finish();
         journal.commit();
         return new SubscriptionStateStore(directory, config, state, journal, generation, snapshotBytes,
-            truncatedBytes);
+            truncatedBytes, snapshotDamage);
     }
 
     public SubscriptionPartitionState state()
@@ -176,6 +185,12 @@ public final class SubscriptionStateStore implements AutoCloseable
         {
             throw new StateStorageException("deleting the compacted journal " + previous + " failed", ex);
         }
+    }
+
+    /** Why the open read the snapshot's copy instead of the snapshot (which it then rewrote), or null. */
+    public String snapshotDamage()
+    {
+        return snapshotDamage;
     }
 
     /** Journal bytes the last open found past the last valid entry (a torn write) and truncated. */

@@ -1,12 +1,14 @@
 package io.spool.stream;
 
 import io.spool.log.CopiedFile;
+import io.spool.log.DurableFiles;
 import io.spool.log.LogStore;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +32,8 @@ import java.util.stream.Stream;
 public final class TopicRegistry
 {
     static final String TOPICS_DIRECTORY = "topics";
+    /** The topic's id, kept in its directory too, so that a rebuild of the metadata gives the topic its id back. */
+    static final String ID_FILE = "topic.id";
 
     private final LogStore logStore;
     private final Path logRoot;
@@ -51,6 +55,10 @@ public final class TopicRegistry
             save |= stored.id() == null;
             final String id = stored.id() == null ? newId() : stored.id();
             topics.put(stored.name(), openPartitions(stored.name(), id, config));
+            if (!Files.exists(idFile(stored.name())))
+            {
+                saveId(stored.name(), id);
+            }
         }
         if (save)
         {
@@ -112,8 +120,34 @@ public final class TopicRegistry
             throw new UncheckedIOException("cannot list topic directories under " + root, ex);
         }
         final List<StoredTopic> rebuilt = new ArrayList<>();
-        partitions.forEach((name, count) -> rebuilt.add(new StoredTopic(name, newId(), count, Map.of())));
+        partitions.forEach((name, count) -> rebuilt.add(new StoredTopic(name, keptId(name), count, Map.of())));
         return rebuilt;
+    }
+
+    /** The id kept in the topic's directory, or a new one when it is missing or damaged. */
+    private String keptId(final String name)
+    {
+        try
+        {
+            final byte[] kept = DurableFiles.read(idFile(name));
+            return kept == null ? newId() : UUID.fromString(new String(kept, StandardCharsets.UTF_8))
+                .toString();
+        }
+        catch (final IllegalArgumentException damaged)
+        {
+            return newId();
+        }
+    }
+
+    private void saveId(final String name, final String id)
+    {
+        DurableFiles.replace(logStore.fileSync(), idFile(name),
+            id.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private Path idFile(final String name)
+    {
+        return logRoot.resolve(TOPICS_DIRECTORY).resolve(name).resolve(ID_FILE);
     }
 
     private static int highestPartition(final Path topicDirectory) throws IOException
@@ -155,6 +189,7 @@ public final class TopicRegistry
                 topics.get(name).partitionCount() + " partitions");
         }
         final Topic topic = openPartitions(name, newId(), config);
+        saveId(name, topic.id());
         topics.put(name, topic);
         saveMetadata();
         return topic;
@@ -175,6 +210,7 @@ public final class TopicRegistry
         {
             logStore.deleteLog(Topic.logName(name, p));
         }
+        DurableFiles.delete(logStore.fileSync(), idFile(name));
         deleteIfEmpty(logRoot.resolve(TOPICS_DIRECTORY).resolve(name));
     }
 
@@ -292,7 +328,14 @@ public final class TopicRegistry
             for (final Path partitionDirectory : partitionDirectories.toList())
             {
                 final String partition = partitionDirectory.getFileName().toString();
-                if (!isPartitionNumberBelow(partition, claimed))
+                if (partition.equals(ID_FILE) || partition.equals(ID_FILE + ".tmp"))
+                {
+                    if (claimed == 0)
+                    {
+                        Files.delete(partitionDirectory);
+                    }
+                }
+                else if (!isPartitionNumberBelow(partition, claimed))
                 {
                     logStore.deleteLog(TOPICS_DIRECTORY + "/" + name + "/" + partition);
                 }
