@@ -79,6 +79,7 @@ public final class TopicRegistry
         {
             final Path aside = metadata.setAside();
             final List<StoredTopic> rebuilt = rebuildFromDirectories();
+            metadata.save(rebuilt);
             report.add(OpenReport.Action.REBUILT, "topic metadata " + TopicMetadataDescriptor.FILE_NAME,
                 damaged.getMessage() + ", and so does its copy; rebuilt " + rebuilt.size() + " topics " +
                     rebuilt.stream().map(StoredTopic::name).toList() + " from their partition directories with " +

@@ -1,0 +1,187 @@
+package io.spool.queue;
+
+import io.spool.log.OpenReport;
+import io.spool.queue.routing.Binding;
+import io.spool.queue.routing.ExchangeType;
+import io.spool.stream.ConsumerConfig;
+import io.spool.stream.ConsumerRecord;
+import io.spool.stream.StreamConsumer;
+import io.spool.stream.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * One damaged small file costs only what it touches. Each kind of small file (topic metadata, subscription catalog,
+ * exchange catalog, subscription snapshot) is damaged by truncation and by a flipped byte, in the file alone and in
+ * the file and its copy; the engine opens every time, says what it found, the rest serves, and no confirmed record
+ * is lost.
+ */
+class DamagedSmallFilesTest
+{
+    private static final int ORDERS = 20;
+    private static final int ACKED = 10;
+    private static final int AUDITS = 10;
+
+    enum Kind
+    {
+        TOPIC_METADATA("stream/topics.meta"),
+        SUBSCRIPTION_CATALOG("queue/subscriptions.catalog"),
+        EXCHANGE_CATALOG("queue/exchanges"),
+        SNAPSHOT("queue/billing/0/snapshot.bin");
+
+        final String path;
+
+        Kind(final String path)
+        {
+            this.path = path;
+        }
+    }
+
+    enum Damage
+    {
+        TRUNCATED, FLIPPED_BYTE
+    }
+
+    @TempDir
+    Path root;
+
+    @Test
+    void eachDamagedSmallFileCostsOnlyWhatItTouches() throws IOException
+    {
+        int cases = 0;
+        for (final Kind kind : Kind.values())
+        {
+            for (final Damage damage : Damage.values())
+            {
+                for (final boolean copyToo : new boolean[] {false, true})
+                {
+                    damageAndReopen(root.resolve(kind + "-" + damage + "-" + copyToo), kind, damage, copyToo);
+                    cases++;
+                }
+            }
+        }
+        assertThat(cases).isEqualTo(Kind.values().length * Damage.values().length * 2);
+    }
+
+    private void damageAndReopen(final Path dir, final Kind kind, final Damage damage, final boolean copyToo)
+        throws IOException
+    {
+        final String label = kind + " " + damage + (copyToo ? " with its copy" : " alone");
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            fx.topic("orders", 1);
+            fx.topic("audit", 1);
+            final Subscription billing = fx.spool.createSubscription("billing", "orders",
+                SubscriptionSettings.DEFAULT);
+            fx.spool.createSubscription("auditing", "audit", SubscriptionSettings.DEFAULT);
+            fx.spool.router().declare("events", ExchangeType.DIRECT, null);
+            fx.spool.router().bind("events", Binding.direct("billing", "bill"));
+            fx.publishJobs("orders", ORDERS);
+            fx.publishJobs("audit", AUDITS);
+            billing.receive(ACKED, 0).forEach(delivery -> billing.ack(delivery.receipt()));
+            billing.sync();
+        }
+        damage(dir.resolve(kind.path), damage);
+        if (copyToo)
+        {
+            damage(dir.resolve(kind.path + ".bak"), damage);
+        }
+
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            final OpenReport report = fx.spool.openReport();
+            assertThat(report.findings()).as(label).singleElement().satisfies(finding ->
+                assertThat(finding.action()).isEqualTo(expectedAction(kind, copyToo)));
+
+            assertThat(fx.readTopic("orders")).as(label + ": every confirmed record").hasSize(ORDERS);
+            assertThat(fx.readTopic("audit")).as(label + ": every confirmed record").hasSize(AUDITS);
+            fx.publish("audit", "new audit");
+            final List<String> audits = drain(fx.spool.subscription("auditing"));
+            assertThat(audits).as(label).hasSize(AUDITS + 1).endsWith("new audit");
+
+            if (kind == Kind.SNAPSHOT && copyToo)
+            {
+                assertThatThrownBy(() -> fx.spool.subscription("billing"))
+                    .isInstanceOf(SubscriptionQuarantinedException.class).hasMessageContaining("snapshot");
+                assertThat(dir.resolve(kind.path)).as("a quarantined subscription's files stay").exists();
+                fx.spool.deleteSubscription("billing");
+                fx.spool.createSubscription("billing", "orders", SubscriptionSettings.DEFAULT);
+                assertThat(drain(fx.spool.subscription("billing"))).as(label).hasSize(ORDERS);
+                return;
+            }
+            fx.publish("orders", "new order");
+            final List<String> expected = new ArrayList<>();
+            for (int i = ACKED; i < ORDERS; i++)
+            {
+                expected.add("job-" + i);
+            }
+            expected.add("new order");
+            assertThat(drain(fx.spool.subscription("billing"))).as(label + ": the acks are kept")
+                .isEqualTo(expected);
+            if (kind == Kind.EXCHANGE_CATALOG && copyToo)
+            {
+                assertThat(fx.spool.router().exchanges().all()).as(label).isEmpty();
+            }
+            else
+            {
+                assertThat(fx.spool.router().exchange("events").bindings()).as(label).hasSize(1);
+            }
+        }
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            assertThat(fx.spool.openReport().isClean()).as(label + ", the next open: " + fx.spool.openReport())
+                .isTrue();
+        }
+    }
+
+    private static OpenReport.Action expectedAction(final Kind kind, final boolean copyToo)
+    {
+        if (!copyToo)
+        {
+            return OpenReport.Action.RESTORED_FROM_COPY;
+        }
+        return switch (kind)
+        {
+            case TOPIC_METADATA, SUBSCRIPTION_CATALOG -> OpenReport.Action.REBUILT;
+            case EXCHANGE_CATALOG, SNAPSHOT -> OpenReport.Action.QUARANTINED;
+        };
+    }
+
+    private static List<String> drain(final Subscription subscription)
+    {
+        final List<String> values = new ArrayList<>();
+        List<Delivery> batch;
+        while (!(batch = subscription.receive(100, 0)).isEmpty())
+        {
+            values.addAll(QueueFixture.values(batch));
+            batch.forEach(delivery -> subscription.ack(delivery.receipt()));
+        }
+        return values;
+    }
+
+    private static void damage(final Path file, final Damage damage) throws IOException
+    {
+        assertThat(file).exists();
+        final byte[] bytes = Files.readAllBytes(file);
+        if (damage == Damage.TRUNCATED)
+        {
+            Files.write(file, Arrays.copyOf(bytes, bytes.length / 2));
+        }
+        else
+        {
+            bytes[bytes.length / 2] ^= 0x10;
+            Files.write(file, bytes);
+        }
+    }
+}
