@@ -194,6 +194,20 @@ public final class Spool implements AutoCloseable
         return streams.logStore().openReport();
     }
 
+    /**
+     * Checks the small files of a data directory (topic metadata, subscription and exchange catalogs, subscription
+     * snapshots, each with its copy) without opening the engine or changing anything.
+     *
+     * @return one line per damaged file, naming it and what an open would do about it; empty when all are whole.
+     */
+    public static List<String> checkFiles(final Path dataDir)
+    {
+        final List<String> problems = new java.util.ArrayList<>(io.spool.stream.StreamFilesCheck.check(dataDir));
+        problems.addAll(io.spool.queue.QueueFilesCheck.check(dataDir, dataDir.resolve(QUEUE_DIRECTORY),
+            dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE)));
+        return problems;
+    }
+
     /** Subscriptions read a topic too: a topic delete asks about them, and a forced one deletes them first. */
     private final class SubscriptionsOfTopic implements io.spool.stream.TopicDependents
     {

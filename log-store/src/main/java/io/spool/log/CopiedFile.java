@@ -35,6 +35,84 @@ public final class CopiedFile
         }
     }
 
+    /**
+     * What {@link #inspect} found: the problem of the file and of its copy, each null when it is whole (or neither
+     * exists).
+     */
+    public record Inspection(Path file, String fileProblem, String copyProblem)
+    {
+        public boolean isWhole()
+        {
+            return fileProblem == null && copyProblem == null;
+        }
+
+        /** Whether an open can read it: the file or its copy is whole. */
+        public boolean isReadable()
+        {
+            return fileProblem == null || copyProblem == null;
+        }
+
+        /**
+         * One line for an operator: what is damaged and what an open does about it, or null when both are whole.
+         *
+         * @param root        what the file's name is given relative to.
+         * @param whenUnreadable what an open does when neither copy can be read.
+         */
+        public String describe(final Path root, final String whenUnreadable)
+        {
+            if (isWhole())
+            {
+                return null;
+            }
+            final Path name = root.relativize(file);
+            if (fileProblem == null)
+            {
+                return name + COPY_SUFFIX + " " + copyProblem + "; the file itself is whole, and the next change " +
+                    "rewrites the copy";
+            }
+            if (copyProblem == null)
+            {
+                return name + " " + fileProblem + "; its copy is whole: an open restores it from the copy";
+            }
+            return name + " " + fileProblem + ", and its copy " + copyProblem + ": an open " + whenUnreadable;
+        }
+    }
+
+    /**
+     * Checks the file and its copy with {@code decoder} without changing either, for a verifier.
+     */
+    public static Inspection inspect(final Path file, final Function<byte[], ?> decoder)
+    {
+        final boolean fileExists = Files.exists(file);
+        final boolean copyExists = Files.exists(copyOf(file));
+        if (!fileExists && !copyExists)
+        {
+            return new Inspection(file, null, null);
+        }
+        return new Inspection(file, problemOf(file, decoder), problemOf(copyOf(file), decoder));
+    }
+
+    private static String problemOf(final Path file, final Function<byte[], ?> decoder)
+    {
+        try
+        {
+            if (!Files.exists(file))
+            {
+                return "is missing";
+            }
+            decoder.apply(Files.readAllBytes(file));
+            return null;
+        }
+        catch (final IOException ex)
+        {
+            return "cannot be read: " + ex.getMessage();
+        }
+        catch (final RuntimeException ex)
+        {
+            return ex.getMessage();
+        }
+    }
+
     /** Writes {@code content} to the copy, then to the file. */
     public static void save(final FileSync sync, final Path file, final byte[] content)
     {

@@ -73,6 +73,12 @@ final class ExchangeCatalog
         return loaded.damage();
     }
 
+    /** Checks the file and its copy without changing them. */
+    CopiedFile.Inspection inspect()
+    {
+        return CopiedFile.inspect(file, this::checked);
+    }
+
     /** Moves the damaged file and its copy aside, for an operator to look at. */
     Path setAside()
     {

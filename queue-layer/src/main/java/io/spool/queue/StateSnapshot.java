@@ -171,6 +171,18 @@ final class StateSnapshot
         {
             throw new StateStorageException("reading the subscription state snapshot " + file + " failed", ex);
         }
+        return read(file, bytes, settings, clock, deadLetters);
+    }
+
+    /**
+     * Decodes a snapshot's content, read from {@code file}.
+     *
+     * @throws CorruptStateException if it fails its checksum or format checks.
+     */
+    static Restored read(
+        final Path file, final byte[] bytes, final SubscriptionSettings settings, final EpochClock clock,
+        final DeadLetterHandler deadLetters)
+    {
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         if (bytes.length < HEADER_LENGTH + CRC_LENGTH)
         {

@@ -80,6 +80,12 @@ final class SubscriptionCatalog
         return Files.exists(directory.resolve(ENTRY_FILE));
     }
 
+    /** Checks the catalog and its copy without changing them. */
+    CopiedFile.Inspection inspect()
+    {
+        return CopiedFile.inspect(file, content -> decode(file, content));
+    }
+
     /** Moves the damaged catalog and its copy aside, for an operator to look at. */
     Path setAside()
     {

@@ -38,7 +38,7 @@ public final class SubscriptionRegistry implements AutoCloseable
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(SubscriptionRegistry.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,249}");
-    private static final String CATALOG_FILE = "subscriptions.catalog";
+    static final String CATALOG_FILE = "subscriptions.catalog";
 
     private final StreamEngine streams;
     private final Path directory;

@@ -56,6 +56,12 @@ final class TopicMetadataStore
         CopiedFile.save(sync, file, encode(topics));
     }
 
+    /** Checks the file and its copy without changing them. */
+    CopiedFile.Inspection inspect()
+    {
+        return CopiedFile.inspect(file, this::decode);
+    }
+
     /** Moves the damaged file and its copy aside, for an operator to look at. */
     Path setAside()
     {

@@ -61,6 +61,42 @@ class VerifyAndDumpCommandTest
     }
 
     @Test
+    void verifyNamesEachDamagedSmallFileAndWhatAnOpenDoesAboutIt(@TempDir final Path engineDirectory)
+        throws IOException
+    {
+        try (io.spool.Spool spool = io.spool.Spool.builder(engineDirectory).backgroundMaintenance(false).open())
+        {
+            spool.createTopic("orders", io.spool.stream.TopicConfig.of(1));
+            spool.createSubscription("billing", "orders", io.spool.queue.SubscriptionSettings.DEFAULT);
+            spool.createSubscription("shipping", "orders", io.spool.queue.SubscriptionSettings.DEFAULT);
+            spool.newProducer().send("orders", null, "one".getBytes(StandardCharsets.UTF_8)).join();
+        }
+        assertThat(execute("verify", engineDirectory.toString())).isEqualTo(0);
+        assertThat(out.toString()).contains("topic metadata, catalogs and snapshots healthy");
+
+        flipAByte(engineDirectory.resolve("stream/topics.meta"));
+        flipAByte(engineDirectory.resolve("queue/billing/0/snapshot.bin"));
+        flipAByte(engineDirectory.resolve("queue/billing/0/snapshot.bin.bak"));
+        out.getBuffer().setLength(0);
+
+        assertThat(execute("verify", engineDirectory.toString())).isEqualTo(VerifyCommand.UNHEALTHY);
+        assertThat(out.toString())
+            .contains("damaged: stream/topics.meta")
+            .contains("its copy is whole: an open restores it from the copy")
+            .containsPattern("damaged: queue.billing.0.snapshot.bin .*, and its copy .*: an open quarantines " +
+                "subscription billing")
+            .doesNotContain("shipping")
+            .contains("2 small files damaged");
+    }
+
+    private static void flipAByte(final Path file) throws IOException
+    {
+        final byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(file, bytes);
+    }
+
+    @Test
     void verifyReportsADamagedRecordAndExitsWithOne() throws IOException
     {
         try (RandomAccessFile segment = new RandomAccessFile(
