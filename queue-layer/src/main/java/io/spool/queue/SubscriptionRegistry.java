@@ -1,6 +1,5 @@
 package io.spool.queue;
 
-import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
 import io.spool.log.EngineClosedException;
 import io.spool.log.OpenReport;
@@ -47,9 +46,7 @@ public final class SubscriptionRegistry implements AutoCloseable
     private final SubscriptionCatalog catalog;
     private final Map<String, SubscriptionCatalog.Entry> entries;
     private final Map<String, Subscription> open = new ConcurrentHashMap<>();
-    /** Subscriptions not opened, by name, and why. */
-    private final Map<String, String> quarantined = new ConcurrentHashMap<>();
-    private final OpenReport report;
+    private final SubscriptionRepairs repairs;
     private final PartitionStateOpener stateOpener;
     /**
      * Per topic, its subscriptions that may refuse a publish (an overflow limit under a reject policy); replaced
@@ -67,13 +64,14 @@ public final class SubscriptionRegistry implements AutoCloseable
         this.clock = clock;
         this.stateConfig = stateConfig.fileSync(streams.logStore().fileSync());
         this.catalog = new SubscriptionCatalog(directory.resolve(CATALOG_FILE), streams.logStore().fileSync());
-        this.report = streams.logStore().openReport();
+        final OpenReport report = streams.logStore().openReport();
         this.stateOpener = new PartitionStateOpener(this.stateConfig, report);
-        this.entries = loadOrRebuildCatalog();
+        this.repairs = new SubscriptionRepairs(streams.topics(), directory, report);
+        this.entries = repairs.loadOrRebuild(catalog);
         boolean changed = entries.values().stream().anyMatch(entry -> entry.issuerDrawn);
         for (final SubscriptionCatalog.Entry stored : List.copyOf(entries.values()))
         {
-            final SubscriptionCatalog.Entry entry = squareWithTopic(stored);
+            final SubscriptionCatalog.Entry entry = repairs.squareWithTopic(stored);
             changed |= entry != stored;
             entries.put(entry.name, entry);
             try
@@ -87,7 +85,7 @@ public final class SubscriptionRegistry implements AutoCloseable
             }
             catch (final CorruptStateException | io.spool.stream.UnknownTopicException damaged)
             {
-                quarantine(entry.name, damaged.getMessage());
+                repairs.quarantine(entry.name, damaged.getMessage());
             }
         }
         if (changed)
@@ -97,68 +95,10 @@ public final class SubscriptionRegistry implements AutoCloseable
         indexRefusing();
     }
 
-    private Map<String, SubscriptionCatalog.Entry> loadOrRebuildCatalog()
-    {
-        final CopiedFile.Loaded<Map<String, SubscriptionCatalog.Entry>> loaded;
-        try
-        {
-            loaded = catalog.load();
-        }
-        catch (final CorruptStateException damaged)
-        {
-            final Path aside = catalog.setAside();
-            final Map<String, String> unreadable = new java.util.TreeMap<>();
-            final Map<String, SubscriptionCatalog.Entry> rebuilt = SubscriptionCatalog.rebuild(directory, unreadable);
-            catalog.save(rebuilt);
-            report.add(OpenReport.Action.REBUILT, "subscription catalog " + CATALOG_FILE, damaged.getMessage() +
-                ", and so is its copy; rebuilt it with " + rebuilt.keySet() + " from the entries kept in their " +
-                "state directories; the damaged files are kept as " + aside.getFileName());
-            unreadable.forEach(this::quarantine);
-            return rebuilt;
-        }
-        if (loaded.fromCopy())
-        {
-            report.add(OpenReport.Action.RESTORED_FROM_COPY, "subscription catalog " + CATALOG_FILE,
-                loaded.damage() + "; read its copy, nothing lost");
-        }
-        return loaded.value();
-    }
-
-    /**
-     * The entry as its topic stands now: one stored before topics had ids takes its topic's id; one kept for an
-     * earlier topic of the same name loses its state, which it kept for a log that is gone.
-     *
-     * @return {@code entry} itself when nothing changed.
-     */
-    private SubscriptionCatalog.Entry squareWithTopic(final SubscriptionCatalog.Entry entry)
-    {
-        final Topic topic = streams.topics().topicOrNull(entry.topic);
-        if (topic == null || topic.id().equals(entry.topicId))
-        {
-            return entry;
-        }
-        if (entry.topicId != null)
-        {
-            DurableFiles.deleteTree(directory.resolve(entry.name));
-            report.add(OpenReport.Action.RESET_FOR_NEW_TOPIC, "subscription " + entry.name, "its state was kept " +
-                "for an earlier topic \"" + entry.topic + "\" (id " + entry.topicId + "), which is gone; the topic " +
-                "of that name now is another one (id " + topic.id() + "), so its state was dropped and it reads " +
-                "the new topic from its start");
-        }
-        return entry.withTopicId(topic.id());
-    }
-
-    private void quarantine(final String name, final String reason)
-    {
-        quarantined.put(name, reason);
-        report.add(OpenReport.Action.QUARANTINED, "subscription " + name, reason + "; not opened, its files are " +
-            "left as they are, and everything else serves (delete the subscription to clear it)");
-    }
-
     /** Subscriptions this open could not open, by name, and why; see {@link SubscriptionQuarantinedException}. */
     public Map<String, String> quarantined()
     {
-        return Map.copyOf(quarantined);
+        return repairs.quarantined();
     }
 
     /** The subscriptions that read {@code topic}, quarantined ones included, sorted. */
@@ -196,9 +136,10 @@ public final class SubscriptionRegistry implements AutoCloseable
         {
             throw new SubscriptionExistsException(name, existing.topic);
         }
-        if (quarantined.containsKey(name))
+        final String quarantine = repairs.quarantined().get(name);
+        if (quarantine != null)
         {
-            throw new SubscriptionQuarantinedException(name, quarantined.get(name));
+            throw new SubscriptionQuarantinedException(name, quarantine);
         }
         final Topic read = streams.topics().topic(topic);
         if (settings.deadLetterTopic() != null)
@@ -227,7 +168,7 @@ public final class SubscriptionRegistry implements AutoCloseable
         final Subscription subscription = open.get(name);
         if (subscription == null)
         {
-            final String reason = quarantined.get(name);
+            final String reason = repairs.quarantined().get(name);
             if (reason != null)
             {
                 throw new SubscriptionQuarantinedException(name, reason);
@@ -286,7 +227,7 @@ public final class SubscriptionRegistry implements AutoCloseable
     public synchronized void delete(final String name)
     {
         ensureOpen();
-        if (quarantined.remove(name) != null)
+        if (repairs.release(name))
         {
             if (entries.remove(name) != null)
             {

@@ -277,20 +277,46 @@ class SubscriptionStateStoreTest
     }
 
     @Test
-    void damagedSnapshotIsRefusedNotGuessed() throws IOException
+    void aDamagedSnapshotIsReadFromItsCopyExactlyAndRewritten() throws IOException
     {
         try (SubscriptionStateStore store = open())
         {
             buildMixedState(store);
             store.snapshot();
         }
-        final Path snapshot = directory.resolve(SnapshotDescriptor.FILE_NAME);
-        final byte[] bytes = Files.readAllBytes(snapshot);
-        bytes[SnapshotDescriptor.HEADER_LENGTH + 5] ^= 1;
-        Files.write(snapshot, bytes);
+        flipAByte(directory.resolve(SnapshotDescriptor.FILE_NAME));
+
+        try (SubscriptionStateStore store = open())
+        {
+            assertThat(store.snapshotDamage()).contains("fails its checksum");
+            assertMixedStateRestored(store.state());
+        }
+        try (SubscriptionStateStore store = open())
+        {
+            assertThat(store.snapshotDamage()).as("the snapshot was rewritten from its copy").isNull();
+        }
+    }
+
+    @Test
+    void aSnapshotDamagedWithItsCopyIsRefusedNotGuessed() throws IOException
+    {
+        try (SubscriptionStateStore store = open())
+        {
+            buildMixedState(store);
+            store.snapshot();
+        }
+        flipAByte(directory.resolve(SnapshotDescriptor.FILE_NAME));
+        flipAByte(directory.resolve(SnapshotDescriptor.COPY_FILE_NAME));
 
         assertThatThrownBy(this::open)
             .isInstanceOf(CorruptStateException.class).hasMessageContaining("fails its checksum");
+    }
+
+    private static void flipAByte(final Path snapshot) throws IOException
+    {
+        final byte[] bytes = Files.readAllBytes(snapshot);
+        bytes[SnapshotDescriptor.HEADER_LENGTH + 5] ^= 1;
+        Files.write(snapshot, bytes);
     }
 
     @Test
@@ -301,6 +327,7 @@ class SubscriptionStateStoreTest
             buildMixedState(store);
         }
         Files.delete(directory.resolve(SnapshotDescriptor.FILE_NAME));
+        Files.delete(directory.resolve(SnapshotDescriptor.COPY_FILE_NAME));
 
         assertThatThrownBy(this::open)
             .isInstanceOf(CorruptStateException.class).hasMessageContaining("has no snapshot");

@@ -59,7 +59,8 @@ class TopicMetadataStoreTest
         store.save(List.of(new StoredTopic("kept", "id-kept", 3, Map.of())));
         Files.write(dir.resolve(TopicMetadataDescriptor.FILE_NAME + ".tmp"), new byte[] {1, 2, 3});
 
-        assertThat(new TopicMetadataStore(dir).load().value()).containsExactly(new StoredTopic("kept", "id-kept", 3, Map.of()));
+        assertThat(new TopicMetadataStore(dir).load().value())
+            .containsExactly(new StoredTopic("kept", "id-kept", 3, Map.of()));
         assertThat(dir.resolve(TopicMetadataDescriptor.FILE_NAME + ".tmp")).doesNotExist();
     }
 

@@ -1,0 +1,109 @@
+package io.spool.queue;
+
+import io.spool.log.CopiedFile;
+import io.spool.log.DurableFiles;
+import io.spool.log.OpenReport;
+import io.spool.stream.Topic;
+import io.spool.stream.TopicRegistry;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What opening the subscriptions repairs before it starts them, and what it cannot: reads a damaged catalog from
+ * its copy or rebuilds it from the entries kept in the state directories, squares each entry with its topic as it
+ * stands now (another topic id means the state was kept for an earlier topic of the same name), and keeps the
+ * subscriptions that could not be opened (quarantined) until they are deleted. Every finding goes into the
+ * engine's {@link OpenReport}. Thread-safe: the quarantine is a concurrent map; the rest runs while the registry
+ * opens.
+ */
+final class SubscriptionRepairs
+{
+    private final TopicRegistry topics;
+    private final Path directory;
+    private final OpenReport report;
+    /** Subscriptions not opened, by name, and why. */
+    private final Map<String, String> quarantined = new ConcurrentHashMap<>();
+
+    SubscriptionRepairs(final TopicRegistry topics, final Path directory, final OpenReport report)
+    {
+        this.topics = topics;
+        this.directory = directory;
+        this.report = report;
+    }
+
+    /** The catalog's entries, from its copy when it is damaged, rebuilt when the copy is damaged too. */
+    Map<String, SubscriptionCatalog.Entry> loadOrRebuild(final SubscriptionCatalog catalog)
+    {
+        final String subject = "subscription catalog " + SubscriptionRegistry.CATALOG_FILE;
+        final CopiedFile.Loaded<Map<String, SubscriptionCatalog.Entry>> loaded;
+        try
+        {
+            loaded = catalog.load();
+        }
+        catch (final CorruptStateException damaged)
+        {
+            final Path aside = catalog.setAside();
+            final Map<String, String> unreadable = new TreeMap<>();
+            final Map<String, SubscriptionCatalog.Entry> rebuilt = SubscriptionCatalog.rebuild(directory, unreadable);
+            catalog.save(rebuilt);
+            report.add(OpenReport.Action.REBUILT, subject, damaged.getMessage() + ", and so is its copy; rebuilt " +
+                "it with " + rebuilt.keySet() + " from the entries kept in their " +
+                "state directories; the damaged files are kept as " + aside.getFileName());
+            unreadable.forEach(this::quarantine);
+            return rebuilt;
+        }
+        if (loaded.fromCopy())
+        {
+            report.add(OpenReport.Action.RESTORED_FROM_COPY, subject, loaded.damage() +
+                "; read its copy, nothing lost");
+        }
+        return loaded.value();
+    }
+
+    /**
+     * The entry as its topic stands now: one stored before topics had ids takes its topic's id; one kept for an
+     * earlier topic of the same name loses its state, which it kept for a log that is gone.
+     *
+     * @return {@code entry} itself when nothing changed.
+     */
+    SubscriptionCatalog.Entry squareWithTopic(final SubscriptionCatalog.Entry entry)
+    {
+        final Topic topic = topics.topicOrNull(entry.topic);
+        if (topic == null || topic.id().equals(entry.topicId))
+        {
+            return entry;
+        }
+        if (entry.topicId != null)
+        {
+            DurableFiles.deleteTree(directory.resolve(entry.name));
+            report.add(OpenReport.Action.RESET_FOR_NEW_TOPIC, "subscription " + entry.name, "its state was kept " +
+                "for an earlier topic \"" + entry.topic + "\" (id " + entry.topicId + "), which is gone; the topic " +
+                "of that name now is another one (id " + topic.id() + "), so its state was dropped and it reads " +
+                "the new topic from its start");
+        }
+        return entry.withTopicId(topic.id());
+    }
+
+    /** Keeps a subscription that could not be opened out of service, and reports it. */
+    void quarantine(final String name, final String reason)
+    {
+        quarantined.put(name, reason);
+        report.add(OpenReport.Action.QUARANTINED, "subscription " + name, reason + "; not opened, its files are " +
+            "left as they are, and everything else serves (delete the subscription to clear it)");
+    }
+
+    /** Subscriptions this open could not open, by name, and why. */
+    Map<String, String> quarantined()
+    {
+        return Map.copyOf(quarantined);
+    }
+
+    /** Forgets a quarantined subscription, which is being deleted; false when it was not quarantined. */
+    boolean release(final String name)
+    {
+        return quarantined.remove(name) != null;
+    }
+}
