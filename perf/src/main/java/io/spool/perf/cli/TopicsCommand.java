@@ -4,7 +4,11 @@ import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicDescription;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /** {@code spool topics}: lists, creates, describes and deletes topics. */
 @Command(
@@ -80,15 +84,31 @@ final class TopicsCommand extends AdminCommand
         return 0;
     }
 
-    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Deletes a topic and its records.")
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = {"Deletes a topic and its records.",
+        "Refused while subscriptions read the topic, unless --force, which deletes them first."})
     int delete(
         @Parameters(paramLabel = "NAME", description = "The topic's name.") final String name,
+        @Option(names = "--force", description = "Delete the subscriptions that read the topic (their state and " +
+            "bindings) first.") final boolean force,
         @Mixin final EndpointOptions endpoint)
     {
         try (Endpoint spool = endpoint.open())
         {
+            final List<String> readers = new ArrayList<>();
+            if (force)
+            {
+                for (final String subscription : spool.admin().listSubscriptions())
+                {
+                    if (spool.admin().describeSubscription(subscription).topic().equals(name))
+                    {
+                        spool.admin().deleteSubscription(subscription);
+                        readers.add(subscription);
+                    }
+                }
+            }
             spool.admin().deleteTopic(name);
-            print("deleted topic %s on %s%n", name, spool.where());
+            print("deleted topic %s%s on %s%n", name, readers.isEmpty() ? "" : " and its subscriptions " + readers,
+                spool.where());
         }
         return 0;
     }

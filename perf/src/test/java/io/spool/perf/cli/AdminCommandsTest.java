@@ -325,6 +325,13 @@ class AdminCommandsTest
             "spool subscriptions create: Missing required option: '--topic=TOPIC'; see spool subscriptions create " +
                 "--help");
         assertThat(run(where, "subscriptions", "list").out().lines()).containsExactly("billing");
+
+        assertOneLineFailure(run(where, "topics", "delete", "orders"), 1, "spool topics delete: topic \"orders\" is " +
+            "read by subscription 'billing'; delete it first, or delete the topic with force to delete it with it");
+        assertThat(run(where, "topics", "delete", "orders", "--force").out())
+            .startsWith("deleted topic orders and its subscriptions [billing] on ");
+        assertThat(run(where, "subscriptions", "list").out()).isEmpty();
+        assertThat(run(where, "topics", "list").out().lines()).doesNotContain("orders");
     }
 
     private void deadLettersAreRedriven(final List<String> where, final ThrowingCondition rejectAll) throws Exception
