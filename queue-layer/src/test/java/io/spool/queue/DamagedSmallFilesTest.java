@@ -3,17 +3,12 @@ package io.spool.queue;
 import io.spool.log.OpenReport;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.ExchangeType;
-import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -78,20 +73,7 @@ class DamagedSmallFilesTest
         throws IOException
     {
         final String label = kind + " " + damage + (copyToo ? " with its copy" : " alone");
-        try (QueueFixture fx = new QueueFixture(dir))
-        {
-            fx.topic("orders", 1);
-            fx.topic("audit", 1);
-            final Subscription billing = fx.spool.createSubscription("billing", "orders",
-                SubscriptionSettings.DEFAULT);
-            fx.spool.createSubscription("auditing", "audit", SubscriptionSettings.DEFAULT);
-            fx.spool.router().declare("events", ExchangeType.DIRECT, null);
-            fx.spool.router().bind("events", Binding.direct("billing", "bill"));
-            fx.publishJobs("orders", ORDERS);
-            fx.publishJobs("audit", AUDITS);
-            billing.receive(ACKED, 0).forEach(delivery -> billing.ack(delivery.receipt()));
-            billing.sync();
-        }
+        setUp(dir);
         damage(dir.resolve(kind.path), damage);
         if (copyToo)
         {
@@ -142,6 +124,49 @@ class DamagedSmallFilesTest
         {
             assertThat(fx.spool.openReport().isClean()).as(label + ", the next open: " + fx.spool.openReport())
                 .isTrue();
+        }
+    }
+
+    @Test
+    void aDamagedJournalHeaderQuarantinesOnlyItsSubscription() throws IOException
+    {
+        final Path dir = root.resolve("journal");
+        setUp(dir);
+        final Path journal = dir.resolve("queue/billing/0/journal-0.log");
+        final byte[] bytes = Files.readAllBytes(journal);
+        bytes[0] ^= 0x10;
+        Files.write(journal, bytes);
+
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            assertThat(fx.spool.openReport().findings()).singleElement().satisfies(finding ->
+            {
+                assertThat(finding.action()).isEqualTo(OpenReport.Action.QUARANTINED);
+                assertThat(finding.subject()).isEqualTo("subscription billing");
+            });
+            assertThatThrownBy(() -> fx.spool.subscription("billing"))
+                .isInstanceOf(SubscriptionQuarantinedException.class).hasMessageContaining("journal");
+            assertThat(fx.readTopic("orders")).hasSize(ORDERS);
+            assertThat(drain(fx.spool.subscription("auditing"))).hasSize(AUDITS);
+        }
+    }
+
+    /** Two topics, a subscription on each, an exchange bound to one; half of one subscription's messages acked. */
+    private static void setUp(final Path dir)
+    {
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            fx.topic("orders", 1);
+            fx.topic("audit", 1);
+            final Subscription billing = fx.spool.createSubscription("billing", "orders",
+                SubscriptionSettings.DEFAULT);
+            fx.spool.createSubscription("auditing", "audit", SubscriptionSettings.DEFAULT);
+            fx.spool.router().declare("events", ExchangeType.DIRECT, null);
+            fx.spool.router().bind("events", Binding.direct("billing", "bill"));
+            fx.publishJobs("orders", ORDERS);
+            fx.publishJobs("audit", AUDITS);
+            billing.receive(ACKED, 0).forEach(delivery -> billing.ack(delivery.receipt()));
+            billing.sync();
         }
     }
 
