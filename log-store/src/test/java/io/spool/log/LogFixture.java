@@ -89,6 +89,35 @@ public final class LogFixture implements AutoCloseable
         }
     }
 
+    /**
+     * Flips a byte inside {@code value} where the segment of {@code logDir} that holds it stores it, so that its
+     * record's CRC no longer holds: in the active segment recovery cuts the log there, in a closed one it is a hole.
+     */
+    public static void damageRecordHolding(final Path logDir, final byte[] value)
+    {
+        try (Stream<Path> files = Files.list(logDir))
+        {
+            for (final Path segment : files.filter(file -> file.toString().endsWith(".log")).sorted().toList())
+            {
+                final byte[] bytes = Files.readAllBytes(segment);
+                for (int at = 0; at + value.length <= bytes.length; at++)
+                {
+                    if (java.util.Arrays.equals(bytes, at, at + value.length, value, 0, value.length))
+                    {
+                        bytes[at + value.length / 2] ^= 0x20;
+                        Files.write(segment, bytes);
+                        return;
+                    }
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        throw new AssertionError("no segment of " + logDir + " holds the value");
+    }
+
     /** A confirm listener that keeps the first failure it is told of. */
     public static ConfirmListener recordingFailures(final AtomicReference<SpoolException> failure)
     {

@@ -89,7 +89,7 @@ class DamagedSmallFilesTest
             assertThat(fx.readTopic("orders")).as(label + ": every confirmed record").hasSize(ORDERS);
             assertThat(fx.readTopic("audit")).as(label + ": every confirmed record").hasSize(AUDITS);
             fx.publish("audit", "new audit");
-            final List<String> audits = drain(fx.spool.subscription("auditing"));
+            final List<String> audits = QueueFixture.drain(fx.spool.subscription("auditing"));
             assertThat(audits).as(label).hasSize(AUDITS + 1).endsWith("new audit");
 
             if (kind == Kind.SNAPSHOT && copyToo)
@@ -99,7 +99,7 @@ class DamagedSmallFilesTest
                 assertThat(dir.resolve(kind.path)).as("a quarantined subscription's files stay").exists();
                 fx.spool.deleteSubscription("billing");
                 fx.spool.createSubscription("billing", "orders", SubscriptionSettings.DEFAULT);
-                assertThat(drain(fx.spool.subscription("billing"))).as(label).hasSize(ORDERS);
+                assertThat(QueueFixture.drain(fx.spool.subscription("billing"))).as(label).hasSize(ORDERS);
                 return;
             }
             fx.publish("orders", "new order");
@@ -109,7 +109,7 @@ class DamagedSmallFilesTest
                 expected.add("job-" + i);
             }
             expected.add("new order");
-            assertThat(drain(fx.spool.subscription("billing"))).as(label + ": the acks are kept")
+            assertThat(QueueFixture.drain(fx.spool.subscription("billing"))).as(label + ": the acks are kept")
                 .isEqualTo(expected);
             if (kind == Kind.EXCHANGE_CATALOG && copyToo)
             {
@@ -147,7 +147,7 @@ class DamagedSmallFilesTest
             assertThatThrownBy(() -> fx.spool.subscription("billing"))
                 .isInstanceOf(SubscriptionQuarantinedException.class).hasMessageContaining("journal");
             assertThat(fx.readTopic("orders")).hasSize(ORDERS);
-            assertThat(drain(fx.spool.subscription("auditing"))).hasSize(AUDITS);
+            assertThat(QueueFixture.drain(fx.spool.subscription("auditing"))).hasSize(AUDITS);
         }
     }
 
@@ -181,18 +181,6 @@ class DamagedSmallFilesTest
             case TOPIC_METADATA, SUBSCRIPTION_CATALOG -> OpenReport.Action.REBUILT;
             case EXCHANGE_CATALOG, SNAPSHOT -> OpenReport.Action.QUARANTINED;
         };
-    }
-
-    private static List<String> drain(final Subscription subscription)
-    {
-        final List<String> values = new ArrayList<>();
-        List<Delivery> batch;
-        while (!(batch = subscription.receive(100, 0)).isEmpty())
-        {
-            values.addAll(QueueFixture.values(batch));
-            batch.forEach(delivery -> subscription.ack(delivery.receipt()));
-        }
-        return values;
     }
 
     private static void damage(final Path file, final Damage damage) throws IOException

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.log.LogFixture;
 import io.spool.log.LogHole;
 import io.spool.log.PartitionLog;
 import io.spool.stream.ConsumerConfig;
@@ -9,14 +10,11 @@ import io.spool.stream.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +31,7 @@ class LogHoleTest
     Path dir;
 
     @Test
-    void queueAndStreamReadersPassOverAHoleAndLoseNothingAfterIt() throws IOException
+    void queueAndStreamReadersPassOverAHoleAndLoseNothingAfterIt()
     {
         try (QueueFixture fx = new QueueFixture(dir))
         {
@@ -44,7 +42,7 @@ class LogHoleTest
             }
             fx.publish("orders", "last");
         }
-        damageFirstSegmentAt(value(100));
+        LogFixture.damageRecordHolding(dir.resolve("topics/orders/0"), value(100));
 
         try (QueueFixture fx = new QueueFixture(dir))
         {
@@ -91,38 +89,5 @@ class LogHoleTest
     private static byte[] value(final int i)
     {
         return String.format("message-%05d-%s", i, "x".repeat(80)).getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Flips a byte of the given value where it is stored in the topic's first segment, so its CRC no longer holds. */
-    private void damageFirstSegmentAt(final byte[] value) throws IOException
-    {
-        final Path logDir = dir.resolve("topics/orders/0");
-        final Path first;
-        try (Stream<Path> files = Files.list(logDir))
-        {
-            first = files.filter(file -> file.toString().endsWith(".log")).sorted().findFirst().orElseThrow();
-        }
-        final byte[] bytes = Files.readAllBytes(first);
-        final int at = indexOf(bytes, value);
-        assertThat(at).as("the value is in the first segment").isPositive();
-        bytes[at + 8] ^= 0x20;
-        Files.write(first, bytes);
-    }
-
-    private static int indexOf(final byte[] haystack, final byte[] needle)
-    {
-        for (int i = 0; i + needle.length <= haystack.length; i++)
-        {
-            int j = 0;
-            while (j < needle.length && haystack[i + j] == needle[j])
-            {
-                j++;
-            }
-            if (j == needle.length)
-            {
-                return i;
-            }
-        }
-        return -1;
     }
 }

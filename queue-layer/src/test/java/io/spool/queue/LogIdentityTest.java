@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.Spool;
+import io.spool.log.LogFixture;
 import io.spool.log.OpenReport;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.TopicConfig;
@@ -8,13 +9,10 @@ import io.spool.stream.TopicInUseException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,7 +32,7 @@ class LogIdentityTest
     Path root;
 
     @Test
-    void aMessagePublishedAfterRecoveryCutTheLogReachesTheSubscription() throws IOException
+    void aMessagePublishedAfterRecoveryCutTheLogReachesTheSubscription()
     {
         int cases = 0;
         for (final int cut : CUTS)
@@ -52,7 +50,7 @@ class LogIdentityTest
      * The subscription received every message and acked the first {@code acked}; recovery then cuts the log at
      * {@code cut}.
      */
-    private void cutBelowTheSubscription(final Path dir, final int cut, final int acked) throws IOException
+    private void cutBelowTheSubscription(final Path dir, final int cut, final int acked)
     {
         try (QueueFixture fx = new QueueFixture(dir))
         {
@@ -67,7 +65,7 @@ class LogIdentityTest
             delivered.subList(0, acked).forEach(delivery -> work.ack(delivery.receipt()));
             work.sync();
         }
-        damageRecord(dir, value(cut));
+        LogFixture.damageRecordHolding(dir.resolve("topics/orders/0"), value(cut));
 
         try (QueueFixture fx = new QueueFixture(dir))
         {
@@ -76,14 +74,7 @@ class LogIdentityTest
                 .as("cut at %d, %d acked", cut, acked)
                 .singleElement().satisfies(finding -> assertThat(finding.subject()).contains("work partition 0"));
             fx.publish("orders", "after the repair");
-            final Subscription work = fx.spool.subscription("work");
-            final List<String> values = new ArrayList<>();
-            List<Delivery> batch;
-            while (!(batch = work.receive(100, 0)).isEmpty())
-            {
-                values.addAll(QueueFixture.values(batch));
-                batch.forEach(delivery -> work.ack(delivery.receipt()));
-            }
+            final List<String> values = QueueFixture.drain(fx.spool.subscription("work"));
             assertThat(values).as("cut at %d, %d acked", cut, acked).endsWith("after the repair");
             final List<String> expected = new ArrayList<>();
             for (int i = Math.min(acked, cut); i < cut; i++)
@@ -118,11 +109,7 @@ class LogIdentityTest
                 SubscriptionSettings.DEFAULT);
             fx.publishJobs("orders", 30);
             fx.publish("audit", "kept");
-            List<Delivery> batch;
-            while (!(batch = billing.receive(100, 0)).isEmpty())
-            {
-                batch.forEach(delivery -> billing.ack(delivery.receipt()));
-            }
+            QueueFixture.drain(billing);
             billing.sync();
 
             assertThatThrownBy(() -> fx.spool.deleteTopic("orders"))
@@ -149,16 +136,8 @@ class LogIdentityTest
             assertThat(fx.spool.openReport().isClean()).as(fx.spool.openReport().toString()).isTrue();
             assertThat(fx.spool.subscriptions()).containsExactly("auditing", "billing");
             fx.publish("orders", "after the restart");
-            final Subscription billing = fx.spool.subscription("billing");
-            final List<String> values = new ArrayList<>();
-            List<Delivery> batch;
-            while (!(batch = billing.receive(100, 0)).isEmpty())
-            {
-                values.addAll(QueueFixture.values(batch));
-                batch.forEach(delivery -> billing.ack(delivery.receipt()));
-            }
-            assertThat(values).containsExactlyInAnyOrder("job-0", "job-1", "job-2", "job-3", "job-4",
-                "after the restart");
+            assertThat(QueueFixture.drain(fx.spool.subscription("billing")))
+                .containsExactlyInAnyOrder("job-0", "job-1", "job-2", "job-3", "job-4", "after the restart");
         }
     }
 
@@ -206,38 +185,5 @@ class LogIdentityTest
     static byte[] value(final int i)
     {
         return String.format("message-%05d-%s", i, "x".repeat(40)).getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Flips a byte of the given value in the topic's only segment (the active one), so its CRC no longer holds. */
-    static void damageRecord(final Path dir, final byte[] value) throws IOException
-    {
-        final Path segment;
-        try (Stream<Path> files = Files.list(dir.resolve("topics/orders/0")))
-        {
-            segment = files.filter(file -> file.toString().endsWith(".log")).sorted().reduce((a, b) -> b)
-                .orElseThrow();
-        }
-        final byte[] bytes = Files.readAllBytes(segment);
-        final int at = indexOf(bytes, value);
-        assertThat(at).as("the value is in the active segment").isPositive();
-        bytes[at + 8] ^= 0x20;
-        Files.write(segment, bytes);
-    }
-
-    private static int indexOf(final byte[] haystack, final byte[] needle)
-    {
-        for (int i = 0; i + needle.length <= haystack.length; i++)
-        {
-            int j = 0;
-            while (j < needle.length && haystack[i + j] == needle[j])
-            {
-                j++;
-            }
-            if (j == needle.length)
-            {
-                return i;
-            }
-        }
-        return -1;
     }
 }

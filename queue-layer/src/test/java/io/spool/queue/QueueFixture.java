@@ -119,6 +119,19 @@ final class QueueFixture implements AutoCloseable
         subscription.sync();
     }
 
+    /** Receives and acks until nothing is ready; returns the values received, in order. */
+    static List<String> drain(final Subscription subscription)
+    {
+        final List<String> values = new ArrayList<>();
+        List<Delivery> batch;
+        while (!(batch = subscription.receive(100, 0)).isEmpty())
+        {
+            values.addAll(values(batch));
+            batch.forEach(delivery -> subscription.ack(delivery.receipt()));
+        }
+        return values;
+    }
+
     static List<String> values(final List<Delivery> deliveries)
     {
         final List<String> out = new ArrayList<>();

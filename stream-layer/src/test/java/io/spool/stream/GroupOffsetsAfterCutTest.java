@@ -4,13 +4,10 @@ import io.spool.log.OpenReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static io.spool.stream.EngineFixture.NO_WAIT;
 import static io.spool.stream.EngineFixture.topic;
@@ -31,7 +28,7 @@ class GroupOffsetsAfterCutTest
     Path root;
 
     @Test
-    void theResetPolicyAppliesToAGroupOffsetPastACutLogsEnd() throws IOException
+    void theResetPolicyAppliesToAGroupOffsetPastACutLogsEnd()
     {
         int cases = 0;
         for (final int cut : CUTS)
@@ -45,7 +42,7 @@ class GroupOffsetsAfterCutTest
         assertThat(cases).isEqualTo(CUTS.length * OffsetResetPolicy.values().length);
     }
 
-    private void cutBelowTheGroup(final Path dir, final int cut, final OffsetResetPolicy policy) throws IOException
+    private void cutBelowTheGroup(final Path dir, final int cut, final OffsetResetPolicy policy)
     {
         final EngineFixture fixture = new EngineFixture(dir);
         try (StreamEngine engine = fixture.open())
@@ -59,7 +56,7 @@ class GroupOffsetsAfterCutTest
             engine.groups().commitStandalone("g", Map.of(PARTITION, (long)RECORDS));
             engine.groups().commitStandalone("below", Map.of(PARTITION, 0L));
         }
-        damageRecord(dir, value(cut));
+        io.spool.log.LogFixture.damageRecordHolding(dir.resolve("topics/orders/0"), value(cut));
 
         try (StreamEngine engine = fixture.open())
         {
@@ -101,27 +98,5 @@ class GroupOffsetsAfterCutTest
     private static byte[] value(final int i)
     {
         return String.format("record-%05d-%s", i, "y".repeat(40)).getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Flips a byte of the given value in the topic's active segment, so its CRC no longer holds. */
-    private static void damageRecord(final Path dir, final byte[] value) throws IOException
-    {
-        final Path segment;
-        try (Stream<Path> files = Files.list(dir.resolve("topics/orders/0")))
-        {
-            segment = files.filter(file -> file.toString().endsWith(".log")).sorted().reduce((a, b) -> b)
-                .orElseThrow();
-        }
-        final byte[] bytes = Files.readAllBytes(segment);
-        for (int i = 0; i + value.length <= bytes.length; i++)
-        {
-            if (java.util.Arrays.equals(bytes, i, i + value.length, value, 0, value.length))
-            {
-                bytes[i + 8] ^= 0x20;
-                Files.write(segment, bytes);
-                return;
-            }
-        }
-        throw new AssertionError("the value is not in the active segment");
     }
 }
