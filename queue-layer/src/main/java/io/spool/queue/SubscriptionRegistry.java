@@ -66,7 +66,7 @@ public final class SubscriptionRegistry implements AutoCloseable
         this.catalog = new SubscriptionCatalog(directory.resolve(CATALOG_FILE), streams.logStore().fileSync());
         final OpenReport report = streams.logStore().openReport();
         this.stateOpener = new PartitionStateOpener(this.stateConfig, report);
-        this.repairs = new SubscriptionRepairs(streams.topics(), directory, report);
+        this.repairs = new SubscriptionRepairs(streams.topics(), directory, report, streams.logStore().fileSync());
         this.entries = repairs.loadOrRebuild(catalog);
         boolean changed = entries.values().stream().anyMatch(entry -> entry.issuerDrawn);
         for (final SubscriptionCatalog.Entry stored : List.copyOf(entries.values()))

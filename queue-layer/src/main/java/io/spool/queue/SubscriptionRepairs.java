@@ -2,11 +2,15 @@ package io.spool.queue;
 
 import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 import io.spool.log.OpenReport;
 import io.spool.stream.Topic;
 import io.spool.stream.TopicRegistry;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,14 +25,20 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SubscriptionRepairs
 {
+    /** Beside the queue directory: subscription state directories a rebuilt catalog could not name. */
+    static final String QUARANTINE_DIRECTORY = "queue-quarantine";
+
     private final TopicRegistry topics;
     private final Path directory;
     private final OpenReport report;
+    private final FileSync sync;
     /** Subscriptions not opened, by name, and why. */
     private final Map<String, String> quarantined = new ConcurrentHashMap<>();
 
-    SubscriptionRepairs(final TopicRegistry topics, final Path directory, final OpenReport report)
+    SubscriptionRepairs(final TopicRegistry topics, final Path directory, final OpenReport report,
+        final FileSync sync)
     {
+        this.sync = sync;
         this.topics = topics;
         this.directory = directory;
         this.report = report;
@@ -52,7 +62,8 @@ final class SubscriptionRepairs
             report.add(OpenReport.Action.REBUILT, subject, damaged.getMessage() + ", and so is its copy; rebuilt " +
                 "it with " + rebuilt.keySet() + " from the entries kept in their " +
                 "state directories; the damaged files are kept as " + aside.getFileName());
-            unreadable.forEach(this::quarantine);
+            unreadable.forEach((name, reason) -> quarantine(name, reason + "; its state directory was moved to " +
+                setAside(name) + " (a subscription of that name can be created afresh)"));
             return rebuilt;
         }
         if (loaded.fromCopy())
@@ -85,6 +96,27 @@ final class SubscriptionRepairs
                 "the new topic from its start");
         }
         return entry.withTopicId(topic.id());
+    }
+
+    /**
+     * Moves the state directory of a subscription the rebuilt catalog does not know out of the queue directory:
+     * left there, nothing would list it after this open, and a subscription created under its name would take it.
+     */
+    private Path setAside(final String name)
+    {
+        final Path aside = directory.resolveSibling(QUARANTINE_DIRECTORY).resolve(name);
+        try
+        {
+            DurableFiles.createDirectories(sync, aside.getParent());
+            Files.move(directory.resolve(name), aside, StandardCopyOption.REPLACE_EXISTING);
+            DurableFiles.syncDirectory(sync, directory);
+            return directory.getParent().relativize(aside);
+        }
+        catch (final IOException ex)
+        {
+            throw new StateStorageException("moving the unreadable subscription directory " +
+                directory.resolve(name) + " aside failed", ex);
+        }
     }
 
     /** Keeps a subscription that could not be opened out of service, and reports it. */

@@ -151,6 +151,34 @@ class DamagedSmallFilesTest
         }
     }
 
+    @Test
+    void aCatalogRebuiltWithoutAnUnreadableEntrySetsThatSubscriptionAside() throws IOException
+    {
+        final Path dir = root.resolve("entry");
+        setUp(dir);
+        damage(dir.resolve("queue/subscriptions.catalog"), Damage.FLIPPED_BYTE);
+        damage(dir.resolve("queue/subscriptions.catalog.bak"), Damage.TRUNCATED);
+        damage(dir.resolve("queue/billing/" + SubscriptionCatalog.ENTRY_FILE), Damage.FLIPPED_BYTE);
+
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            assertThat(fx.spool.openReport().findings()).extracting(OpenReport.Finding::action)
+                .containsExactly(OpenReport.Action.REBUILT, OpenReport.Action.QUARANTINED);
+            assertThat(fx.spool.subscriptions()).containsExactly("auditing");
+            assertThat(QueueFixture.drain(fx.spool.subscription("auditing"))).hasSize(AUDITS);
+            assertThatThrownBy(() -> fx.spool.subscription("billing"))
+                .isInstanceOf(SubscriptionQuarantinedException.class).hasMessageContaining("queue-quarantine");
+            assertThat(dir.resolve("queue-quarantine/billing/0/snapshot.bin")).as("its state is kept aside").exists();
+        }
+        try (QueueFixture fx = new QueueFixture(dir))
+        {
+            assertThat(fx.spool.openReport().isClean()).as(fx.spool.openReport().toString()).isTrue();
+            fx.spool.createSubscription("billing", "orders", SubscriptionSettings.DEFAULT);
+            assertThat(QueueFixture.drain(fx.spool.subscription("billing"))).as("afresh, nothing inherited")
+                .hasSize(ORDERS);
+        }
+    }
+
     /** Two topics, a subscription on each, an exchange bound to one; half of one subscription's messages acked. */
     private static void setUp(final Path dir)
     {
