@@ -1,0 +1,243 @@
+package io.spool.cluster;
+
+import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
+import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.stream.InvalidTopicException;
+import io.spool.stream.TopicConfig;
+import io.spool.stream.TopicExistsException;
+import io.spool.stream.TopicPartition;
+import io.spool.stream.UnknownPartitionException;
+import io.spool.stream.UnknownTopicException;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
+import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * A client of a cluster: creates replicated topics and publishes to them through each partition's Raft group. It
+ * needs no leader's address: Ratis' client asks any member, follows the leader it is pointed to, and after a
+ * failover retries on the new one; a retry is stored once, as Ratis' retry cache and each partition's producer
+ * windows see to ({@link ClusterProducer}). Records are read from any node's native server ({@code SpoolClient}).
+ * Thread-safe.
+ */
+public final class ClusterClient implements AutoCloseable
+{
+    private static final Logger LOGGER = LoggerFactory.getLogger(ClusterClient.class);
+    /** While a leader is being elected, requests are retried this often, without end: a caller bounds its wait. */
+    private static final RetryPolicy RETRY = RetryPolicies.retryForeverWithSleep(
+        TimeDuration.valueOf(100, TimeUnit.MILLISECONDS));
+    private static final Duration GROUP_START_WAIT = Duration.ofSeconds(30);
+
+    private final ClusterGroups groups;
+    private final RaftClient metadata;
+    private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, RaftClient> partitions = new ConcurrentHashMap<>();
+
+    private ClusterClient(final ClusterMembers members)
+    {
+        this.groups = new ClusterGroups(members);
+        this.metadata = newClient(groups.metadata());
+    }
+
+    public static ClusterClient connect(final ClusterMembers members)
+    {
+        return new ClusterClient(members);
+    }
+
+    private static RaftClient newClient(final RaftGroup group)
+    {
+        return RaftClient.newBuilder()
+            .setProperties(RaftSettings.client())
+            .setRaftGroup(group)
+            .setClientId(ClientId.randomId())
+            .setRetryPolicy(RETRY)
+            .build();
+    }
+
+    /**
+     * Creates a topic whose every partition is kept by {@code replicationFactor} nodes, and returns once every
+     * partition's group has a leader.
+     *
+     * @throws TopicExistsException   when the cluster has a topic of that name.
+     * @throws InvalidTopicException  when the engine refuses the name or settings.
+     * @throws IllegalArgumentException when the factor cannot be placed on this cluster.
+     */
+    public void createTopic(final String name, final int replicationFactor, final TopicConfig config)
+    {
+        groups.checkReplicationFactor(replicationFactor);
+        if (config.dedupByContent())
+        {
+            throw new InvalidTopicException("a replicated topic cannot deduplicate by content yet: the cluster " +
+                "counts every committed record as stored; publish with a producer's retries instead");
+        }
+        final Reply reply = ClusterEntryDescriptor.decodeReply(
+            send(metadata, ClusterEntryDescriptor.createTopic(name, replicationFactor, config)).getContent());
+        if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
+        {
+            throw reply.problem().endsWith(" exists") ? new TopicExistsException(reply.problem()) :
+                new InvalidTopicException(reply.problem());
+        }
+        final CreateTopic created = new CreateTopic(name, replicationFactor, config);
+        topics.put(name, created);
+        for (int partition = 0; partition < config.partitions(); partition++)
+        {
+            awaitLeader(new TopicPartition(name, partition));
+        }
+    }
+
+    /** The replicated end of a partition (the offset its next record takes), as its leader has applied it. */
+    public long endOffset(final String topic, final int partition)
+    {
+        try
+        {
+            return ClusterEntryDescriptor.decodeReply(
+                client(new TopicPartition(topic, partition)).io().sendReadOnly(Message.EMPTY).getMessage()
+                    .getContent()).baseOffset();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("no leader of " + topic + "-" + partition + " answered", ex);
+        }
+    }
+
+    /** The id of the node this client last found leading the partition, or -1 before it has asked. */
+    public int leaderOf(final String topic, final int partition)
+    {
+        final RaftPeerId leader = client(new TopicPartition(topic, partition)).getLeaderId();
+        return leader == null ? -1 : Integer.parseInt(leader.toString().substring(1));
+    }
+
+    /** A producer with an id of its own; its retries are stored once. */
+    public ClusterProducer newProducer()
+    {
+        return new ClusterProducer(this);
+    }
+
+    CompletableFuture<RaftClientReply> publish(final TopicPartition partition, final Message entry)
+    {
+        return client(partition).async().send(entry);
+    }
+
+    private RaftClient client(final TopicPartition partition)
+    {
+        return partitions.computeIfAbsent(partition, p ->
+        {
+            final CreateTopic topic = describe(p.topic());
+            if (p.partition() < 0 || p.partition() >= topic.config().partitions())
+            {
+                throw new UnknownPartitionException("topic " + p.topic() + " has " + topic.config().partitions() +
+                    " partitions, not partition " + p.partition());
+            }
+            return newClient(groups.partition(p.topic(), p.partition(), topic.replicationFactor()));
+        });
+    }
+
+    private CreateTopic describe(final String name)
+    {
+        return topics.computeIfAbsent(name, n ->
+        {
+            try
+            {
+                final Message answer = metadata.io().sendReadOnly(Message.valueOf(n)).getMessage();
+                if (answer.getContent().isEmpty())
+                {
+                    throw new UnknownTopicException("the cluster has no topic " + n);
+                }
+                return ClusterEntryDescriptor.decodeCreateTopic(answer.getContent());
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException("the cluster's metadata group did not answer", ex);
+            }
+        });
+    }
+
+    /** Waits until the new partition's group answers: every member has joined it and elected a leader. */
+    private void awaitLeader(final TopicPartition partition)
+    {
+        final long deadline = System.nanoTime() + GROUP_START_WAIT.toNanos();
+        IOException last = null;
+        while (System.nanoTime() < deadline)
+        {
+            try
+            {
+                client(partition).io().sendReadOnly(Message.EMPTY);
+                return;
+            }
+            catch (final IOException notYet)
+            {
+                last = notYet;
+                LOGGER.debug("group of {} not ready yet", partition, notYet);
+                pause();
+            }
+        }
+        throw new UncheckedIOException("the group of " + partition + " elected no leader within " +
+            GROUP_START_WAIT.toSeconds() + " s: is a majority of its nodes running?", last);
+    }
+
+    private static void pause()
+    {
+        try
+        {
+            Thread.sleep(50);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a group's leader", ex);
+        }
+    }
+
+    private static Message send(final RaftClient client, final Message message)
+    {
+        try
+        {
+            final RaftClientReply reply = client.io().send(message);
+            if (!reply.isSuccess())
+            {
+                throw new UncheckedIOException("the cluster refused the request", reply.getException());
+            }
+            return reply.getMessage();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("the cluster did not answer", ex);
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        closeQuietly(metadata);
+        partitions.values().forEach(ClusterClient::closeQuietly);
+    }
+
+    private static void closeQuietly(final RaftClient client)
+    {
+        try
+        {
+            client.close();
+        }
+        catch (final IOException ex)
+        {
+            LOGGER.warn("closing a Raft client", ex);
+        }
+    }
+}

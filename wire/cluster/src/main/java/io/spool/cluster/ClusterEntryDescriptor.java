@@ -1,0 +1,177 @@
+package io.spool.cluster;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.spool.log.HeadersCodec;
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.TopicConfig;
+import io.spool.wire.Fields;
+import io.spool.wire.TopicDescriptor;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The entries a cluster's Raft groups order, and the replies their state machines give. Every integer is little
+ * endian; a string is a uint16 byte count and UTF-8 bytes, a byte field an int32 count (-1 for null) and the bytes.
+ * <pre>
+ *  PUBLISH entry (a partition's group)            CREATE_TOPIC entry (the metadata group)
+ *  +-------------------------------------+        +-------------------------------------+
+ *  | Version (int8) = 1 | Type (int8) = 1|        | Version (int8) = 1 | Type (int8) = 2|
+ *  | Producer Id (int64)                 |        | Name (string)                       |
+ *  | Sequence (int64)                    |        | Replication Factor (int32)          |
+ *  | Record Count (int32)                |        | Topic Config (TopicDescriptor's)    |
+ *  | per record: Timestamp (int64),      |        +-------------------------------------+
+ *  |   Key (bytes), Headers (bytes, as   |
+ *  |   HeadersCodec encodes them),       |        reply to either
+ *  |   Value (bytes)                     |        +-------------------------------------+
+ *  +-------------------------------------+        | Status (int8: 0 stored, 1 duplicate,|
+ *                                                 |   2 refused)                        |
+ *                                                 | Base Offset (int64) | Count (int32) |
+ *                                                 | Problem (string, empty unless       |
+ *                                                 |   refused)                          |
+ *                                                 +-------------------------------------+
+ * </pre>
+ * The timestamp travels in the entry, so that every node stores the same bytes: a node never stamps a replicated
+ * record with its own clock. Stateless, thread-safe.
+ */
+public final class ClusterEntryDescriptor
+{
+    public static final int VERSION = 1;
+    public static final int TYPE_PUBLISH = 1;
+    public static final int TYPE_CREATE_TOPIC = 2;
+
+    public static final int STATUS_STORED = 0;
+    public static final int STATUS_DUPLICATE = 1;
+    public static final int STATUS_REFUSED = 2;
+
+    private ClusterEntryDescriptor()
+    {
+    }
+
+    /** A decoded PUBLISH entry, its records bound for the group's partition. */
+    public record Publish(long producerId, long sequence, List<ProducerRecord> records)
+    {
+    }
+
+    /** A decoded CREATE_TOPIC entry. */
+    public record CreateTopic(String name, int replicationFactor, TopicConfig config)
+    {
+    }
+
+    /** A decoded reply. */
+    public record Reply(int status, long baseOffset, int count, String problem)
+    {
+        public static Reply refused(final String problem)
+        {
+            return new Reply(STATUS_REFUSED, -1, 0, problem);
+        }
+    }
+
+    public static Message publish(final long producerId, final long sequence, final List<ProducerRecord> records)
+    {
+        final ByteBuf out = Unpooled.buffer(64 + records.size() * 64);
+        out.writeByte(VERSION);
+        out.writeByte(TYPE_PUBLISH);
+        out.writeLongLE(producerId);
+        out.writeLongLE(sequence);
+        out.writeIntLE(records.size());
+        for (final ProducerRecord record : records)
+        {
+            out.writeLongLE(record.timestamp());
+            Fields.writeBytes(out, record.key());
+            Fields.writeBytes(out, HeadersCodec.encode(record.headers()));
+            Fields.writeBytes(out, record.value());
+        }
+        return toMessage(out);
+    }
+
+    public static Message createTopic(final String name, final int replicationFactor, final TopicConfig config)
+    {
+        final ByteBuf out = Unpooled.buffer(128);
+        out.writeByte(VERSION);
+        out.writeByte(TYPE_CREATE_TOPIC);
+        Fields.writeString(out, name);
+        out.writeIntLE(replicationFactor);
+        TopicDescriptor.encodeConfig(out, config);
+        return toMessage(out);
+    }
+
+    public static Message reply(final Reply reply)
+    {
+        final ByteBuf out = Unpooled.buffer(32);
+        out.writeByte(reply.status());
+        out.writeLongLE(reply.baseOffset());
+        out.writeIntLE(reply.count());
+        Fields.writeString(out, reply.problem() == null ? "" : reply.problem());
+        return toMessage(out);
+    }
+
+    /** The entry's type, after checking its version. */
+    public static int type(final ByteString entry)
+    {
+        final int version = entry.byteAt(0);
+        if (version != VERSION)
+        {
+            throw new IllegalStateException("cluster entry version " + version + " is not " + VERSION +
+                ": this node runs an older Spool than the one that wrote the entry; upgrade it");
+        }
+        return entry.byteAt(1);
+    }
+
+    public static Publish decodePublish(final String topic, final int partition, final ByteString entry)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
+        in.skipBytes(2);
+        final long producerId = in.readLongLE();
+        final long sequence = in.readLongLE();
+        final int count = in.readIntLE();
+        final List<ProducerRecord> records = new ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            final long timestamp = in.readLongLE();
+            final byte[] key = Fields.readBytes(in);
+            final byte[] headers = Fields.readBytes(in);
+            final byte[] value = Fields.readBytes(in);
+            records.add(new ProducerRecord(topic, partition, timestamp, key, decodeHeaders(headers),
+                value));
+        }
+        return new Publish(producerId, sequence, records);
+    }
+
+    private static Map<String, byte[]> decodeHeaders(final byte[] headers)
+    {
+        return headers == null || headers.length == 0 ? Map.of() :
+            HeadersCodec.decode(new UnsafeBuffer(headers), 0, headers.length);
+    }
+
+    public static CreateTopic decodeCreateTopic(final ByteString entry)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
+        in.skipBytes(2);
+        final String name = Fields.readString(in);
+        final int replicationFactor = in.readIntLE();
+        return new CreateTopic(name, replicationFactor, TopicDescriptor.decodeConfig(in));
+    }
+
+    public static Reply decodeReply(final ByteString reply)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(reply.asReadOnlyByteBuffer());
+        final int status = in.readByte();
+        final long baseOffset = in.readLongLE();
+        final int count = in.readIntLE();
+        final String problem = Fields.readString(in);
+        return new Reply(status, baseOffset, count, problem);
+    }
+
+    private static Message toMessage(final ByteBuf out)
+    {
+        final byte[] bytes = new byte[out.readableBytes()];
+        out.readBytes(bytes);
+        return Message.valueOf(ByteString.copyFrom(bytes));
+    }
+}

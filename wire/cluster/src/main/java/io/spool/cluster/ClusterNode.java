@@ -1,0 +1,214 @@
+package io.spool.cluster;
+
+import io.spool.Spool;
+import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
+import io.spool.stream.StreamEngine;
+import io.spool.stream.Topic;
+import io.spool.stream.TopicPartition;
+import io.spool.wire.server.SpoolServer;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.statemachine.StateMachine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One node of a static cluster: its Spool engine, a Ratis server carrying the metadata group and the groups of the
+ * partitions placed on it, and a native {@link SpoolServer} over the engine that clients read from (any node serves
+ * the same records at the same offsets). Publishes to replicated topics go through a {@link ClusterClient}, which
+ * finds each partition's leader. Thread-safe.
+ */
+public final class ClusterNode implements AutoCloseable
+{
+    private static final Logger LOGGER = LoggerFactory.getLogger(ClusterNode.class);
+
+    private final ClusterNodeConfig config;
+    private final ClusterGroups groups;
+    private final Spool engine;
+    private final ExecutorService joiner;
+    private final ClientId adminClientId = ClientId.randomId();
+    private final AtomicLong adminCallId = new AtomicLong();
+    private final RaftServer raft;
+    private final SpoolServer server;
+
+    private ClusterNode(final ClusterNodeConfig config)
+    {
+        this.config = config;
+        this.groups = new ClusterGroups(config.members());
+        this.engine = Spool.open(config.dataDir().resolve("log"));
+        this.joiner = Executors.newSingleThreadExecutor(runnable ->
+        {
+            final Thread thread = new Thread(runnable, "spool-cluster-join");
+            thread.setDaemon(true);
+            return thread;
+        });
+        final ClusterMembers.Member self = config.members().member(config.nodeId());
+        RaftServer started = null;
+        SpoolServer serving = null;
+        try
+        {
+            started = RaftServer.newBuilder()
+                .setServerId(ClusterGroups.peerId(config.nodeId()))
+                .setGroup(groups.metadata())
+                .setStateMachineRegistry(this::stateMachine)
+                .setProperties(RaftSettings.server(config.dataDir().resolve("raft").toFile(), self.host(),
+                    self.port(), config.electionTimeout()))
+                .build();
+            started.start();
+            serving = SpoolServer.start(engine, config.server());
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            closeQuietly(started);
+            engine.close();
+            joiner.shutdownNow();
+            throw ex instanceof IOException io ? new UncheckedIOException("node " + config.nodeId() +
+                " could not start its consensus server on " + self.address() + ": " + ex.getMessage(), io) :
+                (RuntimeException)ex;
+        }
+        this.raft = started;
+        this.server = serving;
+        LOGGER.info("cluster node {} of {}: consensus on {}, clients on {}:{}", config.nodeId(), config.members(),
+            self.address(), server.host(), server.port());
+    }
+
+    /**
+     * Starts the node; it serves as soon as a majority of the cluster has started.
+     *
+     * @throws UncheckedIOException when the consensus port cannot be bound or the Raft storage not read.
+     */
+    public static ClusterNode start(final ClusterNodeConfig config)
+    {
+        return new ClusterNode(config);
+    }
+
+    private StateMachine stateMachine(final RaftGroupId groupId)
+    {
+        if (groupId.equals(groups.metadata().getGroupId()))
+        {
+            return new MetadataStateMachine(engine.streams(), this::joinGroups);
+        }
+        final StreamEngine streams = engine.streams();
+        for (final String name : streams.listTopics())
+        {
+            final Topic topic = streams.topics().topic(name);
+            for (int partition = 0; partition < topic.partitionCount(); partition++)
+            {
+                if (groups.partitionGroupId(new TopicPartition(name, partition)).equals(groupId))
+                {
+                    return new PartitionStateMachine(name, partition, topic.partition(partition),
+                        streams.newProducer());
+                }
+            }
+        }
+        throw new IllegalStateException("node " + config.nodeId() + " holds Raft group " + groupId + " of no topic " +
+            "in its engine: its raft/ and log/ directories come from different nodes or runs");
+    }
+
+    /** Joins, off the apply thread, the groups of the topic's partitions that are placed on this node. */
+    private void joinGroups(final CreateTopic topic)
+    {
+        for (int partition = 0; partition < topic.config().partitions(); partition++)
+        {
+            final RaftGroup group = groups.partition(topic.name(), partition, topic.replicationFactor());
+            if (group.getPeer(ClusterGroups.peerId(config.nodeId())) != null)
+            {
+                joiner.execute(() -> join(group));
+            }
+        }
+    }
+
+    private void join(final RaftGroup group)
+    {
+        try
+        {
+            if (contains(raft.getGroupIds(), group.getGroupId()))
+            {
+                return; // a restart applies the topic's entry again, and the group was loaded from storage
+            }
+            final RaftClientReply reply = raft.groupManagement(GroupManagementRequest.newAdd(adminClientId,
+                raft.getId(), adminCallId.incrementAndGet(), group));
+            if (!reply.isSuccess())
+            {
+                LOGGER.error("node {} could not join group {}: {}", config.nodeId(), group.getGroupId(),
+                    reply.getException());
+            }
+        }
+        catch (final IOException ex)
+        {
+            LOGGER.error("node {} could not join group {}", config.nodeId(), group.getGroupId(), ex);
+        }
+    }
+
+    private static boolean contains(final Iterable<RaftGroupId> ids, final RaftGroupId wanted)
+    {
+        for (final RaftGroupId id : ids)
+        {
+            if (id.equals(wanted))
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public int nodeId()
+    {
+        return config.nodeId();
+    }
+
+    public Spool engine()
+    {
+        return engine;
+    }
+
+    /** The native server clients read from. */
+    public SpoolServer server()
+    {
+        return server;
+    }
+
+    @Override
+    public void close()
+    {
+        joiner.shutdown();
+        try
+        {
+            joiner.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        closeQuietly(raft);
+        server.close();
+        engine.close();
+    }
+
+    private static void closeQuietly(final RaftServer raft)
+    {
+        if (raft == null)
+        {
+            return;
+        }
+        try
+        {
+            raft.close();
+        }
+        catch (final IOException ex)
+        {
+            LOGGER.warn("closing the consensus server", ex);
+        }
+    }
+}

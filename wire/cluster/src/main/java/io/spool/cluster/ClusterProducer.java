@@ -1,0 +1,92 @@
+package io.spool.cluster;
+
+import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.log.SpoolException;
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.TopicPartition;
+import org.apache.ratis.protocol.RaftClientReply;
+
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Publishes batches to replicated partitions. Each batch carries the producer's id and its next sequence for the
+ * partition; the partition's state machine stores a batch whose sequence it has seen once, and answers the retry
+ * with the first offsets, so a batch confirmed before a failover is not stored again when it is retried after.
+ * A batch completes once a majority of the partition's nodes holds it in their Raft logs and the leader has stored
+ * it in its Spool log. Thread-safe; batches to one partition are stored in the order they were sent.
+ */
+public final class ClusterProducer
+{
+    private static final SecureRandom IDS = new SecureRandom();
+
+    private final ClusterClient client;
+    private final long producerId = IDS.nextLong() & Long.MAX_VALUE;
+    private final Map<TopicPartition, AtomicLong> sequences = new ConcurrentHashMap<>();
+
+    ClusterProducer(final ClusterClient client)
+    {
+        this.client = client;
+    }
+
+    public long producerId()
+    {
+        return producerId;
+    }
+
+    /**
+     * Where a confirmed batch lies: its first record's offset and its record count; {@code retried} when the
+     * cluster had stored it before (an earlier attempt was committed, its answer lost).
+     */
+    public record Confirm(String topic, int partition, long baseOffset, int count, boolean retried)
+    {
+    }
+
+    /**
+     * Sends {@code records} (their topic and partition fields are ignored; timestamps of -1 become the time of
+     * sending, which every node then stores) as one batch to a partition.
+     */
+    public CompletableFuture<Confirm> send(final String topic, final int partition, final List<ProducerRecord> records)
+    {
+        if (records.isEmpty())
+        {
+            throw new IllegalArgumentException("a batch holds at least one record");
+        }
+        final TopicPartition where = new TopicPartition(topic, partition);
+        final long now = System.currentTimeMillis();
+        final List<ProducerRecord> stamped = records.stream()
+            .map(record -> record.timestamp() == ProducerRecord.APPEND_TIME ? record.withTimestamp(now) : record)
+            .toList();
+        final long sequence;
+        final CompletableFuture<RaftClientReply> reply;
+        // the sequence and the send are taken together, so batches of one partition reach Ratis in sequence order
+        final AtomicLong next = sequences.computeIfAbsent(where, p -> new AtomicLong());
+        synchronized (next)
+        {
+            sequence = next.getAndIncrement();
+            reply = client.publish(where, ClusterEntryDescriptor.publish(producerId, sequence, stamped));
+        }
+        return reply.thenApply(answer -> confirm(where, sequence, answer));
+    }
+
+    private static Confirm confirm(final TopicPartition where, final long sequence, final RaftClientReply answer)
+    {
+        if (!answer.isSuccess())
+        {
+            throw new CompletionException(new SpoolException("batch " + sequence + " to " + where + " failed: " +
+                answer.getException().getMessage(), answer.getException()));
+        }
+        final Reply reply = ClusterEntryDescriptor.decodeReply(answer.getMessage().getContent());
+        if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
+        {
+            throw new CompletionException(new SpoolException(reply.problem()));
+        }
+        return new Confirm(where.topic(), where.partition(), reply.baseOffset(), reply.count(),
+            reply.status() == ClusterEntryDescriptor.STATUS_DUPLICATE);
+    }
+}

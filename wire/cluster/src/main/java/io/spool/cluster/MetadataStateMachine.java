@@ -1,0 +1,96 @@
+package io.spool.cluster;
+
+import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
+import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.log.SpoolException;
+import io.spool.stream.StreamEngine;
+import io.spool.stream.Topic;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
+
+/**
+ * The state machine of the metadata group (every node): applies CREATE_TOPIC entries by creating the topic in this
+ * node's engine and joining the groups of the partitions placed on this node.
+ * <p>
+ * The topics it knows are those its entries created, counted as they are applied, so a second create of a name is
+ * refused the same way on every node; on a restart the entries are applied again, and a topic the engine already
+ * holds from the run before is taken as created (every topic of a cluster node comes through here).
+ * Ratis applies entries one at a time, and queries read the topics beside it.
+ */
+final class MetadataStateMachine extends BaseStateMachine
+{
+    private final StreamEngine streams;
+    private final Consumer<CreateTopic> joinGroups;
+    /** Written by the apply thread only; read by queries too. */
+    private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
+
+    /**
+     * @param joinGroups called with each applied topic, to join its partitions' groups; must not block.
+     */
+    MetadataStateMachine(final StreamEngine streams, final Consumer<CreateTopic> joinGroups)
+    {
+        this.streams = streams;
+        this.joinGroups = joinGroups;
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(final TransactionContext transaction)
+    {
+        final LogEntryProto entry = transaction.getLogEntry();
+        try
+        {
+            final CreateTopic create = ClusterEntryDescriptor.decodeCreateTopic(
+                entry.getStateMachineLogEntry().getLogData());
+            return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(apply(create)));
+        }
+        finally
+        {
+            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        }
+    }
+
+    private Reply apply(final CreateTopic create)
+    {
+        if (topics.containsKey(create.name()))
+        {
+            return Reply.refused("topic " + create.name() + " exists");
+        }
+        final Topic existing = streams.topics().topicOrNull(create.name());
+        if (existing == null)
+        {
+            try
+            {
+                streams.createTopic(create.name(), create.config());
+            }
+            catch (final SpoolException refused)
+            {
+                // the engine judges a name and settings the same way on every node, so every node refuses it
+                return Reply.refused(refused.getMessage());
+            }
+        }
+        topics.put(create.name(), create);
+        joinGroups.accept(create);
+        return new Reply(STATUS_STORED, 0, create.config().partitions(), "");
+    }
+
+    /**
+     * Answers a query naming a topic (UTF-8) with the CREATE_TOPIC entry that created it, or an empty message when
+     * none did: how a client learns a topic's partitions and replication factor, and so its groups.
+     */
+    @Override
+    public CompletableFuture<Message> query(final Message request)
+    {
+        final CreateTopic topic = topics.get(request.getContent().toStringUtf8());
+        return CompletableFuture.completedFuture(topic == null ? Message.EMPTY :
+            ClusterEntryDescriptor.createTopic(topic.name(), topic.replicationFactor(), topic.config()));
+    }
+}

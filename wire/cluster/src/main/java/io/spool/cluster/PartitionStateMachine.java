@@ -1,0 +1,137 @@
+package io.spool.cluster;
+
+import io.spool.cluster.ClusterEntryDescriptor.Publish;
+import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.log.PartitionLog;
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.PublishResult;
+import io.spool.stream.StreamProducer;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
+import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
+
+/**
+ * The state machine of one replicated partition: applies the group's committed PUBLISH entries, in order, to this
+ * node's Spool log of the partition, so every node stores the same records at the same offsets with the same bytes.
+ * <p>
+ * Offsets are counted from the entries, not read from the log: the n-th record the group commits takes offset n on
+ * every node. The group's Raft log is kept whole (no snapshot purges it), and on a restart Ratis applies it again
+ * from its first entry; entries whose records already lie in the local log (below the log's end when the node
+ * opened) are counted and not stored again, and a batch cut by a crash has only its missing tail stored. So the
+ * local log may lose an unforced tail in a crash and get it back from the group, and a confirm needs only the
+ * majority's Raft logs to be forced.
+ * <p>
+ * A retried batch (the same producer id and sequence) is answered with the offsets it first got and stored once
+ * ({@link ProducerWindows}); since the windows too are rebuilt by applying the same entries, any node that leads
+ * answers a retry the same way.
+ * <p>
+ * Not thread-safe: Ratis applies a group's entries one at a time.
+ */
+final class PartitionStateMachine extends BaseStateMachine
+{
+    private static final Logger LOGGER = LoggerFactory.getLogger(PartitionStateMachine.class);
+
+    private final String topic;
+    private final int partition;
+    private final PartitionLog log;
+    private final StreamProducer producer;
+    private final ProducerWindows windows = new ProducerWindows();
+    /** The offset the next committed record takes, counted over every entry applied since this node started. */
+    private long nextOffset;
+    /** The local log's end when the node opened it: records below it were stored before a restart. */
+    private long storedEnd;
+
+    PartitionStateMachine(final String topic, final int partition, final PartitionLog log,
+        final StreamProducer producer)
+    {
+        this.topic = topic;
+        this.partition = partition;
+        this.log = log;
+        this.producer = producer;
+    }
+
+    @Override
+    public void initialize(final RaftServer server, final RaftGroupId groupId, final RaftStorage storage)
+        throws IOException
+    {
+        super.initialize(server, groupId, storage);
+        storedEnd = log.endOffset();
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(final TransactionContext transaction)
+    {
+        final LogEntryProto entry = transaction.getLogEntry();
+        try
+        {
+            final Publish publish = ClusterEntryDescriptor.decodePublish(topic, partition,
+                entry.getStateMachineLogEntry().getLogData());
+            return apply(publish).thenApply(ClusterEntryDescriptor::reply);
+        }
+        finally
+        {
+            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        }
+    }
+
+    private CompletableFuture<Reply> apply(final Publish publish)
+    {
+        final List<ProducerRecord> records = publish.records();
+        if (windows.isRetry(publish.producerId(), publish.sequence()))
+        {
+            final ProducerWindows.Batch first = windows.retained(publish.producerId(), publish.sequence());
+            return CompletableFuture.completedFuture(first == null ?
+                Reply.refused("batch " + publish.sequence() + " of producer " + publish.producerId() + " is older " +
+                    "than its last " + ProducerWindows.RETAINED_BATCHES + " batches: it was stored before, where " +
+                    "is no longer known") :
+                new Reply(STATUS_DUPLICATE, first.baseOffset(), first.count(), ""));
+        }
+        final long baseOffset = nextOffset;
+        final int count = records.size();
+        nextOffset += count;
+        windows.appended(publish.producerId(), publish.sequence(), baseOffset, count);
+        final int alreadyStored = (int)Math.max(0, Math.min(count, storedEnd - baseOffset));
+        final Reply stored = new Reply(STATUS_STORED, baseOffset, count, "");
+        if (alreadyStored == count)
+        {
+            return CompletableFuture.completedFuture(stored);
+        }
+        final long expectedFirst = baseOffset + alreadyStored;
+        return producer.sendBatch(records.subList(alreadyStored, count)).thenApply(results ->
+        {
+            final PublishResult first = results.get(0);
+            if (first.offset() != expectedFirst)
+            {
+                // Only this group writes this log, so this means the log was written around the cluster.
+                LOGGER.error("{}-{} stored a committed batch at offset {} instead of {}: this node's log no longer " +
+                    "matches the cluster's; stop the node, delete its log directory (keep raft/) and start it again to " +
+                    "rebuild every partition from the groups' logs", topic, partition,
+                    first.offset(), expectedFirst);
+                throw new IllegalStateException("replicated log of " + topic + "-" + partition + " diverged at " +
+                    expectedFirst);
+            }
+            return stored;
+        });
+    }
+
+    /** Answers any query with the offset the next committed record will take: the partition's replicated end. */
+    @Override
+    public CompletableFuture<Message> query(final Message request)
+    {
+        return CompletableFuture.completedFuture(
+            ClusterEntryDescriptor.reply(new Reply(STATUS_STORED, nextOffset, 0, "")));
+    }
+}

@@ -1,0 +1,76 @@
+package io.spool.cluster;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a partition's state machine remembers of each producer, to store a retried batch once: the last
+ * {@link #RETAINED_BATCHES} batches it appended (sequence, first offset, record count). A batch whose sequence is at
+ * or below the producer's highest is a retry; one of the retained batches is answered with its first offset, an
+ * older one is refused as too old to place. Producers are forgotten least recently used first beyond
+ * {@link #MAX_PRODUCERS}.
+ * <p>
+ * Design note: this state is rebuilt on every node by applying the same entries in the same order, so every node
+ * keeps the same windows and the same answer comes from whichever node leads; nothing here reads a clock.
+ * Not thread-safe: owned by the state machine's apply thread.
+ */
+final class ProducerWindows
+{
+    static final int RETAINED_BATCHES = 5;
+    static final int MAX_PRODUCERS = 10_000;
+
+    /** A retained batch: where its records went. */
+    record Batch(long sequence, long baseOffset, int count)
+    {
+    }
+
+    private static final class Window
+    {
+        final Batch[] batches = new Batch[RETAINED_BATCHES];
+        int next;
+        long highest = Long.MIN_VALUE;
+
+        Batch find(final long sequence)
+        {
+            for (final Batch batch : batches)
+            {
+                if (batch != null && batch.sequence() == sequence)
+                {
+                    return batch;
+                }
+            }
+            return null;
+        }
+    }
+
+    private final Map<Long, Window> producers = new LinkedHashMap<>(16, 0.75f, true)
+    {
+        @Override
+        protected boolean removeEldestEntry(final Map.Entry<Long, Window> eldest)
+        {
+            return size() > MAX_PRODUCERS;
+        }
+    };
+
+    /** True when {@code sequence} is not above the producer's highest: the batch was appended before. */
+    boolean isRetry(final long producerId, final long sequence)
+    {
+        final Window window = producers.get(producerId);
+        return window != null && sequence <= window.highest;
+    }
+
+    /** The retained batch of a retry, or null when it is older than every retained one. */
+    Batch retained(final long producerId, final long sequence)
+    {
+        final Window window = producers.get(producerId);
+        return window == null ? null : window.find(sequence);
+    }
+
+    void appended(final long producerId, final long sequence, final long baseOffset, final int count)
+    {
+        final Window window = producers.computeIfAbsent(producerId, id -> new Window());
+        window.batches[window.next] = new Batch(sequence, baseOffset, count);
+        window.next = (window.next + 1) % RETAINED_BATCHES;
+        window.highest = sequence;
+    }
+}

@@ -1,0 +1,130 @@
+package io.spool.cluster;
+
+import io.spool.stream.ProducerRecord;
+import io.spool.stream.TopicConfig;
+import io.spool.stream.TopicExistsException;
+import io.spool.wire.server.ServerConfig;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Three nodes in this JVM: what a publish to a replicated topic leaves on each of them. */
+class ReplicatedPublishTest
+{
+    private static final int BATCHES = 50;
+    private static final int RECORDS_PER_BATCH = 4;
+
+    @TempDir
+    Path dir;
+
+    private final List<ClusterNode> nodes = new ArrayList<>();
+    private ClusterMembers members;
+    private ClusterClient client;
+
+    @BeforeEach
+    void startCluster()
+    {
+        members = LoopbackPorts.members(3);
+        for (final ClusterMembers.Member member : members.members())
+        {
+            nodes.add(ClusterNode.start(new ClusterNodeConfig(member.id(), members, dir.resolve("node-" + member.id()),
+                ServerConfig.builder().port(0).build(), Duration.ofMillis(500))));
+        }
+        client = ClusterClient.connect(members);
+    }
+
+    @AfterEach
+    void stopCluster()
+    {
+        client.close();
+        nodes.forEach(ClusterNode::close);
+    }
+
+    @Test
+    void everyNodeStoresTheSameFramesAtTheSameOffsets() throws Exception
+    {
+        client.createTopic("orders", 3, TopicConfig.of(2));
+        final ClusterProducer producer = client.newProducer();
+        final List<CompletableFuture<ClusterProducer.Confirm>> confirms = new ArrayList<>();
+        for (int batch = 0; batch < BATCHES; batch++)
+        {
+            final List<ProducerRecord> records = new ArrayList<>();
+            for (int i = 0; i < RECORDS_PER_BATCH; i++)
+            {
+                records.add(new ProducerRecord("orders", batch % 2, ProducerRecord.APPEND_TIME,
+                    ("k" + i).getBytes(UTF_8), Map.of("batch", Integer.toString(batch).getBytes(UTF_8)),
+                    ("order " + batch + "/" + i).getBytes(UTF_8)));
+            }
+            confirms.add(producer.send("orders", batch % 2, records));
+        }
+        final long[] nextOffset = new long[2];
+        for (int batch = 0; batch < BATCHES; batch++)
+        {
+            final ClusterProducer.Confirm confirm = confirms.get(batch).get(30, TimeUnit.SECONDS);
+            assertThat(confirm.baseOffset()).isEqualTo(nextOffset[batch % 2]);
+            assertThat(confirm.retried()).isFalse();
+            nextOffset[batch % 2] += RECORDS_PER_BATCH;
+        }
+
+        for (int partition = 0; partition < 2; partition++)
+        {
+            final long end = BATCHES / 2 * RECORDS_PER_BATCH;
+            assertThat(client.endOffset("orders", partition)).isEqualTo(end);
+            for (final ClusterNode node : nodes)
+            {
+                node.engine().streams().topics().topic("orders").partition(partition).awaitEndAbove(end - 1,
+                    TimeUnit.SECONDS.toNanos(30));
+            }
+            final List<byte[]> leaderFrames = StoredFrames.of(nodes.get(0).engine(), "orders", partition);
+            assertThat(leaderFrames).hasSize((int)end);
+            for (final ClusterNode node : nodes)
+            {
+                assertThat(StoredFrames.of(node.engine(), "orders", partition))
+                    .as("node %d, partition %d", node.nodeId(), partition)
+                    .containsExactlyElementsOf(leaderFrames);
+            }
+        }
+    }
+
+    @Test
+    void aRetriedBatchIsStoredOnceAndAnsweredWithItsFirstOffsets() throws Exception
+    {
+        client.createTopic("payments", 3, TopicConfig.of(1));
+        final List<ProducerRecord> records = List.of(
+            new ProducerRecord("payments", 0, 1_000L, null, Map.of(), "pay 1".getBytes(UTF_8)));
+        final var entry = ClusterEntryDescriptor.publish(42L, 0L, records);
+        final var where = new io.spool.stream.TopicPartition("payments", 0);
+        final RaftClientReply first = client.publish(where, entry).get(30, TimeUnit.SECONDS);
+        final RaftClientReply again = client.publish(where, entry).get(30, TimeUnit.SECONDS);
+        final var firstReply = ClusterEntryDescriptor.decodeReply(first.getMessage().getContent());
+        final var againReply = ClusterEntryDescriptor.decodeReply(again.getMessage().getContent());
+
+        assertThat(firstReply.status()).isEqualTo(ClusterEntryDescriptor.STATUS_STORED);
+        assertThat(againReply.status()).isEqualTo(ClusterEntryDescriptor.STATUS_DUPLICATE);
+        assertThat(againReply.baseOffset()).isEqualTo(firstReply.baseOffset());
+        assertThat(client.endOffset("payments", 0)).isEqualTo(1);
+    }
+
+    @Test
+    void aSecondTopicOfTheSameNameIsRefused()
+    {
+        client.createTopic("audit", 3, TopicConfig.of(1));
+        assertThatThrownBy(() -> client.createTopic("audit", 3, TopicConfig.of(1)))
+            .isInstanceOf(TopicExistsException.class)
+            .hasMessageContaining("audit");
+    }
+}
