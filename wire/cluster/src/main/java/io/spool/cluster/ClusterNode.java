@@ -12,12 +12,15 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -58,11 +61,16 @@ public final class ClusterNode implements AutoCloseable
         SpoolServer serving = null;
         try
         {
+            final Path raftDir = config.dataDir().resolve("raft");
+            final boolean restarting = Files.isDirectory(
+                raftDir.resolve(groups.metadata().getGroupId().getUuid().toString()));
             started = RaftServer.newBuilder()
                 .setServerId(ClusterGroups.peerId(config.nodeId()))
                 .setGroup(groups.metadata())
+                // the metadata group's storage is made on the first start and recovered on every later one
+                .setOption(restarting ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
                 .setStateMachineRegistry(this::stateMachine)
-                .setProperties(RaftSettings.server(config.dataDir().resolve("raft").toFile(), self.host(),
+                .setProperties(RaftSettings.server(raftDir.toFile(), self.host(),
                     self.port(), config.electionTimeout()))
                 .build();
             started.start();

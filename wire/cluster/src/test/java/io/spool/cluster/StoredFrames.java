@@ -8,17 +8,28 @@ import io.spool.log.RecordView;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Every record frame of a partition log as stored, byte for byte, by offset from the log's start. */
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/** Every record of a partition log as stored: its offset, its frame byte for byte, and its value as text. */
 final class StoredFrames
 {
+    record Stored(long offset, byte[] frame, String value)
+    {
+    }
+
     private StoredFrames()
     {
     }
 
     static List<byte[]> of(final Spool engine, final String topic, final int partition)
     {
+        return records(engine, topic, partition).stream().map(Stored::frame).toList();
+    }
+
+    static List<Stored> records(final Spool engine, final String topic, final int partition)
+    {
         final PartitionLog log = engine.streams().topics().topic(topic).partition(partition);
-        final List<byte[]> frames = new ArrayList<>();
+        final List<Stored> records = new ArrayList<>();
         try (LogReader reader = log.newReader())
         {
             RecordView record;
@@ -26,9 +37,9 @@ final class StoredFrames
             {
                 final byte[] frame = new byte[record.frameLength()];
                 record.buffer().getBytes(record.frameOffset(), frame);
-                frames.add(frame);
+                records.add(new Stored(record.offset(), frame, new String(record.valueBytes(), UTF_8)));
             }
         }
-        return frames;
+        return records;
     }
 }

@@ -1,0 +1,166 @@
+package io.spool.cluster;
+
+import io.spool.Spool;
+import io.spool.cluster.StoredFrames.Stored;
+import io.spool.stream.TopicConfig;
+import io.spool.wire.client.ClientConfig;
+import io.spool.wire.client.SpoolClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Three nodes as child JVMs on loopback ports, under a steady publish load: SIGKILL a partition's leader and start
+ * it again, then SIGKILL a follower and start it again, {@code spool.cluster.rounds} times (1 in the default build,
+ * more under the soak profile). The history of publishes and confirms is then checked against what every node
+ * stored, and every node must hold the same bytes at the same offsets.
+ */
+class ClusterFailoverTest
+{
+    private static final String TOPIC = "events";
+    private static final int PARTITIONS = 2;
+    private static final int ROUNDS = Integer.getInteger("spool.cluster.rounds", 1);
+    /** Batches confirmed between two faults: enough to show the cluster serving again. */
+    private static final int PROGRESS = 150;
+    private static final Duration ELECTION_TIMEOUT = Duration.ofMillis(500);
+    private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
+
+    /** Kept when the test fails, with each node run's log beside the data directories. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    private final List<NodeProcess> nodes = new ArrayList<>();
+
+    @AfterEach
+    void killNodes()
+    {
+        nodes.forEach(NodeProcess::close);
+    }
+
+    @Test
+    void noConfirmedRecordIsLostWhenTheLeaderAndThenAFollowerAreKilledUnderLoad() throws Exception
+    {
+        final ClusterMembers members = LoopbackPorts.members(3);
+        for (final ClusterMembers.Member member : members.members())
+        {
+            final NodeProcess node = new NodeProcess(member.id(), members, dir.resolve("node-" + member.id()),
+                ELECTION_TIMEOUT);
+            nodes.add(node);
+            node.start();
+        }
+        final PublishHistory history = new PublishHistory();
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(PARTITIONS));
+            try (PublishLoad load = new PublishLoad(client.newProducer(), TOPIC, PARTITIONS, history))
+            {
+                int expected = PROGRESS;
+                history.awaitConfirmed(expected, PROGRESS_WAIT);
+                for (int round = 0; round < ROUNDS; round++)
+                {
+                    final NodeProcess leader = node(client.leaderOf(TOPIC, 0));
+                    leader.kill();
+                    history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
+                    leader.start();
+                    history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
+
+                    final NodeProcess follower = follower(client);
+                    follower.kill();
+                    history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
+                    follower.start();
+                    history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
+                }
+            }
+            final long[] ends = new long[PARTITIONS];
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                ends[partition] = client.endOffset(TOPIC, partition);
+            }
+            for (final NodeProcess node : nodes)
+            {
+                awaitLocalEnds(node, ends);
+            }
+        }
+        nodes.forEach(NodeProcess::stop);
+
+        final Map<Integer, List<Stored>> first = stored(nodes.get(0));
+        for (final NodeProcess node : nodes.subList(1, nodes.size()))
+        {
+            final Map<Integer, List<Stored>> other = stored(node);
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                assertThat(other.get(partition).stream().map(Stored::frame).toList())
+                    .as("frames of node %d, partition %d", node.nodeId(), partition)
+                    .containsExactlyElementsOf(first.get(partition).stream().map(Stored::frame).toList());
+            }
+        }
+        assertThat(history.confirmedBatches()).isGreaterThanOrEqualTo(PROGRESS * (1 + 4 * ROUNDS));
+        assertThat(history.violations(first)).isEmpty();
+    }
+
+    private NodeProcess node(final int nodeId)
+    {
+        return nodes.stream().filter(node -> node.nodeId() == nodeId).findFirst()
+            .orElseThrow(() -> new AssertionError("no node " + nodeId + " leads " + TOPIC + "-0"));
+    }
+
+    /** A node leading neither partition, or failing that one not leading partition 0. */
+    private NodeProcess follower(final ClusterClient client)
+    {
+        final int leader0 = client.leaderOf(TOPIC, 0);
+        final int leader1 = client.leaderOf(TOPIC, 1);
+        return nodes.stream().filter(node -> node.nodeId() != leader0 && node.nodeId() != leader1).findFirst()
+            .orElseGet(() -> nodes.stream().filter(node -> node.nodeId() != leader0).findFirst().orElseThrow());
+    }
+
+    /** Waits until the node's own log holds every committed record of each partition, read over its native server. */
+    private static void awaitLocalEnds(final NodeProcess node, final long[] ends) throws InterruptedException
+    {
+        final long deadline = System.nanoTime() + PROGRESS_WAIT.toNanos();
+        try (SpoolClient reader = SpoolClient.connect(ClientConfig.builder().port(node.clientPort()).build()))
+        {
+            while (true)
+            {
+                final var partitions = reader.admin().describeTopic(TOPIC).partitions();
+                boolean caughtUp = true;
+                for (int partition = 0; partition < ends.length; partition++)
+                {
+                    caughtUp &= partitions.get(partition).endOffset() == ends[partition];
+                }
+                if (caughtUp)
+                {
+                    return;
+                }
+                if (System.nanoTime() > deadline)
+                {
+                    throw new AssertionError("node " + node.nodeId() + " holds " + partitions + ", not the ends " +
+                        java.util.Arrays.toString(ends) + " the cluster committed");
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private static Map<Integer, List<Stored>> stored(final NodeProcess node)
+    {
+        final Map<Integer, List<Stored>> records = new HashMap<>();
+        try (Spool engine = Spool.open(node.dataDir().resolve("log")))
+        {
+            for (int partition = 0; partition < PARTITIONS; partition++)
+            {
+                records.put(partition, StoredFrames.records(engine, TOPIC, partition));
+            }
+        }
+        return records;
+    }
+}

@@ -1,0 +1,130 @@
+package io.spool.cluster;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/** One cluster node run as a child JVM ({@link ClusterNodeChild}), which a test can SIGKILL and start again. */
+final class NodeProcess implements AutoCloseable
+{
+    private final int nodeId;
+    private final ClusterMembers members;
+    private final Path dataDir;
+    private final Duration electionTimeout;
+    private Process process;
+    private int clientPort;
+    private int starts;
+
+    NodeProcess(final int nodeId, final ClusterMembers members, final Path dataDir, final Duration electionTimeout)
+    {
+        this.nodeId = nodeId;
+        this.members = members;
+        this.dataDir = dataDir;
+        this.electionTimeout = electionTimeout;
+    }
+
+    int nodeId()
+    {
+        return nodeId;
+    }
+
+    Path dataDir()
+    {
+        return dataDir;
+    }
+
+    /** The port of the node's native server in its current run. */
+    int clientPort()
+    {
+        return clientPort;
+    }
+
+    boolean isAlive()
+    {
+        return process != null && process.isAlive();
+    }
+
+    /** Starts the node and waits for it to serve. */
+    void start()
+    {
+        starts++;
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        try
+        {
+            process = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp", System.getProperty("java.class.path"), ClusterNodeChild.class.getName(),
+                Integer.toString(nodeId), members.toString(), dataDir.toString(),
+                Long.toString(electionTimeout.toMillis()))
+                .redirectError(dataDir.resolveSibling("node-" + nodeId + "-run-" + starts + ".log").toFile())
+                .start();
+            final BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8));
+            final String line = out.readLine();
+            if (line == null || !line.startsWith("READY "))
+            {
+                throw new IllegalStateException("node " + nodeId + " did not start: " + line + "; see " +
+                    dataDir.resolveSibling("node-" + nodeId + "-run-" + starts + ".log"));
+            }
+            clientPort = Integer.parseInt(line.substring("READY ".length()));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** SIGKILL: the node gets no chance to flush or close anything. */
+    void kill()
+    {
+        process.destroyForcibly();
+        awaitExit();
+    }
+
+    /** Ends the node cleanly, by closing its standard input. */
+    void stop()
+    {
+        if (!isAlive())
+        {
+            return;
+        }
+        try
+        {
+            process.getOutputStream().close();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        awaitExit();
+    }
+
+    private void awaitExit()
+    {
+        try
+        {
+            if (!process.waitFor(30, TimeUnit.SECONDS))
+            {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        if (isAlive())
+        {
+            kill();
+        }
+    }
+}

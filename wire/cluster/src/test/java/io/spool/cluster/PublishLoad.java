@@ -1,0 +1,90 @@
+package io.spool.cluster;
+
+import io.spool.stream.ProducerRecord;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+/**
+ * Publishes batches of unique values round-robin over a topic's partitions from one thread, at most
+ * {@link #IN_FLIGHT} unconfirmed at once, noting each in a {@link PublishHistory}.
+ */
+final class PublishLoad implements AutoCloseable
+{
+    private static final int IN_FLIGHT = 16;
+    private static final int RECORDS_PER_BATCH = 3;
+
+    private final ClusterProducer producer;
+    private final String topic;
+    private final int partitions;
+    private final PublishHistory history;
+    private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    PublishLoad(final ClusterProducer producer, final String topic, final int partitions,
+        final PublishHistory history)
+    {
+        this.producer = producer;
+        this.topic = topic;
+        this.partitions = partitions;
+        this.history = history;
+        this.thread = new Thread(this::run, "publish-load");
+        thread.start();
+    }
+
+    private void run()
+    {
+        long batchNumber = 0;
+        try
+        {
+            while (running)
+            {
+                inFlight.acquire();
+                final int partition = (int)(batchNumber % partitions);
+                final List<String> values = new ArrayList<>();
+                final List<ProducerRecord> records = new ArrayList<>();
+                for (int i = 0; i < RECORDS_PER_BATCH; i++)
+                {
+                    final String value = "p" + partition + "-" + batchNumber + "-" + i;
+                    values.add(value);
+                    records.add(ProducerRecord.toPartition(topic, partition, null, value.getBytes(UTF_8)));
+                }
+                final Object batch = history.sent(partition, values);
+                producer.send(topic, partition, records).whenComplete((confirm, failure) ->
+                {
+                    if (failure == null)
+                    {
+                        history.confirmed(batch, confirm);
+                    }
+                    else
+                    {
+                        history.failed(batch);
+                    }
+                    inFlight.release();
+                });
+                batchNumber++;
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops sending and waits for every batch sent to have its outcome. */
+    @Override
+    public void close() throws InterruptedException
+    {
+        running = false;
+        thread.join();
+        if (!inFlight.tryAcquire(IN_FLIGHT, 60, TimeUnit.SECONDS))
+        {
+            throw new AssertionError("batches still unanswered a minute after the load stopped");
+        }
+    }
+}
