@@ -24,7 +24,8 @@ class ModuleLayeringTest
     void importsEveryModule()
     {
         assertThat(SPOOL_CLASSES.stream().map(c -> c.getPackageName()).distinct())
-            .contains("io.spool", "io.spool.log", "io.spool.stream", "io.spool.queue", "io.spool.wire", "io.spool.model");
+            .contains("io.spool", "io.spool.log", "io.spool.stream", "io.spool.queue", "io.spool.wire", "io.spool.cluster",
+                "io.spool.model");
     }
 
     @Test
@@ -37,13 +38,15 @@ class ModuleLayeringTest
             .layer("stream").definedBy("io.spool.stream..")
             .layer("queue").definedBy("io.spool.queue..", "io.spool")
             .layer("wire").definedBy("io.spool.wire..")
+            .layer("cluster").definedBy("io.spool.cluster..")
             .layer("model").definedBy("io.spool.model..")
             .layer("perf").definedBy("io.spool.perf..")
             .whereLayer("perf").mayNotBeAccessedByAnyLayer()
             .whereLayer("model").mayNotBeAccessedByAnyLayer()
-            .whereLayer("wire").mayOnlyBeAccessedByLayers("perf", "model")
-            .whereLayer("queue").mayOnlyBeAccessedByLayers("wire", "perf", "model")
-            .whereLayer("stream").mayOnlyBeAccessedByLayers("queue", "wire", "perf", "model")
+            .whereLayer("cluster").mayOnlyBeAccessedByLayers("perf")
+            .whereLayer("wire").mayOnlyBeAccessedByLayers("cluster", "perf", "model")
+            .whereLayer("queue").mayOnlyBeAccessedByLayers("wire", "cluster", "perf", "model")
+            .whereLayer("stream").mayOnlyBeAccessedByLayers("queue", "wire", "cluster", "perf", "model")
             .check(SPOOL_CLASSES);
     }
 

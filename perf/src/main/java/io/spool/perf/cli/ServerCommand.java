@@ -79,6 +79,16 @@ final class ServerCommand implements Callable<Integer>
         description = "Serve TLS only, presenting this PEM certificate chain; needs --tls-key.")
     Path tlsCertificateChain;
 
+    @Option(names = "--node-id", paramLabel = "N",
+        description = "Run as node N of the cluster --cluster lists (docs/guide/cluster.md); needs --cluster.")
+    Integer nodeId;
+
+    @Option(names = "--cluster", paramLabel = "ID@HOST:PORT,...",
+        description = "Every node of a static cluster with its consensus address, the same list on every node, " +
+            "e.g. 1@10.0.0.1:7501,2@10.0.0.2:7501,3@10.0.0.3:7501; needs --node-id. --port stays the port " +
+            "clients read from.")
+    String cluster;
+
     @Option(names = "--tls-key", paramLabel = "FILE.pem",
         description = "The private key of --tls-cert: PEM, unencrypted PKCS#8 (BEGIN PRIVATE KEY).")
     Path tlsPrivateKey;
@@ -93,8 +103,9 @@ final class ServerCommand implements Callable<Integer>
     {
         checkTlsFiles();
         final String secret = TokenFile.secret(spec.commandLine(), token, tokenFile);
-        final ServerConfig config = ServerConfig.builder().host(host).port(port).token(secret)
-            .tls(tlsCertificateChain, tlsPrivateKey).kafka(kafkaHost, kafkaPort == null ? -1 : kafkaPort).build();
+        final ServerConfig.Builder settings = ServerConfig.builder().host(host).port(port).token(secret)
+            .tls(tlsCertificateChain, tlsPrivateKey).kafka(kafkaHost, kafkaPort == null ? -1 : kafkaPort);
+        final ServerConfig config = settings.build();
         FreePort.require("--port", host, port);
         if (kafkaPort != null && kafkaPort != 0)
         {
@@ -103,6 +114,15 @@ final class ServerCommand implements Callable<Integer>
         if (metricsPort != null)
         {
             FreePort.require("--metrics-port", metricsHost, metricsPort);
+        }
+        if (nodeId != null || cluster != null)
+        {
+            if (kafkaPort != null || sqsPort != null || metricsPort != null)
+            {
+                throw new ParameterException(spec.commandLine(), "a cluster node serves the native protocol only " +
+                    "so far: drop --kafka-port, --sqs-port and --metrics-port, or --node-id and --cluster");
+            }
+            return serveClusterNode(settings);
         }
         final PrintWriter out = spec.commandLine().getOut();
         final MetricsEndpoint metrics = startMetrics(out);
@@ -168,6 +188,19 @@ final class ServerCommand implements Callable<Integer>
             Thread.currentThread().interrupt();
         }
         return 0;
+    }
+
+    private int serveClusterNode(final ServerConfig.Builder settings)
+    {
+        try
+        {
+            return ClusterServing.serve(spec.commandLine(), nodeId, cluster, dataDirectory, settings);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return 0;
+        }
     }
 
     /**

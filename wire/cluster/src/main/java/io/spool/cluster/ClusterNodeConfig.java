@@ -8,28 +8,71 @@ import java.time.Duration;
 /**
  * How to run one node of a cluster: its id in the member list, the list, the data directory (the node's Spool log
  * under {@code log/}, its Raft groups under {@code raft/}), the native server clients read from, and the election
- * timeout. Immutable, thread-safe.
- *
- * @param electionTimeout the least time a follower waits for its leader before standing for election (it waits
- *                        up to twice as long); a failover takes about this long and more.
+ * timeout. The native server refuses publishes and topic changes, which go through the cluster
+ * ({@link ClusterClient}): a record written to one node's log alone would make it differ from the others.
+ * Immutable, thread-safe.
  */
-public record ClusterNodeConfig(int nodeId, ClusterMembers members, Path dataDir, ServerConfig server,
-                                Duration electionTimeout)
+public final class ClusterNodeConfig
 {
     public static final Duration DEFAULT_ELECTION_TIMEOUT = Duration.ofSeconds(1);
+    static final String WRITES_GO_THROUGH_THE_CLUSTER = "this server is a cluster node: publish to its topics, and " +
+        "create them, through the cluster (ClusterClient), which keeps every node's log the same";
 
-    public ClusterNodeConfig
+    private final int nodeId;
+    private final ClusterMembers members;
+    private final Path dataDir;
+    private final ServerConfig server;
+    private final Duration electionTimeout;
+
+    /**
+     * @param server          the native server's settings (host, port, token, TLS, limits).
+     * @param electionTimeout the least time a follower waits for its leader before standing for election (it waits
+     *                        up to twice as long); a failover takes about this long and more.
+     * @throws IllegalArgumentException when the id is not in the list or the timeout is below 50 ms.
+     */
+    public ClusterNodeConfig(final int nodeId, final ClusterMembers members, final Path dataDir,
+        final ServerConfig.Builder server, final Duration electionTimeout)
     {
         members.member(nodeId);
-        if (electionTimeout.isNegative() || electionTimeout.toMillis() < 50)
+        if (electionTimeout.toMillis() < 50)
         {
             throw new IllegalArgumentException("election timeout must be at least 50 ms, was " + electionTimeout);
         }
+        this.nodeId = nodeId;
+        this.members = members;
+        this.dataDir = dataDir;
+        this.server = server.writesRefused(WRITES_GO_THROUGH_THE_CLUSTER).build();
+        this.electionTimeout = electionTimeout;
     }
 
     public ClusterNodeConfig(final int nodeId, final ClusterMembers members, final Path dataDir,
-        final ServerConfig server)
+        final ServerConfig.Builder server)
     {
         this(nodeId, members, dataDir, server, DEFAULT_ELECTION_TIMEOUT);
+    }
+
+    public int nodeId()
+    {
+        return nodeId;
+    }
+
+    public ClusterMembers members()
+    {
+        return members;
+    }
+
+    public Path dataDir()
+    {
+        return dataDir;
+    }
+
+    public ServerConfig server()
+    {
+        return server;
+    }
+
+    public Duration electionTimeout()
+    {
+        return electionTimeout;
     }
 }

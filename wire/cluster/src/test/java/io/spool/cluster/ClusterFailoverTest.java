@@ -31,7 +31,7 @@ class ClusterFailoverTest
     private static final int PARTITIONS = 2;
     private static final int ROUNDS = Integer.getInteger("spool.cluster.rounds", 1);
     /** Batches confirmed between two faults: enough to show the cluster serving again. */
-    private static final int PROGRESS = 150;
+    private static final int PROGRESS = 100;
     private static final Duration ELECTION_TIMEOUT = Duration.ofMillis(500);
     private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
 
@@ -56,8 +56,9 @@ class ClusterFailoverTest
             final NodeProcess node = new NodeProcess(member.id(), members, dir.resolve("node-" + member.id()),
                 ELECTION_TIMEOUT);
             nodes.add(node);
-            node.start();
         }
+        nodes.forEach(NodeProcess::launch);
+        nodes.forEach(NodeProcess::awaitReady);
         final PublishHistory history = new PublishHistory();
         try (ClusterClient client = ClusterClient.connect(members))
         {

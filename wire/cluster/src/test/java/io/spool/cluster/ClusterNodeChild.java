@@ -20,7 +20,7 @@ public final class ClusterNodeChild
     public static void main(final String[] args) throws IOException
     {
         final ClusterNodeConfig config = new ClusterNodeConfig(Integer.parseInt(args[0]), ClusterMembers.parse(args[1]),
-            Path.of(args[2]), ServerConfig.builder().port(0).build(), Duration.ofMillis(Long.parseLong(args[3])));
+            Path.of(args[2]), ServerConfig.builder().port(0), Duration.ofMillis(Long.parseLong(args[3])));
         try (ClusterNode node = ClusterNode.start(config))
         {
             System.out.println("READY " + node.server().port());

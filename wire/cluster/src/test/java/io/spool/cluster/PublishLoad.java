@@ -15,7 +15,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  */
 final class PublishLoad implements AutoCloseable
 {
-    private static final int IN_FLIGHT = 16;
+    private static final int IN_FLIGHT = 8;
     private static final int RECORDS_PER_BATCH = 3;
 
     private final ClusterProducer producer;

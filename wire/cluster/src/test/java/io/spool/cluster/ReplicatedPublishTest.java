@@ -3,6 +3,11 @@ package io.spool.cluster;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicExistsException;
+import io.spool.stream.InvalidRequestException;
+import io.spool.wire.client.ClientConfig;
+import io.spool.wire.client.ProducerConfig;
+import io.spool.wire.client.RemoteProducer;
+import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +47,7 @@ class ReplicatedPublishTest
         for (final ClusterMembers.Member member : members.members())
         {
             nodes.add(ClusterNode.start(new ClusterNodeConfig(member.id(), members, dir.resolve("node-" + member.id()),
-                ServerConfig.builder().port(0).build(), Duration.ofMillis(500))));
+                ServerConfig.builder().port(0), Duration.ofMillis(500))));
         }
         client = ClusterClient.connect(members);
     }
@@ -126,5 +131,26 @@ class ReplicatedPublishTest
         assertThatThrownBy(() -> client.createTopic("audit", 3, TopicConfig.of(1)))
             .isInstanceOf(TopicExistsException.class)
             .hasMessageContaining("audit");
+    }
+
+    @Test
+    void aNodesNativeServerServesReadsAndRefusesWritesThatWouldMakeItDiffer() throws Exception
+    {
+        client.createTopic("ledger", 3, TopicConfig.of(1));
+        client.newProducer().send("ledger", 0, List.of(ProducerRecord.toPartition("ledger", 0, null,
+            "entry".getBytes(UTF_8)))).get(30, TimeUnit.SECONDS);
+        final ClusterNode node = nodes.get(2);
+        node.engine().streams().topics().topic("ledger").partition(0).awaitEndAbove(0, TimeUnit.SECONDS.toNanos(30));
+        try (SpoolClient reader = SpoolClient.connect(ClientConfig.builder().port(node.server().port()).build()))
+        {
+            assertThat(reader.admin().describeTopic("ledger").partitions().get(0).endOffset()).isEqualTo(1);
+            assertThatThrownBy(() -> reader.admin().createTopic("side", TopicConfig.of(1)))
+                .isInstanceOf(InvalidRequestException.class)
+                .hasMessageContaining("through the cluster");
+            final RemoteProducer direct = reader.newProducer(ProducerConfig.defaults(), null);
+            assertThatThrownBy(() -> direct.send("ledger", null, "around".getBytes(UTF_8)).join())
+                .hasCauseInstanceOf(InvalidRequestException.class);
+        }
+        assertThat(node.engine().streams().topics().topic("ledger").partition(0).endOffset()).isEqualTo(1);
     }
 }

@@ -6,6 +6,7 @@ import io.spool.MetricSample;
 import io.spool.Spool;
 import io.spool.queue.SubscriptionMetrics;
 import io.spool.queue.SubscriptionSettings;
+import io.spool.stream.InvalidRequestException;
 import io.spool.stream.TopicConfig;
 import io.spool.wire.QueueDescriptor;
 import io.spool.wire.ErrorDescriptor;
@@ -33,9 +34,13 @@ final class AdminOperations
     private final Spool engine;
     private final Executor executor;
     private final Supplier<List<MetricSample>> metrics;
+    /** Why topics may not be created or deleted here, or null when they may ({@link ServerConfig#writesRefused}). */
+    private final String writesRefused;
 
-    AdminOperations(final Spool engine, final Executor executor, final Supplier<List<MetricSample>> metrics)
+    AdminOperations(final Spool engine, final Executor executor, final Supplier<List<MetricSample>> metrics,
+        final String writesRefused)
     {
+        this.writesRefused = writesRefused;
         this.engine = engine;
         this.executor = executor;
         this.metrics = metrics;
@@ -48,6 +53,14 @@ final class AdminOperations
             (opCode >= OpCode.LIST_GROUPS && opCode <= OpCode.DELETE_GROUP);
     }
 
+    private void refuseIfWritesRefused()
+    {
+        if (writesRefused != null)
+        {
+            throw new InvalidRequestException(writesRefused);
+        }
+    }
+
     /** Decodes the request body now and answers from the admin executor. */
     void handle(final Channel channel, final int opCode, final long correlationId, final ByteBuf body)
     {
@@ -58,11 +71,19 @@ final class AdminOperations
                 final String name = Fields.readString(body);
                 final TopicConfig config = TopicDescriptor.decodeConfig(body);
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> engine.createTopic(name, config));
+                answer(channel, opCode, correlationId, out ->
+                {
+                    refuseIfWritesRefused();
+                    engine.createTopic(name, config);
+                });
                 break;
             }
             case OpCode.DELETE_TOPIC:
-                answerNamed(channel, opCode, correlationId, body, (out, name) -> engine.streams().deleteTopic(name));
+                answerNamed(channel, opCode, correlationId, body, (out, name) ->
+                {
+                    refuseIfWritesRefused();
+                    engine.streams().deleteTopic(name);
+                });
                 break;
             case OpCode.DESCRIBE_TOPIC:
                 answerNamed(channel, opCode, correlationId, body,

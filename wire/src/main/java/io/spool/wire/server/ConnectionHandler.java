@@ -67,7 +67,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         final TopicCache topics = new TopicCache(server.engine().streams().topics());
         gate = new ReadGate(ctx.channel(), server.pausedConnections());
         publish = new PublishSession(ctx.channel(), gate, server.engine().streams().logStore().newProducer(),
-            server.engine().router(), topics, server.config().maxUnconfirmedPublishes());
+            server.engine().router(), topics, server.config().maxUnconfirmedPublishes(),
+            server.config().writesRefused());
         fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock());
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
         groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());

@@ -8,6 +8,7 @@ import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
 import io.spool.queue.QueueFullException;
 import io.spool.queue.Router;
+import io.spool.stream.InvalidRequestException;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.Topic;
 import io.spool.wire.ErrorCode;
@@ -66,6 +67,7 @@ final class PublishSession implements PendingPublish.Completion
     private final Router router;
     private final TopicCache topics;
     private final int maxUnconfirmed;
+    private final String writesRefused;
     private final AtomicReference<PendingPublish> completedFrames = new AtomicReference<>();
     private final Runnable drainTask = this::drain;
     private final ArrayDeque<PendingPublish> spare = new ArrayDeque<>();
@@ -76,8 +78,9 @@ final class PublishSession implements PendingPublish.Completion
     private int unconfirmed;
 
     PublishSession(final Channel channel, final ReadGate gate, final LogProducer producer, final Router router,
-        final TopicCache topics, final int maxUnconfirmed)
+        final TopicCache topics, final int maxUnconfirmed, final String writesRefused)
     {
+        this.writesRefused = writesRefused;
         this.channel = channel;
         this.gate = gate;
         this.producer = producer;
@@ -91,9 +94,14 @@ final class PublishSession implements PendingPublish.Completion
      * the whole body is well formed, every record fits the log and no subscription of the topic refuses it.
      *
      * @throws QueueFullException when a subscription of the topic is full under a reject policy.
+     * @throws InvalidRequestException when the server refuses writes ({@link ServerConfig#writesRefused()}).
      */
     void publish(final long correlationId, final ByteBuf body)
     {
+        if (writesRefused != null)
+        {
+            throw new InvalidRequestException(writesRefused);
+        }
         final Topic topic = topics.read(body);
         final int partition = body.readIntLE();
         final int count = body.readIntLE();

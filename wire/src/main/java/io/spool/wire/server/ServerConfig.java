@@ -30,6 +30,7 @@ public final class ServerConfig
     private final Path tlsPrivateKey;
     private final String kafkaHost;
     private final int kafkaPort;
+    private final String writesRefused;
 
     private ServerConfig(final Builder builder)
     {
@@ -48,6 +49,7 @@ public final class ServerConfig
         this.tlsPrivateKey = builder.tlsPrivateKey;
         this.kafkaHost = builder.kafkaHost;
         this.kafkaPort = builder.kafkaPort;
+        this.writesRefused = builder.writesRefused;
     }
 
     public static Builder builder()
@@ -63,6 +65,12 @@ public final class ServerConfig
     public String host()
     {
         return host;
+    }
+
+    /** Why this server refuses to publish and to create or delete topics, or null when it does not. */
+    public String writesRefused()
+    {
+        return writesRefused;
     }
 
     /** 0 picks a free port; {@link SpoolServer#port()} tells which. */
@@ -157,6 +165,7 @@ public final class ServerConfig
         private Path tlsPrivateKey;
         private String kafkaHost;
         private int kafkaPort = -1;
+        private String writesRefused;
 
         private Builder()
         {
@@ -243,6 +252,17 @@ public final class ServerConfig
         {
             this.kafkaHost = host;
             this.kafkaPort = port;
+            return this;
+        }
+
+        /**
+         * Refuses every publish and every topic create or delete with {@code reason} (as an
+         * {@code InvalidRequestException}), and serves the rest: for an engine that something else writes, as a
+         * cluster node's topics are written by their Raft groups. Null serves writes, the default.
+         */
+        public Builder writesRefused(final String reason)
+        {
+            this.writesRefused = reason;
             return this;
         }
 

@@ -73,7 +73,8 @@ public final class SpoolServer implements AutoCloseable
         this.sessions = new ConnectionLimits(config.maxConnections(), config.maxConnectionsPerAddress());
         this.acceptGate = new AcceptGate(config.maxConnections() + MAX_HANDSHAKING);
         final ServerChannelInitializer initializer = new ServerChannelInitializer(
-            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics),
+            new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics,
+                config.writesRefused()),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
                 pausedConnections, counters, sessions), tls);
         Channel bound = null;

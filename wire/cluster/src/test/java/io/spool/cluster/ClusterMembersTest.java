@@ -1,0 +1,62 @@
+package io.spool.cluster;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ClusterMembersTest
+{
+    @Test
+    void aListIsReadInAnyOrderAndKeptById()
+    {
+        final ClusterMembers members = ClusterMembers.parse("3@10.0.0.3:7501, 1@10.0.0.1:7501,2@10.0.0.2:7502");
+
+        assertThat(members.size()).isEqualTo(3);
+        assertThat(members.member(2)).isEqualTo(new ClusterMembers.Member(2, "10.0.0.2", 7502));
+        assertThat(members).hasToString("1@10.0.0.1:7501,2@10.0.0.2:7502,3@10.0.0.3:7501");
+        assertThat(new ClusterGroups(members).metadata().getGroupId())
+            .isEqualTo(new ClusterGroups(ClusterMembers.parse(members.toString())).metadata().getGroupId());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "''                                              | the cluster list is empty",
+        "1@h:1,2@h:2                                     | names 2",
+        "1@h:1,2@h:2,3@h:3,4@h:4                         | names 4",
+        "1@h:1,1@h:2,3@h:3                               | node id 1 appears twice",
+        "1@h:1,2@h:1,3@h:3                               | address h:1 appears twice",
+        "1@h:1,2@h,3@h:3                                 | '2@h' is not ID@HOST:PORT",
+        "1@h:1,x@h:2,3@h:3                               | the id and the port are numbers",
+        "1@h:1,0@h:2,3@h:3                               | a node id is a positive integer",
+        "1@h:1,2@h:70000,3@h:3                           | the port must be 1 to 65535"})
+    void aListThatCannotBeAClusterIsRefusedNamingWhy(final String list, final String reason)
+    {
+        assertThatThrownBy(() -> ClusterMembers.parse(list))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining(reason);
+    }
+
+    @Test
+    void aNodeIdOutsideTheListIsRefused()
+    {
+        final ClusterMembers members = ClusterMembers.parse("1@h:1,2@h:2,3@h:3");
+
+        assertThatThrownBy(() -> members.member(4))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("node id 4 is not in the cluster list 1@h:1,2@h:2,3@h:3");
+    }
+
+    @Test
+    void nodesGivenDifferentListsDeriveDifferentGroups()
+    {
+        final ClusterGroups ours = new ClusterGroups(ClusterMembers.parse("1@h:1,2@h:2,3@h:3"));
+        final ClusterGroups theirs = new ClusterGroups(ClusterMembers.parse("1@h:1,2@h:2,3@h:4"));
+
+        assertThat(theirs.metadata().getGroupId()).isNotEqualTo(ours.metadata().getGroupId());
+        assertThat(theirs.partitionGroupId(new io.spool.stream.TopicPartition("t", 0)))
+            .isNotEqualTo(ours.partitionGroupId(new io.spool.stream.TopicPartition("t", 0)));
+    }
+}
