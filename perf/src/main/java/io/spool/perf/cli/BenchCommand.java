@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Benchmarks; each prints its raw baseline from the same run and the ratio.",
     subcommands = {IngestCommand.class, ReplayCommand.class, QueueCommand.class, E2eCommand.class,
-        WireCommand.class, KafkaCommand.class, SqsCommand.class})
+        WireCommand.class, KafkaCommand.class, SqsCommand.class, ClusterBenchCommand.class})
 final class BenchCommand implements Runnable
 {
     @Spec
@@ -20,6 +20,6 @@ final class BenchCommand implements Runnable
     @Override
     public void run()
     {
-        throw new ParameterException(spec.commandLine(), "a benchmark is needed: ingest, replay, queue, e2e, wire, kafka or sqs");
+        throw new ParameterException(spec.commandLine(), "a benchmark is needed: ingest, replay, queue, e2e, wire, kafka, sqs or cluster");
     }
 }
