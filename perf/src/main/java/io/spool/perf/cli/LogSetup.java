@@ -26,6 +26,8 @@ final class LogSetup
         setUnlessGiven("org.slf4j.simpleLogger.showShortLogName", "true");
         // Netty's own chatter stays below warnings unless asked for
         setUnlessGiven("org.slf4j.simpleLogger.log.io.netty", "warn");
+        // so does Ratis' on a cluster node, which logs every setting it reads and every retry of a failover
+        setUnlessGiven("org.slf4j.simpleLogger.log.org.apache.ratis", "warn");
     }
 
     /**
