@@ -71,7 +71,7 @@ public final class ClusterNode implements AutoCloseable
                 .setOption(restarting ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
                 .setStateMachineRegistry(this::stateMachine)
                 .setProperties(RaftSettings.server(raftDir.toFile(), self.host(),
-                    self.port(), config.electionTimeout()))
+                    config.consensusBindPort(), config.electionTimeout()))
                 .build();
             started.start();
             serving = SpoolServer.start(engine, config.server());

@@ -23,6 +23,7 @@ public final class ClusterNodeConfig
     private final Path dataDir;
     private final ServerConfig server;
     private final Duration electionTimeout;
+    private final int consensusBindPort;
 
     /**
      * @param server          the native server's settings (host, port, token, TLS, limits).
@@ -33,6 +34,13 @@ public final class ClusterNodeConfig
     public ClusterNodeConfig(final int nodeId, final ClusterMembers members, final Path dataDir,
         final ServerConfig.Builder server, final Duration electionTimeout)
     {
+        this(nodeId, members, dataDir, server.writesRefused(WRITES_GO_THROUGH_THE_CLUSTER).build(), electionTimeout,
+            members.member(nodeId).port());
+    }
+
+    private ClusterNodeConfig(final int nodeId, final ClusterMembers members, final Path dataDir,
+        final ServerConfig server, final Duration electionTimeout, final int consensusBindPort)
+    {
         members.member(nodeId);
         if (electionTimeout.toMillis() < 50)
         {
@@ -41,8 +49,22 @@ public final class ClusterNodeConfig
         this.nodeId = nodeId;
         this.members = members;
         this.dataDir = dataDir;
-        this.server = server.writesRefused(WRITES_GO_THROUGH_THE_CLUSTER).build();
+        this.server = server;
         this.electionTimeout = electionTimeout;
+        this.consensusBindPort = consensusBindPort;
+    }
+
+    /**
+     * The same node listening for its peers on {@code port} of its host, while they reach it at the list's address:
+     * for a node behind a forwarder (a NAT rule, a proxy) that maps the list's port to another.
+     */
+    public ClusterNodeConfig withConsensusBindPort(final int port)
+    {
+        if (port < 1 || port > 65_535)
+        {
+            throw new IllegalArgumentException("a consensus port is 1 to 65535, was " + port);
+        }
+        return new ClusterNodeConfig(nodeId, members, dataDir, server, electionTimeout, port);
     }
 
     public ClusterNodeConfig(final int nodeId, final ClusterMembers members, final Path dataDir,
@@ -74,5 +96,11 @@ public final class ClusterNodeConfig
     public Duration electionTimeout()
     {
         return electionTimeout;
+    }
+
+    /** The port this node listens on for its peers: the list's unless {@link #withConsensusBindPort} moved it. */
+    public int consensusBindPort()
+    {
+        return consensusBindPort;
     }
 }
