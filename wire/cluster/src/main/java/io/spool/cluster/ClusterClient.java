@@ -2,6 +2,7 @@ package io.spool.cluster;
 
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.stream.InvalidRequestException;
 import io.spool.stream.InvalidTopicException;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicExistsException;
@@ -105,16 +106,43 @@ public final class ClusterClient implements AutoCloseable
     /** The replicated end of a partition (the offset its next record takes), as its leader has applied it. */
     public long endOffset(final String topic, final int partition)
     {
+        return query(new TopicPartition(topic, partition), Message.EMPTY);
+    }
+
+    private long query(final TopicPartition partition, final Message question)
+    {
         try
         {
             return ClusterEntryDescriptor.decodeReply(
-                client(new TopicPartition(topic, partition)).io().sendReadOnly(Message.EMPTY).getMessage()
-                    .getContent()).baseOffset();
+                client(partition).io().sendReadOnly(question).getMessage().getContent()).baseOffset();
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("no leader of " + topic + "-" + partition + " answered", ex);
+            throw new UncheckedIOException("no leader of " + partition + " answered", ex);
         }
+    }
+
+    /**
+     * Commits a consumer group's offset in a partition on every node of its group, in order with its records: a
+     * failover keeps it. The group is one that commits through the cluster only (not a live group of members on a
+     * node's native server).
+     *
+     * @throws InvalidRequestException when the offset is negative or above the partition's replicated end.
+     */
+    public void commitOffset(final String group, final String topic, final int partition, final long offset)
+    {
+        final Reply reply = ClusterEntryDescriptor.decodeReply(send(client(new TopicPartition(topic, partition)),
+            ClusterEntryDescriptor.commitOffset(group, offset)).getContent());
+        if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
+        {
+            throw new InvalidRequestException(reply.problem());
+        }
+    }
+
+    /** The group's committed offset in a partition, as the partition's leader holds it; -1 for none. */
+    public long committedOffset(final String group, final String topic, final int partition)
+    {
+        return query(new TopicPartition(topic, partition), Message.valueOf(group));
     }
 
     /** The id of the node this client last found leading the partition, or -1 before it has asked. */

@@ -35,6 +35,12 @@ import java.util.Map;
  *                                                 | Problem (string, empty unless       |
  *                                                 |   refused)                          |
  *                                                 +-------------------------------------+
+ *
+ *  COMMIT_OFFSET entry (a partition's group)      a partition's group answers a query of an empty message with
+ *  +-------------------------------------+        its replicated end (as a reply's base offset), and a query
+ *  | Version (int8) = 1 | Type (int8) = 3|        naming a consumer group (UTF-8) with the group's committed
+ *  | Group (string) | Offset (int64)     |        offset there (-1 for none)
+ *  +-------------------------------------+
  * </pre>
  * The timestamp travels in the entry, so that every node stores the same bytes: a node never stamps a replicated
  * record with its own clock. Stateless, thread-safe.
@@ -44,6 +50,7 @@ public final class ClusterEntryDescriptor
     public static final int VERSION = 1;
     public static final int TYPE_PUBLISH = 1;
     public static final int TYPE_CREATE_TOPIC = 2;
+    public static final int TYPE_COMMIT_OFFSET = 3;
 
     public static final int STATUS_STORED = 0;
     public static final int STATUS_DUPLICATE = 1;
@@ -60,6 +67,11 @@ public final class ClusterEntryDescriptor
 
     /** A decoded CREATE_TOPIC entry. */
     public record CreateTopic(String name, int replicationFactor, TopicConfig config)
+    {
+    }
+
+    /** A decoded COMMIT_OFFSET entry. */
+    public record CommitOffset(String group, long offset)
     {
     }
 
@@ -99,6 +111,24 @@ public final class ClusterEntryDescriptor
         out.writeIntLE(replicationFactor);
         TopicDescriptor.encodeConfig(out, config);
         return toMessage(out);
+    }
+
+    public static Message commitOffset(final String group, final long offset)
+    {
+        final ByteBuf out = Unpooled.buffer(32 + group.length() * 3);
+        out.writeByte(VERSION);
+        out.writeByte(TYPE_COMMIT_OFFSET);
+        Fields.writeString(out, group);
+        out.writeLongLE(offset);
+        return toMessage(out);
+    }
+
+    public static CommitOffset decodeCommitOffset(final ByteString entry)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
+        in.skipBytes(2);
+        final String group = Fields.readString(in);
+        return new CommitOffset(group, in.readLongLE());
     }
 
     public static Message reply(final Reply reply)

@@ -116,7 +116,7 @@ public final class ClusterNode implements AutoCloseable
                 if (groups.partitionGroupId(new TopicPartition(name, partition)).equals(groupId))
                 {
                     return new PartitionStateMachine(name, partition, topic.partition(partition),
-                        streams.newProducer());
+                        streams.newProducer(), streams.groups());
                 }
             }
         }

@@ -1,11 +1,15 @@
 package io.spool.cluster;
 
+import io.spool.cluster.ClusterEntryDescriptor.CommitOffset;
 import io.spool.cluster.ClusterEntryDescriptor.Publish;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.log.PartitionLog;
+import io.spool.log.SpoolException;
+import io.spool.stream.GroupCoordinator;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.PublishResult;
 import io.spool.stream.StreamProducer;
+import io.spool.stream.TopicPartition;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -13,11 +17,13 @@ import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
@@ -34,6 +40,9 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * local log may lose an unforced tail in a crash and get it back from the group, and a confirm needs only the
  * majority's Raft logs to be forced.
  * <p>
+ * COMMIT_OFFSET entries commit a consumer group's offset in the partition, in order with its records, so every
+ * node holds the same committed offsets and a failover keeps them.
+ * <p>
  * A retried batch (the same producer id and sequence) is answered with the offsets it first got and stored once
  * ({@link ProducerWindows}); since the windows too are rebuilt by applying the same entries, any node that leads
  * answers a retry the same way.
@@ -48,17 +57,23 @@ final class PartitionStateMachine extends BaseStateMachine
     private final int partition;
     private final PartitionLog log;
     private final StreamProducer producer;
+    private final TopicPartition where;
+    private final GroupCoordinator groups;
     private final ProducerWindows windows = new ProducerWindows();
     /** The offset the next committed record takes, counted over every entry applied since this node started. */
     private long nextOffset;
     /** The local log's end when the node opened it: records below it were stored before a restart. */
     private long storedEnd;
+    /** Completes once every entry applied so far is in the local log. */
+    private CompletableFuture<Reply> stored = CompletableFuture.completedFuture(null);
 
     PartitionStateMachine(final String topic, final int partition, final PartitionLog log,
-        final StreamProducer producer)
+        final StreamProducer producer, final GroupCoordinator groups)
     {
         this.topic = topic;
         this.partition = partition;
+        this.where = new TopicPartition(topic, partition);
+        this.groups = groups;
         this.log = log;
         this.producer = producer;
     }
@@ -75,11 +90,22 @@ final class PartitionStateMachine extends BaseStateMachine
     public CompletableFuture<Message> applyTransaction(final TransactionContext transaction)
     {
         final LogEntryProto entry = transaction.getLogEntry();
+        final ByteString data = entry.getStateMachineLogEntry().getLogData();
         try
         {
-            final Publish publish = ClusterEntryDescriptor.decodePublish(topic, partition,
-                entry.getStateMachineLogEntry().getLogData());
-            return apply(publish).thenApply(ClusterEntryDescriptor::reply);
+            final CompletableFuture<Reply> applied;
+            if (ClusterEntryDescriptor.type(data) == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
+            {
+                final CommitOffset commit = ClusterEntryDescriptor.decodeCommitOffset(data);
+                // after the records before it are in the local log, which the engine checks a commit against
+                applied = stored.handle((done, failed) -> commit(commit));
+            }
+            else
+            {
+                applied = apply(ClusterEntryDescriptor.decodePublish(topic, partition, data));
+            }
+            stored = applied;
+            return applied.thenApply(ClusterEntryDescriptor::reply);
         }
         finally
         {
@@ -127,11 +153,39 @@ final class PartitionStateMachine extends BaseStateMachine
         });
     }
 
-    /** Answers any query with the offset the next committed record will take: the partition's replicated end. */
+    /**
+     * Commits a consumer group's offset in this node's engine. The bound is the replicated end counted here, not
+     * the local log's end, so that every node (and a node replaying after a restart, whose log may be ahead) judges
+     * the commit the same way.
+     */
+    private Reply commit(final CommitOffset commit)
+    {
+        if (commit.offset() < 0 || commit.offset() > nextOffset)
+        {
+            return Reply.refused("offset " + commit.offset() + " of " + topic + "-" + partition + " is outside " +
+                "[0, " + nextOffset + "], the partition's replicated records");
+        }
+        try
+        {
+            groups.commitStandalone(commit.group(), Map.of(where, commit.offset()));
+        }
+        catch (final SpoolException refused)
+        {
+            return Reply.refused(refused.getMessage());
+        }
+        return new Reply(STATUS_STORED, commit.offset(), 0, "");
+    }
+
+    /**
+     * Answers an empty query with the offset the next committed record will take (the partition's replicated end),
+     * and a query naming a consumer group with its committed offset here.
+     */
     @Override
     public CompletableFuture<Message> query(final Message request)
     {
+        final long answer = request.getContent().isEmpty() ? nextOffset :
+            groups.committed(request.getContent().toStringUtf8(), where);
         return CompletableFuture.completedFuture(
-            ClusterEntryDescriptor.reply(new Reply(STATUS_STORED, nextOffset, 0, "")));
+            ClusterEntryDescriptor.reply(new Reply(STATUS_STORED, answer, 0, "")));
     }
 }

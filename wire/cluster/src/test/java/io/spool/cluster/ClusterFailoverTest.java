@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -125,12 +126,11 @@ class ClusterFailoverTest
     }
 
     /** Waits until the node's own log holds every committed record of each partition, read over its native server. */
-    private static void awaitLocalEnds(final NodeProcess node, final long[] ends) throws InterruptedException
+    private static void awaitLocalEnds(final NodeProcess node, final long[] ends)
     {
-        final long deadline = System.nanoTime() + PROGRESS_WAIT.toNanos();
         try (SpoolClient reader = SpoolClient.connect(ClientConfig.builder().port(node.clientPort()).build()))
         {
-            while (true)
+            Eventually.holds(() ->
             {
                 final var partitions = reader.admin().describeTopic(TOPIC).partitions();
                 boolean caughtUp = true;
@@ -138,17 +138,9 @@ class ClusterFailoverTest
                 {
                     caughtUp &= partitions.get(partition).endOffset() == ends[partition];
                 }
-                if (caughtUp)
-                {
-                    return;
-                }
-                if (System.nanoTime() > deadline)
-                {
-                    throw new AssertionError("node " + node.nodeId() + " holds " + partitions + ", not the ends " +
-                        java.util.Arrays.toString(ends) + " the cluster committed");
-                }
-                Thread.sleep(50);
-            }
+                return caughtUp;
+            }, PROGRESS_WAIT, () -> "node " + node.nodeId() + " holds the ends " + Arrays.toString(ends) +
+                " the cluster committed");
         }
     }
 

@@ -153,4 +153,32 @@ class ReplicatedPublishTest
         }
         assertThat(node.engine().streams().topics().topic("ledger").partition(0).endOffset()).isEqualTo(1);
     }
+
+    @Test
+    void aCommittedOffsetIsHeldByEveryNode() throws Exception
+    {
+        client.createTopic("invoices", 3, TopicConfig.of(1));
+        final ClusterProducer producer = client.newProducer();
+        final List<ProducerRecord> records = new ArrayList<>();
+        for (int i = 0; i < 10; i++)
+        {
+            records.add(ProducerRecord.toPartition("invoices", 0, null, ("invoice " + i).getBytes(UTF_8)));
+        }
+        producer.send("invoices", 0, records).get(30, TimeUnit.SECONDS);
+
+        client.commitOffset("billing", "invoices", 0, 7);
+        assertThatThrownBy(() -> client.commitOffset("billing", "invoices", 0, 11))
+            .isInstanceOf(InvalidRequestException.class)
+            .hasMessageContaining("outside [0, 10]");
+
+        assertThat(client.committedOffset("billing", "invoices", 0)).isEqualTo(7);
+        assertThat(client.committedOffset("shipping", "invoices", 0)).isEqualTo(-1);
+        final var invoices = new io.spool.stream.TopicPartition("invoices", 0);
+        for (final ClusterNode node : nodes)
+        {
+            // a follower applies the commit a moment after the leader answered
+            Eventually.holds(() -> node.engine().streams().groups().committed("billing", invoices) == 7,
+                Duration.ofSeconds(30), () -> "node " + node.nodeId() + " holds billing's commit at 7");
+        }
+    }
 }
