@@ -47,7 +47,8 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * ({@link ProducerWindows}); since the windows too are rebuilt by applying the same entries, any node that leads
  * answers a retry the same way.
  * <p>
- * Not thread-safe: Ratis applies a group's entries one at a time.
+ * Ratis applies a group's entries one at a time; queries read the replicated end beside it, and commits run on
+ * the common pool once the records before them are stored.
  */
 final class PartitionStateMachine extends BaseStateMachine
 {
@@ -60,8 +61,11 @@ final class PartitionStateMachine extends BaseStateMachine
     private final TopicPartition where;
     private final GroupCoordinator groups;
     private final ProducerWindows windows = new ProducerWindows();
-    /** The offset the next committed record takes, counted over every entry applied since this node started. */
-    private long nextOffset;
+    /**
+     * The offset the next committed record takes, counted over every entry applied since this node started;
+     * written by the apply thread, read by queries too.
+     */
+    private volatile long nextOffset;
     /** The local log's end when the node opened it: records below it were stored before a restart. */
     private long storedEnd;
     /** Completes once every entry applied so far is in the local log. */
@@ -97,8 +101,10 @@ final class PartitionStateMachine extends BaseStateMachine
             if (ClusterEntryDescriptor.type(data) == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
             {
                 final CommitOffset commit = ClusterEntryDescriptor.decodeCommitOffset(data);
-                // after the records before it are in the local log, which the engine checks a commit against
-                applied = stored.handle((done, failed) -> commit(commit));
+                final long replicatedEnd = nextOffset;
+                // after the records before it are in the local log, which the engine checks a commit against; off
+                // the pipeline's thread, which completes appends and must not wait for the offsets file
+                applied = stored.handleAsync((done, failed) -> commit(commit, replicatedEnd));
             }
             else
             {
@@ -154,16 +160,16 @@ final class PartitionStateMachine extends BaseStateMachine
     }
 
     /**
-     * Commits a consumer group's offset in this node's engine. The bound is the replicated end counted here, not
-     * the local log's end, so that every node (and a node replaying after a restart, whose log may be ahead) judges
+     * Commits a consumer group's offset in this node's engine. The bound is the replicated end counted when the
+     * entry was applied, not the local log's end, so that every node (and a node replaying after a restart, whose log may be ahead) judges
      * the commit the same way.
      */
-    private Reply commit(final CommitOffset commit)
+    private Reply commit(final CommitOffset commit, final long replicatedEnd)
     {
-        if (commit.offset() < 0 || commit.offset() > nextOffset)
+        if (commit.offset() < 0 || commit.offset() > replicatedEnd)
         {
             return Reply.refused("offset " + commit.offset() + " of " + topic + "-" + partition + " is outside " +
-                "[0, " + nextOffset + "], the partition's replicated records");
+                "[0, " + replicatedEnd + "], the partition's replicated records");
         }
         try
         {
