@@ -33,7 +33,6 @@ class ClusterFailoverTest
     private static final int ROUNDS = Integer.getInteger("spool.cluster.rounds", 1);
     /** Batches confirmed between two faults: enough to show the cluster serving again. */
     private static final int PROGRESS = 100;
-    private static final Duration ELECTION_TIMEOUT = Duration.ofMillis(500);
     private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
 
     /** Kept when the test fails, with each node run's log beside the data directories. */
@@ -55,7 +54,7 @@ class ClusterFailoverTest
         for (final ClusterMembers.Member member : members.members())
         {
             final NodeProcess node = new NodeProcess(member.id(), members, dir.resolve("node-" + member.id()),
-                ELECTION_TIMEOUT);
+                TestNodes.ELECTION_TIMEOUT);
             nodes.add(node);
         }
         nodes.forEach(NodeProcess::launch);

@@ -2,7 +2,6 @@ package io.spool.cluster;
 
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.stream.TopicConfig;
-import io.spool.wire.server.ServerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,8 +48,7 @@ class MinorityPartitionTest
         {
             final int bindPort = bindPorts.get(member.id() - 1);
             proxies.add(new TcpProxy(member.port(), bindPort));
-            nodes.add(ClusterNode.start(new ClusterNodeConfig(member.id(), members, dir.resolve("node-" + member.id()),
-                ServerConfig.builder().port(0), Duration.ofMillis(500)).withConsensusBindPort(bindPort)));
+            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir).withConsensusBindPort(bindPort)));
         }
         final PublishHistory history = new PublishHistory();
         final long end;

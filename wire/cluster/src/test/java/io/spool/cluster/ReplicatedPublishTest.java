@@ -8,7 +8,6 @@ import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
-import io.spool.wire.server.ServerConfig;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,8 +45,7 @@ class ReplicatedPublishTest
         members = LoopbackPorts.members(3);
         for (final ClusterMembers.Member member : members.members())
         {
-            nodes.add(ClusterNode.start(new ClusterNodeConfig(member.id(), members, dir.resolve("node-" + member.id()),
-                ServerConfig.builder().port(0), Duration.ofMillis(500))));
+            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir)));
         }
         client = ClusterClient.connect(members);
     }
