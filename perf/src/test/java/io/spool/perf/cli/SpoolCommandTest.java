@@ -90,7 +90,7 @@ class SpoolCommandTest
         assertThat(execute()).isEqualTo(2);
         assertThat(err.toString()).contains("a subcommand is needed").contains("see spool --help");
         assertThat(execute("bench")).isEqualTo(2);
-        assertThat(err.toString()).contains("a benchmark is needed: ingest, replay, queue, e2e, wire, kafka or sqs");
+        assertThat(err.toString()).contains("a benchmark is needed: ingest, replay, queue, e2e, wire, kafka, sqs or cluster");
         assertThat(execute("topics")).isEqualTo(2);
         assertThat(err.toString()).contains("a subcommand is needed: list, create, describe or delete");
     }

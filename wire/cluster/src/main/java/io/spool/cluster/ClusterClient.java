@@ -177,6 +177,14 @@ public final class ClusterClient implements AutoCloseable
         });
     }
 
+    /**
+     * @throws UnknownTopicException when the cluster has no such topic.
+     */
+    int partitionCount(final String topic)
+    {
+        return describe(topic).config().partitions();
+    }
+
     private CreateTopic describe(final String name)
     {
         return topics.computeIfAbsent(name, n ->

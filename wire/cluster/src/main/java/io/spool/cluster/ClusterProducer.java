@@ -2,6 +2,7 @@ package io.spool.cluster;
 
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.log.SpoolException;
+import io.spool.stream.KeyPartitioner;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicPartition;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -28,6 +30,7 @@ public final class ClusterProducer
     private final ClusterClient client;
     private final long producerId = IDS.nextLong() & Long.MAX_VALUE;
     private final Map<TopicPartition, AtomicLong> sequences = new ConcurrentHashMap<>();
+    private final AtomicInteger spread = new AtomicInteger();
 
     ClusterProducer(final ClusterClient client)
     {
@@ -45,6 +48,18 @@ public final class ClusterProducer
      */
     public record Confirm(String topic, int partition, long baseOffset, int count, boolean retried)
     {
+    }
+
+    /**
+     * Sends one record, placed by its key as the embedded producer places it ({@link KeyPartitioner}), or without
+     * a key to the partitions in turn.
+     */
+    public CompletableFuture<Confirm> send(final String topic, final byte[] key, final byte[] value)
+    {
+        final int partitions = client.partitionCount(topic);
+        final int partition = key == null ? Math.floorMod(spread.getAndIncrement(), partitions) :
+            KeyPartitioner.partitionForKey(key, partitions);
+        return send(topic, partition, List.of(ProducerRecord.toPartition(topic, partition, key, value)));
     }
 
     /**

@@ -179,4 +179,21 @@ class ReplicatedPublishTest
                 Duration.ofSeconds(30), () -> "node " + node.nodeId() + " holds billing's commit at 7");
         }
     }
+
+    @Test
+    void aKeyedRecordGoesToThePartitionItsKeyPicksAsTheEmbeddedProducerPlacesIt() throws Exception
+    {
+        client.createTopic("accounts", 3, TopicConfig.of(4));
+        final ClusterProducer producer = client.newProducer();
+        final byte[] key = "account-17".getBytes(UTF_8);
+
+        final ClusterProducer.Confirm keyed = producer.send("accounts", key, "opened".getBytes(UTF_8))
+            .get(30, TimeUnit.SECONDS);
+        final ClusterProducer.Confirm again = producer.send("accounts", key, "closed".getBytes(UTF_8))
+            .get(30, TimeUnit.SECONDS);
+
+        assertThat(keyed.partition()).isEqualTo(io.spool.stream.KeyPartitioner.partitionForKey(key, 4));
+        assertThat(again.partition()).isEqualTo(keyed.partition());
+        assertThat(again.baseOffset()).isEqualTo(keyed.baseOffset() + 1);
+    }
 }
