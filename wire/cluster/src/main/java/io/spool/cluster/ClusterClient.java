@@ -149,7 +149,7 @@ public final class ClusterClient implements AutoCloseable
     public int leaderOf(final String topic, final int partition)
     {
         final RaftPeerId leader = client(new TopicPartition(topic, partition)).getLeaderId();
-        return leader == null ? -1 : Integer.parseInt(leader.toString().substring(1));
+        return leader == null ? -1 : ClusterGroups.nodeId(leader);
     }
 
     /** A producer with an id of its own; its retries are stored once. */

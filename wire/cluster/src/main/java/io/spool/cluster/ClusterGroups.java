@@ -42,6 +42,12 @@ public final class ClusterGroups
         return RaftPeerId.valueOf("n" + nodeId);
     }
 
+    /** The node id a peer id stands for: the inverse of {@link #peerId}. */
+    public static int nodeId(final RaftPeerId peer)
+    {
+        return Integer.parseInt(peer.toString().substring(1));
+    }
+
     public ClusterMembers members()
     {
         return members;

@@ -11,6 +11,7 @@ import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachine;
@@ -21,7 +22,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutorService;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,22 +38,26 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ClusterNode implements AutoCloseable
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(ClusterNode.class);
+    /** How long a node waits for a metadata leader before it says what may be wrong, and again after as long. */
+    private static final Duration LEADERLESS_WARNING = Duration.ofSeconds(10);
 
     private final ClusterNodeConfig config;
     private final ClusterGroups groups;
     private final Spool engine;
-    private final ExecutorService joiner;
+    /** Joins groups and watches for a metadata leader, off Ratis' threads. */
+    private final ScheduledExecutorService joiner;
     private final ClientId adminClientId = ClientId.randomId();
     private final AtomicLong adminCallId = new AtomicLong();
     private final RaftServer raft;
     private final SpoolServer server;
+    private final ScheduledFuture<?> leaderWatch;
 
     private ClusterNode(final ClusterNodeConfig config)
     {
         this.config = config;
         this.groups = new ClusterGroups(config.members());
         this.engine = Spool.open(config.dataDir().resolve("log"));
-        this.joiner = Executors.newSingleThreadExecutor(runnable ->
+        this.joiner = Executors.newSingleThreadScheduledExecutor(runnable ->
         {
             final Thread thread = new Thread(runnable, "spool-cluster-join");
             thread.setDaemon(true);
@@ -87,6 +94,8 @@ public final class ClusterNode implements AutoCloseable
         }
         this.raft = started;
         this.server = serving;
+        final long seconds = LEADERLESS_WARNING.toSeconds();
+        leaderWatch = joiner.scheduleWithFixedDelay(this::warnWhileLeaderless, seconds, seconds, TimeUnit.SECONDS);
         LOGGER.info("cluster node {} of {}: consensus on {}, clients on {}:{}", config.nodeId(), config.members(),
             self.address(), server.host(), server.port());
     }
@@ -169,6 +178,32 @@ public final class ClusterNode implements AutoCloseable
             }
         }
         return false;
+    }
+
+    /** The id of the node leading the cluster's metadata group as this node knows it, or -1 while it knows none. */
+    public int metadataLeader()
+    {
+        try
+        {
+            final RaftPeerId leader = raft.getDivision(groups.metadata().getGroupId()).getInfo().getLeaderId();
+            return leader == null ? -1 : ClusterGroups.nodeId(leader);
+        }
+        catch (final IOException closing)
+        {
+            return -1;
+        }
+    }
+
+    private void warnWhileLeaderless()
+    {
+        if (metadataLeader() > 0)
+        {
+            leaderWatch.cancel(false);
+            return;
+        }
+        LOGGER.warn("node {} has found no leader of the cluster yet: is a majority of {} running, each node started " +
+            "with this same --cluster list? A node given another list derives other groups and cannot join the " +
+            "others", config.nodeId(), config.members());
     }
 
     public int nodeId()

@@ -196,4 +196,27 @@ class ReplicatedPublishTest
         assertThat(again.partition()).isEqualTo(keyed.partition());
         assertThat(again.baseOffset()).isEqualTo(keyed.baseOffset() + 1);
     }
+
+    @Test
+    void aNodeStartedWithAnotherListJoinsNoGroupOfTheOthers() throws Exception
+    {
+        Eventually.holds(() -> nodes.stream().allMatch(node -> node.metadataLeader() > 0), Duration.ofSeconds(30),
+            () -> "every node knows the cluster's leader");
+        final ClusterMembers other = ClusterMembers.parse(members.member(1).id() + "@127.0.0.1:" +
+            members.member(1).port() + ",2@127.0.0.1:" + members.member(2).port() + ",3@127.0.0.1:" +
+            LoopbackPorts.free(1).get(0));
+        try (ClusterNode stranger = ClusterNode.start(TestNodes.config(other, 3, dir.resolve("stranger"))))
+        {
+            client.createTopic("audit", 3, TopicConfig.of(1));
+            client.newProducer().send("audit", 0, List.of(ProducerRecord.toPartition("audit", 0, null,
+                "entry".getBytes(UTF_8)))).get(30, TimeUnit.SECONDS);
+            for (final ClusterNode node : nodes)
+            {
+                Eventually.holds(() -> node.engine().streams().topics().topicOrNull("audit") != null,
+                    Duration.ofSeconds(30), () -> "node " + node.nodeId() + " created audit");
+            }
+            assertThat(stranger.engine().streams().listTopics()).isEmpty();
+            assertThat(stranger.metadataLeader()).isEqualTo(-1);
+        }
+    }
 }
