@@ -9,8 +9,8 @@ import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
 import org.apache.ratis.protocol.RaftClientReply;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,14 +33,15 @@ class ReplicatedPublishTest
     private static final int RECORDS_PER_BATCH = 4;
 
     @TempDir
-    Path dir;
+    static Path dir;
 
-    private final List<ClusterNode> nodes = new ArrayList<>();
-    private ClusterMembers members;
-    private ClusterClient client;
+    private static final List<ClusterNode> nodes = new ArrayList<>();
+    private static ClusterMembers members;
+    private static ClusterClient client;
 
-    @BeforeEach
-    void startCluster()
+    /** One cluster for every test, each on topics of its own: starting three nodes is what takes the time. */
+    @BeforeAll
+    static void startCluster()
     {
         members = LoopbackPorts.members(3);
         for (final ClusterMembers.Member member : members.members())
@@ -50,8 +51,8 @@ class ReplicatedPublishTest
         client = ClusterClient.connect(members);
     }
 
-    @AfterEach
-    void stopCluster()
+    @AfterAll
+    static void stopCluster()
     {
         client.close();
         nodes.forEach(ClusterNode::close);
@@ -207,12 +208,12 @@ class ReplicatedPublishTest
             LoopbackPorts.free(1).get(0));
         try (ClusterNode stranger = ClusterNode.start(TestNodes.config(other, 3, dir.resolve("stranger"))))
         {
-            client.createTopic("audit", 3, TopicConfig.of(1));
-            client.newProducer().send("audit", 0, List.of(ProducerRecord.toPartition("audit", 0, null,
+            client.createTopic("audit-trail", 3, TopicConfig.of(1));
+            client.newProducer().send("audit-trail", 0, List.of(ProducerRecord.toPartition("audit-trail", 0, null,
                 "entry".getBytes(UTF_8)))).get(30, TimeUnit.SECONDS);
             for (final ClusterNode node : nodes)
             {
-                Eventually.holds(() -> node.engine().streams().topics().topicOrNull("audit") != null,
+                Eventually.holds(() -> node.engine().streams().topics().topicOrNull("audit-trail") != null,
                     Duration.ofSeconds(30), () -> "node " + node.nodeId() + " created audit");
             }
             assertThat(stranger.engine().streams().listTopics()).isEmpty();
