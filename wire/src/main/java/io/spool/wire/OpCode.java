@@ -24,6 +24,11 @@ public final class OpCode
 
     /** One or more records to one partition, confirmed together ({@link PublishDescriptor}). */
     public static final int PUBLISH = 0x20;
+    /**
+     * A PUBLISH carrying its producer's id and sequence, which a cluster node stores once however often it is
+     * retried ({@link SequencedPublishDescriptor}).
+     */
+    public static final int PUBLISH_SEQUENCED = 0x21;
     /** Records of one partition from an offset, with long poll ({@link FetchDescriptor}). */
     public static final int FETCH = 0x30;
 
@@ -103,6 +108,7 @@ public final class OpCode
         NAMES[LIST_TOPICS] = "LIST_TOPICS";
         NAMES[METRICS] = "METRICS";
         NAMES[PUBLISH] = "PUBLISH";
+        NAMES[PUBLISH_SEQUENCED] = "PUBLISH_SEQUENCED";
         NAMES[FETCH] = "FETCH";
         NAMES[GROUP_JOIN] = "GROUP_JOIN";
         NAMES[GROUP_HEARTBEAT] = "GROUP_HEARTBEAT";

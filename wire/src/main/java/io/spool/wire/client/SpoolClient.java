@@ -108,6 +108,11 @@ public final class SpoolClient implements AutoCloseable
         return connection.call(hello, body -> new ServerLimits(body.readIntLE(), body.readIntLE(), body.readIntLE()), 0);
     }
 
+    ClientConnection connection()
+    {
+        return connection;
+    }
+
     public SpoolAdmin admin()
     {
         return admin;

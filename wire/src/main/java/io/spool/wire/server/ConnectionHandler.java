@@ -45,6 +45,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
     private final ServerContext server;
     private ReadGate gate;
     private PublishSession publish;
+    private SequencedPublishSession sequencedPublish;
     private FetchSession fetch;
     private QueueSession queue;
     private GroupSession groups;
@@ -69,6 +70,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
         publish = new PublishSession(ctx.channel(), gate, server.engine().streams().logStore().newProducer(),
             server.engine().router(), topics, server.config().maxUnconfirmedPublishes(),
             server.config().writesRefused());
+        sequencedPublish = new SequencedPublishSession(ctx.channel(), publish, server.replicated());
         fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock());
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
         groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
@@ -197,6 +199,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
                 break;
             case OpCode.PUBLISH:
                 publish.publish(correlationId, body);
+                break;
+            case OpCode.PUBLISH_SEQUENCED:
+                sequencedPublish.publish(correlationId, body);
                 break;
             case OpCode.FETCH:
                 fetch.fetch(correlationId, body);

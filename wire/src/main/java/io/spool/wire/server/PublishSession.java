@@ -135,6 +135,18 @@ final class PublishSession implements PendingPublish.Completion
     }
 
     /**
+     * Checks the records of a body (reader index at its first record) as {@link #publish} does and copies them out,
+     * for a publish that leaves this connection (a cluster node's {@code PUBLISH_SEQUENCED}).
+     *
+     * @throws IndexOutOfBoundsException when a record runs past the frame, has negative lengths, or bytes are left.
+     */
+    List<ProducerRecord> copyRecords(final String topic, final int partition, final ByteBuf body, final int count)
+    {
+        gather(body, count);
+        return decode(topic, partition, body, count);
+    }
+
+    /**
      * Notes where the records of the body lie, for the batch to publish them from the frame itself: each record's
      * bytes are copied once, into the ring. Each record's fields are checked to lie inside the frame as it is read.
      *

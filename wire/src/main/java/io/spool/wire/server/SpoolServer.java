@@ -58,7 +58,8 @@ public final class SpoolServer implements AutoCloseable
     private final Channel serverChannel;
     private final KafkaListener kafka;
 
-    private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config)
+    private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config,
+        final ReplicatedPublishes replicated)
     {
         final SslContext tls = config.tlsCertificateChain() == null ? null :
             TlsContexts.server(config.tlsCertificateChain(), config.tlsPrivateKey());
@@ -76,7 +77,7 @@ public final class SpoolServer implements AutoCloseable
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics,
                 config.writesRefused()),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
-                pausedConnections, counters, sessions), tls);
+                pausedConnections, counters, sessions, replicated), tls);
         Channel bound = null;
         try
         {
@@ -122,7 +123,17 @@ public final class SpoolServer implements AutoCloseable
     /** Serves {@code engine}, which stays the caller's to close after the server. */
     public static SpoolServer start(final Spool engine, final ServerConfig config)
     {
-        return new SpoolServer(engine, false, config);
+        return new SpoolServer(engine, false, config, null);
+    }
+
+    /**
+     * Serves {@code engine} as a cluster node does: {@code PUBLISH_SEQUENCED} batches go to {@code replicated}.
+     * The engine stays the caller's to close after the server.
+     */
+    public static SpoolServer start(final Spool engine, final ServerConfig config,
+        final ReplicatedPublishes replicated)
+    {
+        return new SpoolServer(engine, false, config, replicated);
     }
 
     /** Opens the engine on {@code dataDir} and serves it; {@link #close()} closes both. */
@@ -131,7 +142,7 @@ public final class SpoolServer implements AutoCloseable
         final Spool engine = Spool.open(dataDir);
         try
         {
-            return new SpoolServer(engine, true, config);
+            return new SpoolServer(engine, true, config, null);
         }
         catch (final RuntimeException ex)
         {

@@ -1,0 +1,25 @@
+package io.spool.wire.server;
+
+import io.spool.stream.ProducerRecord;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Where a cluster node's native server sends the batches of {@code PUBLISH_SEQUENCED}: through the partition's
+ * replication, which stores a batch once per producer id and sequence and confirms it once a majority holds it. The
+ * cluster module implements it, so that this module knows nothing of consensus. Implementations are thread-safe and
+ * must not block the calling thread (a connection's event loop).
+ */
+public interface ReplicatedPublishes
+{
+    /**
+     * Publishes a batch to a partition.
+     *
+     * @param records    the batch, its topic and partition fields set to {@code topic} and {@code partition}.
+     * @return completes with the offset of each record once the batch is confirmed (a retry of a batch stored before
+     *         completes with the offsets it got then), or with the reason it was refused.
+     */
+    CompletableFuture<long[]> publish(String topic, int partition, long producerId, long sequence,
+        List<ProducerRecord> records);
+}
