@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * One node of a static cluster: its Spool engine, a Ratis server carrying the metadata group and the groups of the
  * partitions placed on it, and a native {@link SpoolServer} over the engine that clients read from (any node serves
  * the same records at the same offsets). Publishes to replicated topics go through a {@link ClusterClient}, which
- * finds each partition's leader. Thread-safe.
+ * finds each partition's leader, or through any node's native server as {@code PUBLISH_SEQUENCED} batches (a
+ * {@code FailoverProducer}), which the node hands on through a client of its own ({@link ForwardedPublishes}).
+ * Thread-safe.
  */
 public final class ClusterNode implements AutoCloseable
 {
@@ -49,6 +51,8 @@ public final class ClusterNode implements AutoCloseable
     private final ClientId adminClientId = ClientId.randomId();
     private final AtomicLong adminCallId = new AtomicLong();
     private final RaftServer raft;
+    /** The node's own client of the cluster, through which its native server hands on sequenced publishes. */
+    private final ClusterClient forwarder;
     private final SpoolServer server;
     private final ScheduledFuture<?> leaderWatch;
 
@@ -65,6 +69,7 @@ public final class ClusterNode implements AutoCloseable
         });
         final ClusterMembers.Member self = config.members().member(config.nodeId());
         RaftServer started = null;
+        ClusterClient forwarding = null;
         SpoolServer serving = null;
         try
         {
@@ -81,10 +86,15 @@ public final class ClusterNode implements AutoCloseable
                     config.consensusBindPort(), config.electionTimeout()))
                 .build();
             started.start();
-            serving = SpoolServer.start(engine, config.server());
+            forwarding = ClusterClient.connect(config.members());
+            serving = SpoolServer.start(engine, config.server(), new ForwardedPublishes(forwarding));
         }
         catch (final IOException | RuntimeException ex)
         {
+            if (forwarding != null)
+            {
+                forwarding.close();
+            }
             closeQuietly(started);
             engine.close();
             joiner.shutdownNow();
@@ -93,6 +103,7 @@ public final class ClusterNode implements AutoCloseable
                 (RuntimeException)ex;
         }
         this.raft = started;
+        this.forwarder = forwarding;
         this.server = serving;
         final long seconds = LEADERLESS_WARNING.toSeconds();
         leaderWatch = joiner.scheduleWithFixedDelay(this::warnWhileLeaderless, seconds, seconds, TimeUnit.SECONDS);
@@ -234,8 +245,9 @@ public final class ClusterNode implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
-        closeQuietly(raft);
         server.close();
+        forwarder.close();
+        closeQuietly(raft);
         engine.close();
     }
 

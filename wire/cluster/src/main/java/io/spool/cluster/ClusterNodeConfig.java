@@ -15,8 +15,9 @@ import java.time.Duration;
 public final class ClusterNodeConfig
 {
     public static final Duration DEFAULT_ELECTION_TIMEOUT = Duration.ofSeconds(1);
-    static final String WRITES_GO_THROUGH_THE_CLUSTER = "this server is a cluster node: publish to its topics, and " +
-        "create them, through the cluster (ClusterClient), which keeps every node's log the same";
+    static final String WRITES_GO_THROUGH_THE_CLUSTER = "this server is a cluster node: publish to its topics " +
+        "through the cluster, with a FailoverProducer (whose batches the node hands to the partition's group) or a " +
+        "ClusterClient, and create topics through the ClusterClient, so that every node's log stays the same";
 
     private final int nodeId;
     private final ClusterMembers members;

@@ -73,20 +73,28 @@ public final class ClusterProducer
             throw new IllegalArgumentException("a batch holds at least one record");
         }
         final TopicPartition where = new TopicPartition(topic, partition);
-        final long now = System.currentTimeMillis();
-        final List<ProducerRecord> stamped = records.stream()
-            .map(record -> record.timestamp() == ProducerRecord.APPEND_TIME ? record.withTimestamp(now) : record)
-            .toList();
-        final long sequence;
-        final CompletableFuture<RaftClientReply> reply;
         // the sequence and the send are taken together, so batches of one partition reach Ratis in sequence order
         final AtomicLong next = sequences.computeIfAbsent(where, p -> new AtomicLong());
         synchronized (next)
         {
-            sequence = next.getAndIncrement();
-            reply = client.publish(where, ClusterEntryDescriptor.publish(producerId, sequence, stamped));
+            return publish(client, where, producerId, next.getAndIncrement(), records);
         }
-        return reply.thenApply(answer -> confirm(where, sequence, answer));
+    }
+
+    /**
+     * Sends a batch of a producer, with its sequence, through the partition's group: for this producer, and for a
+     * native client's batch that a node's server hands on ({@link ForwardedPublishes}). Timestamps of -1 become the
+     * time of sending, which every node then stores.
+     */
+    static CompletableFuture<Confirm> publish(final ClusterClient client, final TopicPartition where,
+        final long producerId, final long sequence, final List<ProducerRecord> records)
+    {
+        final long now = System.currentTimeMillis();
+        final List<ProducerRecord> stamped = records.stream()
+            .map(record -> record.timestamp() == ProducerRecord.APPEND_TIME ? record.withTimestamp(now) : record)
+            .toList();
+        return client.publish(where, ClusterEntryDescriptor.publish(producerId, sequence, stamped))
+            .thenApply(answer -> confirm(where, sequence, answer));
     }
 
     private static Confirm confirm(final TopicPartition where, final long sequence, final RaftClientReply answer)

@@ -1,10 +1,7 @@
 package io.spool.cluster;
 
-import io.spool.Spool;
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.stream.TopicConfig;
-import io.spool.wire.client.ClientConfig;
-import io.spool.wire.client.SpoolClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -13,8 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -63,7 +58,7 @@ class ClusterFailoverTest
         try (ClusterClient client = ClusterClient.connect(members))
         {
             client.createTopic(TOPIC, 3, TopicConfig.of(PARTITIONS));
-            try (PublishLoad load = new PublishLoad(client.newProducer(), TOPIC, PARTITIONS, history))
+            try (PublishLoad load = new PublishLoad(client.newProducer()::send, TOPIC, PARTITIONS, history))
             {
                 int expected = PROGRESS;
                 history.awaitConfirmed(expected, PROGRESS_WAIT);
@@ -89,22 +84,12 @@ class ClusterFailoverTest
             }
             for (final NodeProcess node : nodes)
             {
-                awaitLocalEnds(node, ends);
+                NodeLogs.awaitLocalEnds(node, TOPIC, ends, PROGRESS_WAIT);
             }
         }
         nodes.forEach(NodeProcess::stop);
 
-        final Map<Integer, List<Stored>> first = stored(nodes.get(0));
-        for (final NodeProcess node : nodes.subList(1, nodes.size()))
-        {
-            final Map<Integer, List<Stored>> other = stored(node);
-            for (int partition = 0; partition < PARTITIONS; partition++)
-            {
-                assertThat(other.get(partition).stream().map(Stored::frame).toList())
-                    .as("frames of node %d, partition %d", node.nodeId(), partition)
-                    .containsExactlyElementsOf(first.get(partition).stream().map(Stored::frame).toList());
-            }
-        }
+        final Map<Integer, List<Stored>> first = NodeLogs.sameOnEveryNode(nodes, TOPIC, PARTITIONS);
         assertThat(history.confirmedBatches()).isGreaterThanOrEqualTo(PROGRESS * (1 + 4 * ROUNDS));
         assertThat(history.violations(first)).isEmpty();
     }
@@ -122,37 +107,5 @@ class ClusterFailoverTest
         final int leader1 = client.leaderOf(TOPIC, 1);
         return nodes.stream().filter(node -> node.nodeId() != leader0 && node.nodeId() != leader1).findFirst()
             .orElseGet(() -> nodes.stream().filter(node -> node.nodeId() != leader0).findFirst().orElseThrow());
-    }
-
-    /** Waits until the node's own log holds every committed record of each partition, read over its native server. */
-    private static void awaitLocalEnds(final NodeProcess node, final long[] ends)
-    {
-        try (SpoolClient reader = SpoolClient.connect(ClientConfig.builder().port(node.clientPort()).build()))
-        {
-            Eventually.holds(() ->
-            {
-                final var partitions = reader.admin().describeTopic(TOPIC).partitions();
-                boolean caughtUp = true;
-                for (int partition = 0; partition < ends.length; partition++)
-                {
-                    caughtUp &= partitions.get(partition).endOffset() == ends[partition];
-                }
-                return caughtUp;
-            }, PROGRESS_WAIT, () -> "node " + node.nodeId() + " holds the ends " + Arrays.toString(ends) +
-                " the cluster committed");
-        }
-    }
-
-    private static Map<Integer, List<Stored>> stored(final NodeProcess node)
-    {
-        final Map<Integer, List<Stored>> records = new HashMap<>();
-        try (Spool engine = Spool.open(node.dataDir().resolve("log")))
-        {
-            for (int partition = 0; partition < PARTITIONS; partition++)
-            {
-                records.put(partition, StoredFrames.records(engine, TOPIC, partition));
-            }
-        }
-        return records;
     }
 }

@@ -55,7 +55,7 @@ class MinorityPartitionTest
         try (ClusterClient client = ClusterClient.connect(members))
         {
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
-            try (PublishLoad load = new PublishLoad(client.newProducer(), TOPIC, 1, history))
+            try (PublishLoad load = new PublishLoad(client.newProducer()::send, TOPIC, 1, history))
             {
                 history.awaitConfirmed(PROGRESS, PROGRESS_WAIT);
                 final int leader = client.leaderOf(TOPIC, 0);

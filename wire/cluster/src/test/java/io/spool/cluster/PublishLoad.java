@@ -4,8 +4,10 @@ import io.spool.stream.ProducerRecord;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -17,8 +19,17 @@ final class PublishLoad implements AutoCloseable
 {
     private static final int IN_FLIGHT = 8;
     private static final int RECORDS_PER_BATCH = 3;
+    /** Batch numbers go on from one load to the next, so that the values of a test's loads are all different. */
+    private static final AtomicLong BATCH_NUMBERS = new AtomicLong();
 
-    private final ClusterProducer producer;
+    /** Sends a batch to a partition: a {@link ClusterProducer}, or a native client through a node. */
+    @FunctionalInterface
+    interface Sender
+    {
+        CompletableFuture<ClusterProducer.Confirm> send(String topic, int partition, List<ProducerRecord> records);
+    }
+
+    private final Sender producer;
     private final String topic;
     private final int partitions;
     private final PublishHistory history;
@@ -26,7 +37,7 @@ final class PublishLoad implements AutoCloseable
     private final Thread thread;
     private volatile boolean running = true;
 
-    PublishLoad(final ClusterProducer producer, final String topic, final int partitions,
+    PublishLoad(final Sender producer, final String topic, final int partitions,
         final PublishHistory history)
     {
         this.producer = producer;
@@ -39,12 +50,12 @@ final class PublishLoad implements AutoCloseable
 
     private void run()
     {
-        long batchNumber = 0;
         try
         {
             while (running)
             {
                 inFlight.acquire();
+                final long batchNumber = BATCH_NUMBERS.getAndIncrement();
                 final int partition = (int)(batchNumber % partitions);
                 final List<String> values = new ArrayList<>();
                 final List<ProducerRecord> records = new ArrayList<>();
@@ -67,7 +78,6 @@ final class PublishLoad implements AutoCloseable
                     }
                     inFlight.release();
                 });
-                batchNumber++;
             }
         }
         catch (final InterruptedException ex)
