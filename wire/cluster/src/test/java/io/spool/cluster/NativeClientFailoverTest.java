@@ -77,6 +77,7 @@ class NativeClientFailoverTest
                     history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
                     killed.start();
                     history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
+                    assertThat(producer.failovers()).as("the producer moved off the killed node").isEqualTo(1);
                 }
             }
             final long[] ends = new long[PARTITIONS];

@@ -5,6 +5,7 @@ import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicExistsException;
 import io.spool.stream.InvalidRequestException;
 import io.spool.wire.client.ClientConfig;
+import io.spool.wire.client.FailoverProducer;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
@@ -151,6 +152,34 @@ class ReplicatedPublishTest
                 .hasCauseInstanceOf(InvalidRequestException.class);
         }
         assertThat(node.engine().streams().topics().topic("ledger").partition(0).endOffset()).isEqualTo(1);
+    }
+
+    @Test
+    void aFailoverProducerPublishesThroughAFollowersNativeServerAndEveryNodeStoresItsBatches() throws Exception
+    {
+        client.createTopic("transfers", 3, TopicConfig.of(1));
+        final int leader = client.leaderOf("transfers", 0);
+        final ClusterNode follower = nodes.stream().filter(node -> node.nodeId() != leader).findFirst().orElseThrow();
+        try (FailoverProducer producer = FailoverProducer.connect(
+            List.of(ClientConfig.builder().port(follower.server().port()).build())))
+        {
+            assertThat(producer.send("transfers", 0, List.of(transfer("a"), transfer("b"))).get(30, TimeUnit.SECONDS))
+                .containsExactly(0, 1);
+            assertThat(producer.send("transfers", 0, List.of(transfer("c"))).get(30, TimeUnit.SECONDS))
+                .containsExactly(2);
+        }
+        for (final ClusterNode node : nodes)
+        {
+            node.engine().streams().topics().topic("transfers").partition(0).awaitEndAbove(2,
+                TimeUnit.SECONDS.toNanos(30));
+            assertThat(StoredFrames.records(node.engine(), "transfers", 0)).extracting(StoredFrames.Stored::value)
+                .as("node %d", node.nodeId()).containsExactly("a", "b", "c");
+        }
+    }
+
+    private static ProducerRecord transfer(final String value)
+    {
+        return ProducerRecord.toPartition("transfers", 0, null, value.getBytes(UTF_8));
     }
 
     @Test

@@ -101,6 +101,15 @@ public final class FailoverProducer implements AutoCloseable
         return producerId;
     }
 
+    /** How often this producer has lost its node and connected to another. */
+    public long failovers()
+    {
+        synchronized (lock)
+        {
+            return connectionNumber - 1;
+        }
+    }
+
     /**
      * Sends {@code records} as one batch to a partition of a replicated topic (their topic and partition fields are
      * ignored).
