@@ -51,8 +51,8 @@ public final class ClusterNode implements AutoCloseable
     private final ClientId adminClientId = ClientId.randomId();
     private final AtomicLong adminCallId = new AtomicLong();
     private final RaftServer raft;
-    /** The node's own client of the cluster, through which its native server hands on sequenced publishes. */
-    private final ClusterClient forwarder;
+    /** Where the node's native server hands on sequenced publishes, through a cluster client of its own. */
+    private final ForwardedPublishes forwarded;
     private final SpoolServer server;
     private final ScheduledFuture<?> leaderWatch;
 
@@ -69,7 +69,7 @@ public final class ClusterNode implements AutoCloseable
         });
         final ClusterMembers.Member self = config.members().member(config.nodeId());
         RaftServer started = null;
-        ClusterClient forwarding = null;
+        ForwardedPublishes handingOn = null;
         SpoolServer serving = null;
         try
         {
@@ -86,14 +86,14 @@ public final class ClusterNode implements AutoCloseable
                     config.consensusBindPort(), config.electionTimeout()))
                 .build();
             started.start();
-            forwarding = ClusterClient.connect(config.members());
-            serving = SpoolServer.start(engine, config.server(), new ForwardedPublishes(forwarding));
+            handingOn = new ForwardedPublishes(config.members());
+            serving = SpoolServer.start(engine, config.server(), handingOn);
         }
         catch (final IOException | RuntimeException ex)
         {
-            if (forwarding != null)
+            if (handingOn != null)
             {
-                forwarding.close();
+                handingOn.close();
             }
             closeQuietly(started);
             engine.close();
@@ -103,7 +103,7 @@ public final class ClusterNode implements AutoCloseable
                 (RuntimeException)ex;
         }
         this.raft = started;
-        this.forwarder = forwarding;
+        this.forwarded = handingOn;
         this.server = serving;
         final long seconds = LEADERLESS_WARNING.toSeconds();
         leaderWatch = joiner.scheduleWithFixedDelay(this::warnWhileLeaderless, seconds, seconds, TimeUnit.SECONDS);
@@ -246,7 +246,7 @@ public final class ClusterNode implements AutoCloseable
             Thread.currentThread().interrupt();
         }
         server.close();
-        forwarder.close();
+        forwarded.close();
         closeQuietly(raft);
         engine.close();
     }
