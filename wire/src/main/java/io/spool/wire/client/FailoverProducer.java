@@ -31,6 +31,10 @@ import java.util.concurrent.CompletableFuture;
  * A batch is answered with the offset of each of its records, or fails with the cluster's refusal; a lost connection
  * fails no batch, it is retried until some node of the list answers (bound the wait on the future). The caller bounds
  * how many batches are unconfirmed at once. Thread-safe; batches sent to one partition are stored in the order sent.
+ * <p>
+ * Design note: unlike {@link RemoteProducer}, each send takes a lock and keeps its records until confirmed, since a
+ * batch must be sent again, with its sequence, in the order first sent, on whichever connection comes next; the
+ * replicated path this serves pays a consensus round per batch anyway.
  */
 public final class FailoverProducer implements AutoCloseable
 {
