@@ -28,7 +28,8 @@ final class AgentRequest
     /** A receive's lock, or 0 for the subscription's lock timeout. */
     long lockMillis;
     SubscriptionSettings settings;
-    DeadLetterSink deadLetterSink;
+    /** Each partition's dead-letter sink, by partition. */
+    DeadLetterSink[] deadLetterSinks;
     Settlement settlement;
     long argument;
     List<Receipt> receipts;

@@ -1,8 +1,9 @@
 package io.spool.queue;
 
 /**
- * Ends messages as dead: marks them settled and dead, counts them, journals the reason, hands them to the
- * dead-letter handler and lets the next message of their group go. It also says when a message has been delivered
+ * Ends messages as dead: marks them settled and dead, counts them, journals the reason (and, when the subscription
+ * has a dead-letter topic, that a copy is due there, in the same commit), hands them to the dead-letter handler and
+ * lets the next message of their group go. It also says when a message has been delivered
  * too often. Not thread-safe: owned by the subscription partition's thread.
  */
 final class DeadLettering
@@ -10,6 +11,7 @@ final class DeadLettering
     private final PartitionCore core;
     private int deliveryLimit;
     private final DeadLetterHandler deadLetters;
+    private boolean keepsLetters;
     private GroupGate groups;
     private long deadCount;
 
@@ -18,6 +20,13 @@ final class DeadLettering
         this.core = core;
         this.deliveryLimit = settings.deliveryLimit();
         this.deadLetters = deadLetters;
+        this.keepsLetters = settings.deadLetterTopic() != null;
+    }
+
+    /** Whether deaths from now on owe a copy to a dead-letter topic; a changed setting does not touch earlier ones. */
+    void keepsLetters(final boolean keeps)
+    {
+        this.keepsLetters = keeps;
     }
 
     /** The groups whose next message a death lets go; set once, as they also let messages die. */
@@ -52,6 +61,12 @@ final class DeadLettering
         core.firstDeliveries.settled(offset);
         deadCount++;
         core.stateLog.dead(offset, reason);
+        if (keepsLetters)
+        {
+            final long now = core.clock.time();
+            core.stateLog.deadLetterDue(offset, reason, deliveries, now);
+            core.dueLetters.due(offset, reason, deliveries, now);
+        }
         deadLetters.onDead(offset, reason, deliveries);
         core.advanceFloorFrom(offset);
     }

@@ -41,13 +41,19 @@ package io.spool.queue;
  *     <li>{@link #ACK}: offset (long);</li>
  *     <li>{@link #ACK_RANGE}: from offset (long), count (int): acks of consecutive offsets;</li>
  *     <li>{@link #DEAD}: offset (long), {@link DeadReason#code()} (int);</li>
- *     <li>{@link #DELAY}: offset (long), due time in epoch ms (long).</li>
+ *     <li>{@link #DELAY}: offset (long), due time in epoch ms (long);</li>
+ *     <li>{@link #DEAD_LETTER_DUE}: offset (long), {@link DeadReason#code()} (int), deliveries (int), death time
+ *     in epoch ms (long): the dead message's copy is owed to the dead-letter topic;</li>
+ *     <li>{@link #DEAD_LETTER_STORED}: offset (long): the dead-letter topic confirmed the copy (or it can never
+ *     be stored, and the engine said why).</li>
  * </ul>
+ * Version 3 added the two dead-letter types; a version 2 journal has none and reads the same.
  */
 final class JournalDescriptor
 {
     static final int MAGIC = 0x4A515053;
-    static final int VERSION = 2;
+    static final int VERSION = 3;
+    static final int OLDEST_READABLE_VERSION = 2;
     static final int FILE_HEADER_LENGTH = 16;
     static final int MAGIC_AT = 0;
     static final int VERSION_AT = 4;
@@ -65,6 +71,8 @@ final class JournalDescriptor
     static final int DEAD = 4;
     static final int DELAY = 5;
     static final int ACK_RANGE = 6;
+    static final int DEAD_LETTER_DUE = 7;
+    static final int DEAD_LETTER_STORED = 8;
 
     private JournalDescriptor()
     {
@@ -82,7 +90,10 @@ final class JournalDescriptor
             case ACK_RANGE:
                 return Long.BYTES + Integer.BYTES;
             case ACK:
+            case DEAD_LETTER_STORED:
                 return Long.BYTES;
+            case DEAD_LETTER_DUE:
+                return 2 * Long.BYTES + 2 * Integer.BYTES;
             case DELAY:
                 return 2 * Long.BYTES;
             default:

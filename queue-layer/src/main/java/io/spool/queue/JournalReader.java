@@ -116,7 +116,7 @@ final class JournalReader
         final int magic = buffer.getInt(MAGIC_AT, ByteOrder.LITTLE_ENDIAN);
         final int version = buffer.getInt(VERSION_AT, ByteOrder.LITTLE_ENDIAN);
         final long fileGeneration = buffer.getLong(GENERATION_AT, ByteOrder.LITTLE_ENDIAN);
-        if (magic != MAGIC || version != VERSION || fileGeneration != generation)
+        if (magic != MAGIC || version < OLDEST_READABLE_VERSION || version > VERSION || fileGeneration != generation)
         {
             throw new CorruptStateException("journal " + path + " has magic " + Integer.toHexString(magic) +
                 ", version " + version + ", generation " + fileGeneration + "; expected magic " +
@@ -181,6 +181,15 @@ final class JournalReader
                     break;
                 case DEAD:
                     target.dead(offset, DeadReason.fromCode(buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN)));
+                    break;
+                case DEAD_LETTER_DUE:
+                    target.deadLetterDue(offset,
+                        DeadReason.fromCode(buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN)),
+                        buffer.getInt(at + Long.BYTES + Integer.BYTES, ByteOrder.LITTLE_ENDIAN),
+                        buffer.getLong(at + Long.BYTES + 2 * Integer.BYTES, ByteOrder.LITTLE_ENDIAN));
+                    break;
+                case DEAD_LETTER_STORED:
+                    target.deadLetterStored(offset);
                     break;
                 default:
                     target.delayed(offset, buffer.getLong(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN));

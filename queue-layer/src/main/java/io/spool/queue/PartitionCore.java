@@ -24,6 +24,8 @@ final class PartitionCore
     final MessageExpiry expiry;
     /** Messages past the cursor the read-ahead found waiting for their delivery time. */
     final DelayedAhead delayedAhead = new DelayedAhead();
+    /** Dead messages whose copy the dead-letter topic has not confirmed. */
+    final DueDeadLetters dueLetters = new DueDeadLetters();
     /** Scratch traits of the message being decided; reused so deciding allocates nothing. */
     final MessageTraits traits = new MessageTraits();
     private final Int2IntHashMap inFlightByConsumer = new Int2IntHashMap(0);

@@ -59,7 +59,7 @@ final class PartitionStateOpener
     private SubscriptionStateStore open(final Path directory, final int partition, final SubscriptionSettings settings,
         final long startOffset, final EpochClock clock, final PartitionWorker worker)
     {
-        return SubscriptionStateStore.open(directory, partition, settings, startOffset, clock, config, worker,
-            worker.readAheadInspector(settings));
+        return SubscriptionStateStore.open(directory, partition, settings, startOffset, clock, config,
+            DeadLetterHandler.NONE, worker.readAheadInspector(settings));
     }
 }

@@ -1,20 +1,39 @@
 package io.spool.queue;
 
+import io.spool.log.EngineClosedException;
 import io.spool.log.HeadersCodec;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordView;
+import io.spool.log.SpoolException;
 import org.agrona.concurrent.EpochClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * One partition of a subscription, as its agent runs it: the message state and its durable store, and a reader
- * that fetches the records the state hands out. Owned by the subscription's agent thread; not thread-safe.
+ * that fetches the records the state hands out. Owned by the subscription's agent thread; not thread-safe, but for
+ * {@link DeadLetterOutcomes}, which the dead-letter topic's confirms call on their own thread.
+ * <p>
+ * Dead letters: a death is journaled with the copy it owes to the dead-letter topic; the copy is sent only after
+ * that commit (so no crash can leave a copy stored for a message the subscription still holds), and its
+ * confirmation is journaled in a later pass. What a crash leaves owed, the next open sends again
+ * ({@link DeadLetterReplay}).
  */
-final class PartitionWorker implements DeadLetterHandler
+final class PartitionWorker implements DeadLetterOutcomes
 {
+    private static final Logger LOGGER = LoggerFactory.getLogger(PartitionWorker.class);
     /** Messages read ahead for their expiry per agent pass: enough to keep up, small enough to keep passes short. */
     private static final int EXPIRY_READ_AHEAD_PER_PASS = 1024;
+    /** How long a close or an open waits for the dead-letter topic to confirm the letters sent; the rest stay owed. */
+    private static final long LETTER_CONFIRM_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final String subscription;
     private final long issuer;
@@ -33,6 +52,12 @@ final class PartitionWorker implements DeadLetterHandler
     private RecordInspector arrivalInspector;
     /** The ack floor as of the agent's last pass, for work-queue retention on another thread. */
     private volatile long publishedAckFloor;
+    /** Offsets whose dead letter the topic stored or refused for good, for the agent to journal. */
+    private final Queue<Long> lettersSettled = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger lettersInFlight = new AtomicInteger();
+    private Runnable wakeOnLetters = () -> {};
+    /** Made once: a pass sends through it without allocating. */
+    private final Consumer<DueDeadLetters.Letter> sendLetter = this::send;
 
     PartitionWorker(final String subscription, final long issuer, final String topic, final int partition,
         final PartitionLog log, final EpochClock clock, final String deadLetterTopic, final DeadLetterSink deadLetters)
@@ -65,7 +90,13 @@ final class PartitionWorker implements DeadLetterHandler
             state.arrivalInspector(arrivalInspector);
         }
         state.attached();
-        this.publishedAckFloor = state.ackFloor();
+        this.publishedAckFloor = lowestKept();
+    }
+
+    /** What to call when a dead letter's outcome arrives, so the agent journals it without waiting for other work. */
+    void wakeOnLetters(final Runnable wake)
+    {
+        this.wakeOnLetters = wake;
     }
 
     /** Agent thread: the changeable settings of a live subscription take effect; see {@link SubscriptionRegistry#update}. */
@@ -114,7 +145,24 @@ final class PartitionWorker implements DeadLetterHandler
      */
     int refresh()
     {
-        return noteLogEnd() + state.expireDue() + state.meetArrivals();
+        return settleLetters() + noteLogEnd() + state.expireDue() + state.meetArrivals();
+    }
+
+    /**
+     * Journals (with the next commit) the dead letters the topic stored or refused for good.
+     *
+     * @return how many.
+     */
+    int settleLetters()
+    {
+        int settled = 0;
+        Long offset;
+        while ((offset = lettersSettled.poll()) != null)
+        {
+            state.deadLetterStored(offset);
+            settled++;
+        }
+        return settled;
     }
 
     /**
@@ -171,11 +219,43 @@ final class PartitionWorker implements DeadLetterHandler
         return ready;
     }
 
-    /** Journals what this pass changed and publishes the ack floor. */
+    /**
+     * Journals what this pass changed, then sends the dead letters that commit made owed, and publishes the ack
+     * floor; retention keeps what a dead letter still has to copy.
+     */
     void commit()
     {
         store.commit();
-        publishedAckFloor = state.ackFloor();
+        state.dueDeadLetters().sendUnsent(sendLetter);
+        publishedAckFloor = lowestKept();
+    }
+
+    private long lowestKept()
+    {
+        return Math.min(state.ackFloor(), state.dueDeadLetters().lowestOffset());
+    }
+
+    /** Dead letters sent and not yet stored or refused. */
+    int lettersInFlight()
+    {
+        return lettersInFlight.get();
+    }
+
+    /**
+     * Waits, for a bounded time, until the dead-letter topic answered every letter sent, and journals the answers:
+     * what it did not answer stays owed, for the next open.
+     */
+    void awaitLetters()
+    {
+        final long deadline = System.nanoTime() + LETTER_CONFIRM_WAIT_NANOS;
+        while (lettersInFlight.get() > 0 && System.nanoTime() - deadline < 0)
+        {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        if (settleLetters() > 0)
+        {
+            store.commit();
+        }
     }
 
     void snapshot()
@@ -189,29 +269,64 @@ final class PartitionWorker implements DeadLetterHandler
     }
 
     /**
-     * The state declared a message dead: publish a copy with its death history to the dead-letter topic. The view
-     * is copied out before anything else uses the reader.
+     * Publishes the copy of a dead message, with its death history, to the dead-letter topic. The view is copied out
+     * before anything else uses the reader. A letter that cannot be sent (no dead-letter topic any more, or
+     * retention already took the record) is owed no more.
      */
-    @Override
-    public void onDead(final long offset, final DeadReason reason, final int deliveryCount)
+    private void send(final DueDeadLetters.Letter letter)
     {
-        if (deadLetterTopic == null)
-        {
-            return;
-        }
-        final RecordView record = finder.find(offset);
+        final RecordView record = deadLetterTopic == null ? null : finder.find(letter.offset);
         if (record == null)
         {
+            if (deadLetterTopic != null)
+            {
+                LOGGER.warn("dead letter of subscription " + subscription + " (" + topic + " partition " + partition +
+                    " offset " + letter.offset + ") was not sent: retention removed its record first");
+            }
+            lettersSettled.add(letter.offset);
+            wakeOnLetters.run();
             return;
         }
         final Map<String, byte[]> headers = DeathHistory.record(
             HeadersCodec.decode(record.buffer(), record.headersOffset(), record.headersLength()),
-            topic, subscription, partition, offset, reason, deliveryCount, clock.time());
-        deadLetters.send(deadLetterTopic, record.keyBytes(), HeadersCodec.encode(headers), record.valueBytes());
+            topic, subscription, partition, letter.offset, letter.reason, letter.deliveries, letter.timeMillis);
+        lettersInFlight.incrementAndGet();
+        deadLetters.send(deadLetterTopic, record.keyBytes(), HeadersCodec.encode(headers), record.valueBytes(),
+            letter.offset);
     }
 
+    @Override
+    public void letterStored(final long offset)
+    {
+        lettersSettled.add(offset);
+        lettersInFlight.decrementAndGet();
+        wakeOnLetters.run();
+    }
+
+    /**
+     * A letter refused because the engine is closing stays owed, for the next open; one refused for what it is
+     * (too large, an unknown topic) never will be stored, and is owed no more.
+     */
+    @Override
+    public void letterRefused(final long offset, final SpoolException error)
+    {
+        if (!(error instanceof EngineClosedException))
+        {
+            LOGGER.error("dead letter of subscription " + subscription + " (" + topic + " partition " + partition +
+                " offset " + offset + ") could not be published to " + deadLetterTopic + ": " + error.getMessage());
+            lettersSettled.add(offset);
+        }
+        lettersInFlight.decrementAndGet();
+        wakeOnLetters.run();
+    }
+
+    /** Waits for the dead letters in flight first (see {@link #awaitLetters()}), then closes the files. */
     void close()
     {
+        if (store != null)
+        {
+            awaitLetters();
+        }
         finder.close();
         if (inspector != null)
         {

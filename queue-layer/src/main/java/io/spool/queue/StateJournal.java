@@ -167,6 +167,22 @@ final class StateJournal implements StateLog, AutoCloseable
     }
 
     @Override
+    public void deadLetterDue(final long offset, final DeadReason reason, final int deliveries, final long timeMillis)
+    {
+        final int at = beginItem(DEAD_LETTER_DUE);
+        pending.putLong(at, offset, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES, reason.code(), ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(at + Long.BYTES + Integer.BYTES, deliveries, ByteOrder.LITTLE_ENDIAN);
+        pending.putLong(at + Long.BYTES + 2 * Integer.BYTES, timeMillis, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public void deadLetterStored(final long offset)
+    {
+        pending.putLong(beginItem(DEAD_LETTER_STORED), offset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
     public void delayed(final long offset, final long untilMillis)
     {
         final int at = beginItem(DELAY);

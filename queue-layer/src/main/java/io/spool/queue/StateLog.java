@@ -28,6 +28,15 @@ interface StateLog
         public void delayed(final long offset, final long untilMillis)
         {
         }
+
+        public void deadLetterDue(final long offset, final DeadReason reason, final int deliveries,
+            final long timeMillis)
+        {
+        }
+
+        public void deadLetterStored(final long offset)
+        {
+        }
     };
 
     /** The offset was delivered for the first time, at {@code timeMillis}; every lower offset has been delivered too. */
@@ -58,4 +67,13 @@ interface StateLog
     void dead(long offset, DeadReason reason);
 
     void delayed(long offset, long untilMillis);
+
+    /**
+     * The dead message at {@code offset} owes a copy to the dead-letter topic, with its death history; journaled in
+     * the same commit as its death, so that no crash can leave it dead and its copy never sent.
+     */
+    void deadLetterDue(long offset, DeadReason reason, int deliveries, long timeMillis);
+
+    /** The dead-letter topic holds the copy of the message at {@code offset} (or it can never be stored). */
+    void deadLetterStored(long offset);
 }

@@ -122,6 +122,18 @@ final class StateRestorer implements StateLog
     }
 
     @Override
+    public void deadLetterDue(final long offset, final DeadReason reason, final int deliveries, final long timeMillis)
+    {
+        state.dueDeadLetters().due(offset, reason, deliveries, timeMillis);
+    }
+
+    @Override
+    public void deadLetterStored(final long offset)
+    {
+        state.dueDeadLetters().stored(offset);
+    }
+
+    @Override
     public void delayed(final long offset, final long untilMillis)
     {
         delays.put(offset, untilMillis);

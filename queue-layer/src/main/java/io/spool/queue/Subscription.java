@@ -220,11 +220,11 @@ public final class Subscription
     }
 
     /** Agent thread takes the changed settings; see {@link SubscriptionRegistry#update}. */
-    void update(final SubscriptionSettings changed, final DeadLetterSink sink)
+    void update(final SubscriptionSettings changed, final DeadLetterSink[] sinks)
     {
         final AgentRequest request = new AgentRequest(AgentRequest.Kind.UPDATE);
         request.settings = changed;
-        request.deadLetterSink = sink;
+        request.deadLetterSinks = sinks;
         agent.call(request);
         this.settings = changed;
     }

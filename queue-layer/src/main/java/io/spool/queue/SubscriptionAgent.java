@@ -448,7 +448,7 @@ final class SubscriptionAgent implements Runnable
                 case UPDATE:
                     for (final PartitionWorker partition : partitions)
                     {
-                        partition.update(request.settings, request.deadLetterSink);
+                        partition.update(request.settings, request.deadLetterSinks[partition.partition()]);
                     }
                     request.complete();
                     break;

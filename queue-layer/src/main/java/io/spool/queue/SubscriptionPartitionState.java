@@ -104,6 +104,22 @@ public final class SubscriptionPartitionState
         return core.partition;
     }
 
+    /** Dead messages whose copy the dead-letter topic has not confirmed yet. */
+    DueDeadLetters dueDeadLetters()
+    {
+        return core.dueLetters;
+    }
+
+    /** The copy of the dead message at {@code offset} is stored (or never can be): journaled, and owed no more. */
+    void deadLetterStored(final long offset)
+    {
+        if (core.dueLetters.isDue(offset))
+        {
+            core.dueLetters.stored(offset);
+            core.stateLog.deadLetterStored(offset);
+        }
+    }
+
     /** Every offset below the ack floor is acked or dead. */
     public long ackFloor()
     {
@@ -161,6 +177,7 @@ public final class SubscriptionPartitionState
     {
         this.lockTimeoutMillis = settings.lockTimeoutMillis();
         dead.deliveryLimit(settings.deliveryLimit());
+        dead.keepsLetters(settings.deadLetterTopic() != null);
     }
 
     /**

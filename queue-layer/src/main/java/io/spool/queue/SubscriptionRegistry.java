@@ -4,6 +4,7 @@ import io.spool.log.DurableFiles;
 import io.spool.log.EngineClosedException;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
+import io.spool.log.SpoolException;
 import io.spool.stream.PublishListener;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
@@ -11,8 +12,6 @@ import io.spool.stream.Topic;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,7 +34,6 @@ import java.util.regex.Pattern;
  */
 public final class SubscriptionRegistry implements AutoCloseable
 {
-    private static final Logger LOGGER = LoggerFactory.getLogger(SubscriptionRegistry.class);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,249}");
     static final String CATALOG_FILE = "subscriptions.catalog";
 
@@ -271,7 +269,7 @@ public final class SubscriptionRegistry implements AutoCloseable
         {
             streams.topics().topic(settings.deadLetterTopic());
         }
-        subscription.update(settings, deadLetterSink(name, settings));
+        subscription.update(settings, deadLetterSinks(name, settings, subscription.agent().partitions()));
         final SubscriptionCatalog.Entry entry = entries.get(name).withSettings(settings);
         catalog.saveEntry(directory.resolve(name), entry);
         entries.put(name, entry);
@@ -299,9 +297,31 @@ public final class SubscriptionRegistry implements AutoCloseable
         return fresh;
     }
 
-    private DeadLetterSink deadLetterSink(final String name, final SubscriptionSettings settings)
+    /** A sink per partition, each telling its own worker what became of its letters. */
+    private DeadLetterSink[] deadLetterSinks(final String name, final SubscriptionSettings settings,
+        final PartitionWorker[] workers)
     {
-        return settings.deadLetterTopic() == null ? DeadLetterSink.DROP : deadLetterPublisher(name);
+        final DeadLetterSink[] sinks = new DeadLetterSink[workers.length];
+        for (int p = 0; p < sinks.length; p++)
+        {
+            final int partition = p;
+            sinks[p] = settings.deadLetterTopic() == null ? DeadLetterSink.DROP :
+                deadLetterPublisher(name, new DeadLetterOutcomes()
+                {
+                    @Override
+                    public void letterStored(final long offset)
+                    {
+                        workers[partition].letterStored(offset);
+                    }
+
+                    @Override
+                    public void letterRefused(final long offset, final SpoolException error)
+                    {
+                        workers[partition].letterRefused(offset, error);
+                    }
+                });
+        }
+        return sinks;
     }
 
     private Subscription start(final SubscriptionCatalog.Entry entry)
@@ -312,14 +332,14 @@ public final class SubscriptionRegistry implements AutoCloseable
     private Subscription start(final SubscriptionCatalog.Entry entry, final StartPosition startPosition)
     {
         final Topic topic = streams.topics().topic(entry.topic);
-        final DeadLetterSink deadLetters = deadLetterSink(entry.name, entry.settings);
         final PartitionWorker[] workers = new PartitionWorker[topic.partitionCount()];
+        final DeadLetterSink[] deadLetters = deadLetterSinks(entry.name, entry.settings, workers);
         final PassClock passClock = new PassClock(clock);
         for (int p = 0; p < workers.length; p++)
         {
             final PartitionLog log = topic.partition(p);
             workers[p] = new PartitionWorker(entry.name, entry.issuer, entry.topic, p, log, passClock,
-                entry.settings.deadLetterTopic(), deadLetters);
+                entry.settings.deadLetterTopic(), deadLetters[p]);
             try
             {
                 workers[p].attach(stateOpener.open(entry.name,
@@ -335,10 +355,13 @@ public final class SubscriptionRegistry implements AutoCloseable
                 throw ex;
             }
         }
+        DeadLetterReplay.replay(entry.name, entry.topic, entry.settings.deadLetterTopic() == null ? null :
+            streams.topics().topicOrNull(entry.settings.deadLetterTopic()), workers);
         final SubscriptionAgent agent = new SubscriptionAgent(entry.name, entry.issuer, passClock, workers, entry.settings);
         for (final PartitionWorker worker : workers)
         {
             worker.log().addCommitListener((log, end) -> agent.wake());
+            worker.wakeOnLetters(agent::wake);
         }
         agent.start();
         return new Subscription(entry.name, entry.topic, entry.settings, agent, clock);
@@ -360,37 +383,44 @@ public final class SubscriptionRegistry implements AutoCloseable
     }
 
     /**
-     * Dead letters go out through a producer owned by the subscription's agent thread; a failed publish is logged,
-     * the message stays in its source topic.
+     * Dead letters go out through a producer owned by the subscription partition's agent thread; the correlation of
+     * each publish is the dead message's offset, and {@code outcomes} hears whether the topic stored it.
      */
-    private DeadLetterSink deadLetterPublisher(final String subscription)
+    private DeadLetterSink deadLetterPublisher(final String subscription, final DeadLetterOutcomes outcomes)
     {
         final StreamProducer producer = streams.newProducer(new PublishListener()
         {
             @Override
             public void onPublished(final long correlation, final String topic, final int partition, final long offset)
             {
+                outcomes.letterStored(correlation);
             }
 
             @Override
             public void onFailed(final long correlation, final String topic, final int partition,
-                final io.spool.log.SpoolException error)
+                final SpoolException error)
             {
-                LOGGER.error("dead letter of subscription " + subscription +
-                    " could not be published to " + topic + ": " + error.getMessage());
+                outcomes.letterRefused(correlation, error);
             }
         });
         final UnsafeBuffer key = new UnsafeBuffer(0, 0);
         final UnsafeBuffer headers = new UnsafeBuffer(0, 0);
         final UnsafeBuffer value = new UnsafeBuffer(0, 0);
         final byte[] none = new byte[0];
-        return (topic, k, h, v) ->
+        return (topic, k, h, v, offset) ->
         {
             key.wrap(k == null ? none : k);
             headers.wrap(h);
             value.wrap(v == null ? none : v);
-            producer.publish(topic, key, 0, k == null ? -1 : k.length, headers, 0, h.length,
-                value, 0, v == null ? -1 : v.length, 0);
+            try
+            {
+                producer.publish(topic, key, 0, k == null ? -1 : k.length, headers, 0, h.length,
+                    value, 0, v == null ? -1 : v.length, offset);
+            }
+            catch (final SpoolException ex)
+            {
+                outcomes.letterRefused(offset, ex);
+            }
         };
     }
 

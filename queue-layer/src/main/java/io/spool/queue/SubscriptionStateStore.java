@@ -157,14 +157,18 @@ public final class SubscriptionStateStore implements AutoCloseable
     public void commit()
     {
         journal.commit();
-        if (journal.fileLength() >= config.compactionThresholdBytes())
+        // A snapshot keeps no dead letters owed: compaction waits until the dead-letter topic confirmed them, which
+        // takes one round trip of its pipeline, so no crash between a snapshot and its new journal can forget one.
+        if (journal.fileLength() >= config.compactionThresholdBytes() && state.dueDeadLetters().isEmpty())
         {
             snapshot();
         }
     }
 
     /**
-     * Writes a snapshot of the whole state now and starts a new empty journal; the old journal is deleted.
+     * Writes a snapshot of the whole state now and starts a new journal, which owes again the dead letters still
+     * owed; the old journal is deleted. Commits compact only while no dead letter is owed, since a crash between the
+     * snapshot and the new journal's first commit would forget those owed.
      *
      * @throws StateStorageException if a file cannot be written.
      */
@@ -177,6 +181,9 @@ public final class SubscriptionStateStore implements AutoCloseable
         final Path current = directory.resolve(JournalDescriptor.fileName(next));
         journal.rollTo(current, next);
         generation = next;
+        state.dueDeadLetters().forEach(letter ->
+            journal.deadLetterDue(letter.offset, letter.reason, letter.deliveries, letter.timeMillis));
+        journal.commit();
         try
         {
             Files.deleteIfExists(previous);

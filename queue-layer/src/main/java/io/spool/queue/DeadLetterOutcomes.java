@@ -1,0 +1,14 @@
+package io.spool.queue;
+
+import io.spool.log.SpoolException;
+
+/**
+ * Told what became of each dead letter a partition sent: stored by the dead-letter topic, or refused. Thread-safe:
+ * called on the thread that completes the dead-letter topic's publishes.
+ */
+interface DeadLetterOutcomes
+{
+    void letterStored(long offset);
+
+    void letterRefused(long offset, SpoolException error);
+}
