@@ -55,11 +55,41 @@ final class Engines
     /**
      * Copies a running engine's directory: what a process killed now would leave on disk, since every write the
      * engine finished is in the page cache, mapped segments included, whether or not it was forced.
+     * <p>
+     * The copy is not one instant, so its order must be one a real crash could leave: the queue state first, then,
+     * listed afresh, the topics and the rest. A journal may say a dead letter is stored only once the dead-letter
+     * topic holds it, and that letter may be in a segment created while the queue state was copied.
      */
     static Path crashImage(final Path dir)
     {
         final Path image = temporaryDirectory("spool-crash-image");
-        LogFixture.copyCrashImage(dir, image);
+        final Path queueState = dir.resolve("queue");
+        if (Files.isDirectory(queueState))
+        {
+            LogFixture.copyCrashImage(queueState, image.resolve("queue"));
+        }
+        try (Stream<Path> entries = Files.list(dir))
+        {
+            for (final Path entry : entries.sorted().toList())
+            {
+                if (entry.equals(queueState))
+                {
+                    continue;
+                }
+                if (Files.isDirectory(entry))
+                {
+                    LogFixture.copyCrashImage(entry, image.resolve(entry.getFileName().toString()));
+                }
+                else
+                {
+                    Files.copy(entry, image.resolve(entry.getFileName().toString()));
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
         return image;
     }
 

@@ -13,6 +13,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
@@ -40,6 +41,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class LogProperties
 {
+    /** Actions per sequence at most. */
+    private static final int MAX_ACTIONS = 40;
     private static final String LOG = "p/0";
     private static final long RETENTION_MILLIS = 60_000;
 
@@ -47,6 +50,8 @@ class LogProperties
     private LogSystem running;
 
     @Property
+    @AddLifecycleHook(SeededRuns.class)
+    @ActionsPerSequence(MAX_ACTIONS)
     void theLogAgreesWithItsModel(@ForAll("chains") final ActionChain<LogSystem> chain)
     {
         running = null;
@@ -56,6 +61,7 @@ class LogProperties
         }
         finally
         {
+            SeededRuns.ran(chain.transformations().size());
             if (running != null)
             {
                 running.destroy();
@@ -87,7 +93,7 @@ class LogProperties
             .withAction(1, Action.just("reopen", Transformer.mutate("reopen", LogSystem::reopen)))
             .withAction(1, Action.just("crash with torn tail", Transformer.mutate("crash with torn tail", LogSystem::crashWithTornTail)))
             .withAction(1, new OffsetForTimestamp())
-            .withMaxTransformations(40);
+            .withMaxTransformations(MAX_ACTIONS);
     }
 
     static final class AppendBatch implements Action.Independent<LogSystem>

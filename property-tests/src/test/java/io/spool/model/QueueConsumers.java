@@ -165,6 +165,28 @@ final class QueueConsumers
         });
     }
 
+    /**
+     * Rejects the receipt handed out {@code back} receipts ago and crashes the engine as soon as the reject returned,
+     * before anything waits for its dead letter: the letter must reach the dead-letter topic once all the same.
+     */
+    void rejectAndCrash(final int back)
+    {
+        if (receipts.isEmpty())
+        {
+            return;
+        }
+        final QueueModel.Receipt receipt = fromNewest(receipts, back);
+        final Throwable thrown = catchThrowable(() -> system.subscription.reject(engineReceipt(receipt)));
+        final Outcome expected = system.model.reject(receipt);
+        assertThat(outcomeOf(thrown)).as("reject %s (%s)", receipt, thrown).isEqualTo(expected);
+        if (expected == Outcome.DONE)
+        {
+            CoverageChecks.ran("crash right after a reject returned");
+        }
+        system.followPass();
+        system.crash();
+    }
+
     /** Settles the receipt handed out {@code back} receipts ago; nothing happens while there is none. */
     void settle(final String kind, final int back, final long millis)
     {

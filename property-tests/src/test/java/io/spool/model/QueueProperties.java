@@ -8,6 +8,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
@@ -38,6 +39,8 @@ import java.util.function.Function;
  */
 class QueueProperties
 {
+    /** Actions per sequence at most. */
+    private static final int MAX_ACTIONS = 60;
     private static final long DAY_MILLIS = 24 * 3_600_000L;
     /** The actions, and the outcomes that show a feature at work, that every run must have seen at least once. */
     private static final List<String> ACTIONS = List.of("publish by key", "publish to partition",
@@ -48,7 +51,8 @@ class QueueProperties
         "receive while messages wait for their group", "hand out a run of a group", "ack", "nack", "nack with delay", "reject", "extend",
         "forged receipt", "ack a receipt of the other subscription", "ack in a batch", "advance clock", "open push consumer", "ack through push consumer",
         "ack through push consumer a receipt it may not hold",
-        "close push consumer", "run maintenance", "audit receive", "audit ack", "restart", "crash");
+        "close push consumer", "run maintenance", "audit receive", "audit ack", "restart", "crash",
+        "crash right after a reject returned");
 
     /** The settings of the sequence being run; a field so that shrinking a sequence keeps them. */
     private QueueSystem.Settings settings;
@@ -57,6 +61,8 @@ class QueueProperties
     private QueueSystem running;
 
     @Property
+    @AddLifecycleHook(SeededRuns.class)
+    @ActionsPerSequence(MAX_ACTIONS)
     void theQueueAgreesWithItsModel(@ForAll("settings") final QueueSystem.Settings settings,
         @ForAll("chains") final ActionChain<QueueSystem> chain)
     {
@@ -71,6 +77,7 @@ class QueueProperties
         }
         finally
         {
+            SeededRuns.ran(chain.transformations().size());
             if (running != null)
             {
                 running.destroy();
@@ -169,7 +176,10 @@ class QueueProperties
                 QueueSystem::runMaintenance)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", QueueSystem::restart)))
             .withAction(1, Action.just("crash", Transformer.mutate("crash", QueueSystem::crash)))
-            .withMaxTransformations(60);
+            // Dead letters atomic with their settlement: the process dies while the letter may still be on its way.
+            .withAction(1, drawing(receiptsBack, back -> "reject receipt " + back + " back and crash at once",
+                (s, back) -> s.consumers.rejectAndCrash(back)))
+            .withMaxTransformations(MAX_ACTIONS);
     }
 
     /** An action that draws a value, is named after it, and applies it to the system. */

@@ -270,7 +270,10 @@ final class QueueSystem
                 stored(outgoing, placed[0], dedupId);
             }
         }
-        if (settings.hasOverflow())
+        // The agent may run a pass between two publishes of one step. Where a pass shows (a byte bound counts what
+        // arrived before it; a push consumer takes a group's head with a run of only what is stored by then), each
+        // publish is followed by its own pass, so that the pass that took each message is known.
+        if (settings.hasOverflow() || consumers.pushConsumerCount() > 0)
         {
             settle();
         }
@@ -391,6 +394,15 @@ final class QueueSystem
     {
         subscription.sync();
         audit.sync();
+        followPass();
+    }
+
+    /**
+     * Applies to the model what the agent's last pass did after the step's requests: drop-head, then pushes. A
+     * step's answer comes from that pass, so a step that must not wait for another pass calls this alone.
+     */
+    void followPass()
+    {
         final int deadBefore = model.deadLetters().size();
         model.enforceOverflow(this::droppedByEngine);
         if (model.deadLetters().size() > deadBefore)

@@ -11,6 +11,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.lifecycle.AddLifecycleHook;
 import net.jqwik.api.state.Action;
 import net.jqwik.api.state.ActionChain;
 import net.jqwik.api.state.Transformer;
@@ -34,6 +35,8 @@ import java.util.List;
  */
 class StreamProperties
 {
+    /** Actions per sequence at most. */
+    private static final int MAX_ACTIONS = 60;
     private static final List<String> ACTIONS = List.of("publish by key", "publish without key",
         "publish to partition", "poll", "seek", "seek out of range", "seek to timestamp", "commit", "join", "leave",
         "member poll", "member commit", "advance clock", "sessions expire", "restart", "crash");
@@ -45,6 +48,8 @@ class StreamProperties
     private StreamSystem running;
 
     @Property
+    @AddLifecycleHook(SeededRuns.class)
+    @ActionsPerSequence(MAX_ACTIONS)
     void theStreamAgreesWithItsModel(@ForAll("assignors") final String assignor,
         @ForAll("chains") final ActionChain<StreamSystem> chain)
     {
@@ -56,6 +61,7 @@ class StreamProperties
         }
         finally
         {
+            SeededRuns.ran(chain.transformations().size());
             if (running != null)
             {
                 running.destroy();
@@ -97,7 +103,7 @@ class StreamProperties
                 StreamSystem::expireSessions)))
             .withAction(1, Action.just("restart", Transformer.mutate("restart", StreamSystem::restart)))
             .withAction(1, Action.just("crash", Transformer.mutate("crash", StreamSystem::crash)))
-            .withMaxTransformations(60);
+            .withMaxTransformations(MAX_ACTIONS);
     }
 
     static final class PublishByKey implements Action.Independent<StreamSystem>
