@@ -37,6 +37,16 @@ record QueueDefinition(String name, boolean fifo, long createdSeconds, long modi
         return (int)number(QueueAttributes.RECEIVE_MESSAGE_WAIT_TIME_SECONDS, 0);
     }
 
+    /**
+     * The MessageRetentionPeriod given to the queue in milliseconds, or -1 when none was: a queue made with the
+     * default has it as its topic's retention, and a subscription made without the endpoint keeps Spool's.
+     */
+    long retentionMillis()
+    {
+        final long seconds = number(QueueAttributes.MESSAGE_RETENTION_PERIOD, -1);
+        return seconds < 0 ? -1 : seconds * 1000;
+    }
+
     int maximumMessageSize()
     {
         return (int)number(QueueAttributes.MAXIMUM_MESSAGE_SIZE, QueueAttributes.DEFAULT_MAXIMUM_MESSAGE_SIZE);

@@ -9,6 +9,7 @@ import io.spool.queue.QueueException;
 import io.spool.queue.QueueHeaders;
 import io.spool.queue.Receipt;
 import io.spool.queue.Subscription;
+import org.agrona.concurrent.EpochClock;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -24,7 +25,9 @@ import java.util.concurrent.Executor;
  * pull receive locked for the visibility timeout and waiting (without a thread) up to the wait time; a delete is an
  * ack, a visibility change an extend (or, to 0, a release). A handle that is stale (the message was received again
  * since, or its visibility ran out) is refused with ReceiptHandleIsInvalid, where SQS answers success and may not
- * delete. Deleting a message that is already gone from the queue succeeds, as in SQS. Thread-safe.
+ * delete. Deleting a message that is already gone from the queue succeeds, as in SQS. A message older than the
+ * queue's MessageRetentionPeriod when a receive takes it is deleted instead of returned: the topic's retention is
+ * fixed when the topic is made, and SetQueueAttributes can change the period at any time after. Thread-safe.
  */
 final class Receiver
 {
@@ -34,11 +37,13 @@ final class Receiver
 
     private final ReceiptHandles handles;
     private final QueueNames names;
+    private final EpochClock clock;
 
-    Receiver(final ReceiptHandles handles, final QueueNames names)
+    Receiver(final ReceiptHandles handles, final QueueNames names, final EpochClock clock)
     {
         this.handles = handles;
         this.names = names;
+        this.clock = clock;
     }
 
     /** ReceiveMessage; the answer is built on {@code continuation}, never on the subscription's thread. */
@@ -56,9 +61,23 @@ final class Receiver
         return queue.subscription().receiveAsync((int)max, wait * 1000, lockMillis).thenApplyAsync(deliveries ->
         {
             final List<Answer> messages = new ArrayList<>();
+            final List<Receipt> expired = new ArrayList<>();
+            final long retention = queue.definition().retentionMillis();
+            final long now = clock.time();
             for (final Delivery delivery : deliveries)
             {
-                messages.add(message(queue, delivery, attributes, messageAttributes));
+                if (retention >= 0 && now - delivery.timestamp() >= retention)
+                {
+                    expired.add(delivery.receipt());
+                }
+                else
+                {
+                    messages.add(message(queue, delivery, attributes, messageAttributes));
+                }
+            }
+            if (!expired.isEmpty())
+            {
+                queue.subscription().ack(expired);
             }
             return new Answer().objects("Messages", "Message", messages);
         }, continuation);

@@ -55,7 +55,7 @@ public final class SqsEndpoint implements AutoCloseable
         this.engineExecutor = new ThreadPoolExecutor(ENGINE_THREADS, ENGINE_THREADS, 30, TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(ENGINE_QUEUE), new DefaultThreadFactory("spool-sqs-engine", true));
         this.engineExecutor.allowCoreThreadTimeOut(true);
-        final SqsActions actions = new SqsActions(queues, new Sender(engine), new Receiver(handles, names), moves,
+        final SqsActions actions = new SqsActions(queues, new Sender(engine), new Receiver(handles, names, engine.streams().clock()), moves,
             engineExecutor);
         final Transport transport = Transport.select(true);
         this.bossGroup = transport.newEventLoopGroup(1, "spool-sqs-accept");

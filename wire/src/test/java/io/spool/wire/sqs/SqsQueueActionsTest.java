@@ -141,6 +141,24 @@ class SqsQueueActionsTest
     }
 
     @Test
+    void aMessageRetentionPeriodSetAfterCreationDeletesOlderMessagesInsteadOfReturningThem()
+    {
+        final String url = fx.queue("work");
+        fx.sqs.sendMessage(b -> b.queueUrl(url).messageBody("old"));
+        fx.clock.advance(100_000);
+        fx.sqs.sendMessage(b -> b.queueUrl(url).messageBody("new"));
+
+        fx.sqs.setQueueAttributes(b -> b.queueUrl(url).attributesWithStrings(Map.of("MessageRetentionPeriod", "60")));
+
+        assertThat(attributes(url, "MessageRetentionPeriod")).containsEntry("MessageRetentionPeriod", "60");
+        assertThat(fx.sqs.receiveMessage(b -> b.queueUrl(url).maxNumberOfMessages(10)).messages())
+            .extracting(m -> m.body()).containsExactly("new");
+        assertThat(attributes(url, "ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"))
+            .as("the old message is deleted, not only left out").containsEntry("ApproximateNumberOfMessages", "0")
+            .containsEntry("ApproximateNumberOfMessagesNotVisible", "1");
+    }
+
+    @Test
     void aRedrivePolicyNeedsAnExistingDeadLetterQueueOfTheSameKindThatAllowsIt()
     {
         fx.queue("dlq", "RedriveAllowPolicy", "{\"redrivePermission\":\"byQueue\",\"sourceQueueArns\":[\"" +
