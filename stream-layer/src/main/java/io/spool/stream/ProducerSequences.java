@@ -9,10 +9,14 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,9 +29,11 @@ import java.util.function.Supplier;
  * sequences as one of the last {@link #RETAINED_BATCHES} appended to that partition) is not stored again and is
  * answered with the first one's offset; a batch that skips sequences is refused, and so is one from an older epoch.
  * The check and the append happen under the partition's lock, so batches are stored in the order they were
- * accepted. Producer state lives in memory and is saved when the engine closes ({@link #save}), so a producer
- * retrying across a clean restart is still recognised; after a crash a producer's next batch starts it afresh,
- * at any sequence, as Kafka does for a producer it no longer knows. Thread-safe.
+ * accepted. Each partition's producers are kept in a {@link ProducerJournal} written before a batch is appended,
+ * and rebuilt from it when the engine opens ({@link #recover}): a batch that was in flight at a crash is looked for
+ * in the log ({@link StoredBatches}), so a retry of one stored just before the crash is recognised and one that was
+ * not stored is taken. A producer none of whose batches is known any more starts afresh at any sequence, as Kafka
+ * does for a producer it no longer knows. Thread-safe.
  */
 public final class ProducerSequences
 {
@@ -37,14 +43,29 @@ public final class ProducerSequences
 
     private final AtomicLong nextProducerId;
     private final Map<TopicPartition, PartitionSequences> partitions = new ConcurrentHashMap<>();
+    private final Path journalDirectory;
+    private final FileSync sync;
+    private final StoredBatches stored;
 
-    /**
-     * @param nowMillis the time the engine opened: ids start from it, so a reopened engine does not hand out the
-     *                  ids of the run before unless that run gave out more than a thousand ids a millisecond.
-     */
+    /** Producer state in memory only. */
     ProducerSequences(final long nowMillis)
     {
+        this(nowMillis, null, null, StoredBatches.NONE);
+    }
+
+    /**
+     * @param nowMillis        the time the engine opened: ids start from it, so a reopened engine does not hand out
+     *                         the ids of the run before unless that run gave out more than a thousand ids a
+     *                         millisecond.
+     * @param journalDirectory where each partition's journal is kept, one folder a topic; null for none.
+     */
+    ProducerSequences(final long nowMillis, final Path journalDirectory, final FileSync sync,
+        final StoredBatches stored)
+    {
         this.nextProducerId = new AtomicLong(nowMillis * IDS_PER_MILLISECOND);
+        this.journalDirectory = journalDirectory;
+        this.sync = sync;
+        this.stored = stored;
     }
 
     public long newProducerId()
@@ -56,41 +77,101 @@ public final class ProducerSequences
      * Checks a batch of {@code recordCount} records against the producer's last batches in {@code partition} and,
      * when it is the next one, calls {@code append} (under the partition's lock) to store it.
      *
-     * @param append stores the batch and completes with its first record's offset.
+     * @param fingerprint {@link StoredBatches#fingerprint} of the batch's records, by which it is found in the log
+     *                    after a crash.
+     * @param append      stores the batch and completes with its first record's offset.
      */
     public SequencedAppend append(final TopicPartition partition, final long producerId, final short epoch,
-        final int baseSequence, final int recordCount, final Supplier<CompletableFuture<Long>> append)
+        final int baseSequence, final int recordCount, final int fingerprint,
+        final Supplier<CompletableFuture<Long>> append)
     {
         if (recordCount < 1 || baseSequence < 0)
         {
             throw new InvalidRequestException("a sequenced batch needs a sequence >= 0 and a record, got sequence " +
                 baseSequence + " and " + recordCount + " records");
         }
-        return partitions.computeIfAbsent(partition, p -> new PartitionSequences())
-            .append(producerId, epoch, baseSequence, lastSequence(baseSequence, recordCount), append);
+        return partitions(partition).append(producerId, epoch, baseSequence,
+            lastSequence(baseSequence, recordCount), recordCount, stored.endOffset(partition), fingerprint, append);
     }
 
-    /** Forgets every producer's state in the partitions of a deleted topic. */
+    private PartitionSequences partitions(final TopicPartition partition)
+    {
+        return partitions.computeIfAbsent(partition, p -> new PartitionSequences(p, journal(p)));
+    }
+
+    private ProducerJournal journal(final TopicPartition partition)
+    {
+        return journalDirectory == null ? null : new ProducerJournal(journalDirectory.resolve(partition.topic())
+            .resolve(Integer.toString(partition.partition())), sync);
+    }
+
+    /** Forgets every producer's state in the partitions of a deleted topic, and their journals. */
     public void forgetTopic(final String topic)
     {
-        partitions.keySet().removeIf(partition -> partition.topic().equals(topic));
+        partitions.entrySet().removeIf(partition ->
+        {
+            final boolean deleted = partition.getKey().topic().equals(topic);
+            if (deleted)
+            {
+                partition.getValue().deleteJournal();
+            }
+            return deleted;
+        });
     }
 
     /**
-     * Writes the stored batches of every producer (atomically replacing {@code file}); batches not yet stored are
-     * left out, their producers retry them.
+     * Rebuilds every partition's producers from its journal, finds in the log the batches that were in flight when
+     * the engine stopped, and rewrites the journals with what it found. Called once, when the engine opens.
+     */
+    void recover()
+    {
+        if (journalDirectory == null || !Files.isDirectory(journalDirectory))
+        {
+            return;
+        }
+        try (DirectoryStream<Path> topics = Files.newDirectoryStream(journalDirectory))
+        {
+            for (final Path topic : topics)
+            {
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(topic))
+                {
+                    for (final Path file : files)
+                    {
+                        final String name = file.getFileName().toString();
+                        if (name.chars().allMatch(Character::isDigit))
+                        {
+                            partitions(new TopicPartition(topic.getFileName().toString(), Integer.parseInt(name)))
+                                .replay();
+                        }
+                    }
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot list the producer journals in " + journalDirectory, ex);
+        }
+        for (final Map.Entry<TopicPartition, PartitionSequences> partition : partitions.entrySet())
+        {
+            partition.getValue().resolve(stored);
+        }
+    }
+
+    /**
+     * Writes the next producer id (atomically replacing {@code file}) and rewrites every journal from the producers'
+     * state, once the log has stored everything published.
      */
     public void save(final FileSync sync, final Path file)
     {
+        for (final PartitionSequences partition : partitions.values())
+        {
+            partition.compact();
+        }
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes))
         {
             out.writeInt(FILE_MAGIC);
             out.writeLong(nextProducerId.get());
-            for (final Map.Entry<TopicPartition, PartitionSequences> partition : partitions.entrySet())
-            {
-                partition.getValue().save(partition.getKey(), out);
-            }
         }
         catch (final IOException ex)
         {
@@ -99,7 +180,10 @@ public final class ProducerSequences
         DurableFiles.replace(sync, file, bytes.toByteArray());
     }
 
-    /** Reads what {@link #save} wrote; a missing file leaves this empty. */
+    /**
+     * Reads what {@link #save} wrote; a missing file leaves this empty. A file of a version before the journals
+     * holds the producers too, which are taken in.
+     */
     void load(final Path file)
     {
         final byte[] content = DurableFiles.read(file);
@@ -124,9 +208,11 @@ public final class ProducerSequences
                 final ProducerState state = new ProducerState(epoch);
                 for (int i = 0; i < batches; i++)
                 {
-                    state.add(in.readInt(), in.readInt(), CompletableFuture.completedFuture(in.readLong()));
+                    final int first = in.readInt();
+                    final int last = in.readInt();
+                    state.add(first, last, CompletableFuture.completedFuture(in.readLong()), 0, 0, 0);
                 }
-                partitions.computeIfAbsent(partition, p -> new PartitionSequences()).producers.put(producerId, state);
+                partitions(partition).producers.put(producerId, state);
             }
         }
         catch (final IOException ex)
@@ -148,13 +234,22 @@ public final class ProducerSequences
         return lastSequence == Integer.MAX_VALUE ? 0 : lastSequence + 1;
     }
 
-    /** The producers of one partition. */
+    /** The producers of one partition, and their journal (null when kept in memory only). */
     private static final class PartitionSequences
     {
+        private final TopicPartition partition;
+        private final ProducerJournal journal;
         private final Map<Long, ProducerState> producers = new HashMap<>();
 
+        PartitionSequences(final TopicPartition partition, final ProducerJournal journal)
+        {
+            this.partition = partition;
+            this.journal = journal;
+        }
+
         synchronized SequencedAppend append(final long producerId, final short epoch, final int firstSequence,
-            final int lastSequence, final Supplier<CompletableFuture<Long>> append)
+            final int lastSequence, final int recordCount, final long lowestOffset, final int fingerprint,
+            final Supplier<CompletableFuture<Long>> append)
         {
             ProducerState state = producers.get(producerId);
             if (state != null && epoch < state.epoch)
@@ -190,47 +285,142 @@ public final class ProducerSequences
                 state = new ProducerState(epoch);
                 producers.put(producerId, state);
             }
-            final CompletableFuture<Long> baseOffset = append.get();
-            final SentBatch sent = state.add(firstSequence, lastSequence, baseOffset);
-            final ProducerState owner = state;
-            baseOffset.whenComplete((offset, failure) ->
+            if (journal != null)
             {
-                if (failure != null)
-                {
-                    forgetFailed(producerId, owner, sent);
-                }
-            });
+                journal.write(ProducerJournal.ACCEPTED, producerId, epoch, firstSequence, lastSequence, recordCount,
+                    lowestOffset, fingerprint, -1);
+            }
+            final CompletableFuture<Long> baseOffset = append.get();
+            final SentBatch sent = state.add(firstSequence, lastSequence, baseOffset, recordCount, lowestOffset,
+                fingerprint);
+            final ProducerState owner = state;
+            baseOffset.whenComplete((offset, failure) -> settled(producerId, owner, sent, failure == null));
             return new SequencedAppend(SequencedAppend.Outcome.APPENDED, baseOffset, null);
         }
 
-        synchronized void save(final TopicPartition partition, final DataOutputStream out) throws IOException
+        /**
+         * Notes in the journal where a batch was stored, or that it was not: a batch that was not stored leaves the
+         * producer where it was before it, so its retry is accepted.
+         */
+        private synchronized void settled(final long producerId, final ProducerState state, final SentBatch sent,
+            final boolean stored)
         {
-            for (final Map.Entry<Long, ProducerState> producer : producers.entrySet())
+            if (journal != null)
             {
-                final java.util.List<SentBatch> stored = producer.getValue().batches.stream()
-                    .filter(batch -> batch.baseOffset.isDone() && !batch.baseOffset.isCompletedExceptionally())
-                    .toList();
-                out.writeUTF(partition.topic());
-                out.writeInt(partition.partition());
-                out.writeLong(producer.getKey());
-                out.writeShort(producer.getValue().epoch);
-                out.writeInt(stored.size());
-                for (final SentBatch batch : stored)
-                {
-                    out.writeInt(batch.firstSequence);
-                    out.writeInt(batch.lastSequence);
-                    out.writeLong(batch.baseOffset.join());
-                }
+                journal.write(stored ? ProducerJournal.STORED : ProducerJournal.FAILED, producerId, state.epoch,
+                    sent.firstSequence, sent.lastSequence, sent.recordCount, sent.lowestOffset, sent.fingerprint,
+                    stored ? sent.baseOffset.join() : -1);
+            }
+            if (!stored)
+            {
+                forget(producerId, state, sent);
+            }
+            if (journal != null && journal.needsRewrite())
+            {
+                compact();
             }
         }
 
-        /** A batch that was not stored leaves the producer where it was before it, so its retry is accepted. */
-        private synchronized void forgetFailed(final long producerId, final ProducerState state, final SentBatch sent)
+        private void forget(final long producerId, final ProducerState state, final SentBatch sent)
         {
             state.remove(sent);
             if (state.isEmpty() && producers.get(producerId) == state)
             {
                 producers.remove(producerId);
+            }
+        }
+
+        /** Takes in the journal's entries, in the order they were written. */
+        synchronized void replay()
+        {
+            for (final ProducerJournal.Entry entry : journal.read())
+            {
+                ProducerState state = producers.get(entry.producerId());
+                if (entry.type() == ProducerJournal.ACCEPTED)
+                {
+                    if (state == null || state.epoch != entry.epoch())
+                    {
+                        state = new ProducerState(entry.epoch());
+                        producers.put(entry.producerId(), state);
+                    }
+                    state.add(entry.firstSequence(), entry.lastSequence(), new CompletableFuture<>(),
+                        entry.recordCount(), entry.lowestOffset(), entry.fingerprint());
+                    continue;
+                }
+                final SentBatch batch = state == null || state.epoch != entry.epoch() ? null :
+                    state.find(entry.firstSequence(), entry.lastSequence());
+                if (batch == null)
+                {
+                    continue;
+                }
+                if (entry.type() == ProducerJournal.STORED)
+                {
+                    batch.baseOffset.complete(entry.baseOffset());
+                }
+                else
+                {
+                    forget(entry.producerId(), state, batch);
+                }
+            }
+        }
+
+        /**
+         * Looks in the log for each batch whose journal has no offset, after the producer's batch before it; one not
+         * found was not stored and is forgotten. Then rewrites the journal.
+         */
+        synchronized void resolve(final StoredBatches log)
+        {
+            for (final Map.Entry<Long, ProducerState> producer : new ArrayList<>(producers.entrySet()))
+            {
+                long after = 0;
+                for (final SentBatch batch : new ArrayList<>(producer.getValue().batches))
+                {
+                    if (!batch.baseOffset.isDone())
+                    {
+                        final long found = log.find(partition, Math.max(after, batch.lowestOffset),
+                            batch.recordCount, batch.fingerprint);
+                        if (found < 0)
+                        {
+                            forget(producer.getKey(), producer.getValue(), batch);
+                            continue;
+                        }
+                        batch.baseOffset.complete(found);
+                    }
+                    after = batch.baseOffset.join() + batch.recordCount;
+                }
+            }
+            compact();
+        }
+
+        /** Rewrites the journal with the producers' batches as they are now. */
+        synchronized void compact()
+        {
+            if (journal == null)
+            {
+                return;
+            }
+            final List<ProducerJournal.Entry> entries = new ArrayList<>();
+            for (final Map.Entry<Long, ProducerState> producer : producers.entrySet())
+            {
+                for (final SentBatch batch : producer.getValue().batches)
+                {
+                    entries.add(batch.entry(ProducerJournal.ACCEPTED, producer.getKey(), producer.getValue().epoch,
+                        -1));
+                    if (batch.baseOffset.isDone() && !batch.baseOffset.isCompletedExceptionally())
+                    {
+                        entries.add(batch.entry(ProducerJournal.STORED, producer.getKey(), producer.getValue().epoch,
+                            batch.baseOffset.join()));
+                    }
+                }
+            }
+            journal.rewrite(entries);
+        }
+
+        synchronized void deleteJournal()
+        {
+            if (journal != null)
+            {
+                journal.delete();
             }
         }
     }
@@ -263,9 +453,11 @@ public final class ProducerSequences
             return null;
         }
 
-        SentBatch add(final int firstSequence, final int lastSequence, final CompletableFuture<Long> baseOffset)
+        SentBatch add(final int firstSequence, final int lastSequence, final CompletableFuture<Long> baseOffset,
+            final int recordCount, final long lowestOffset, final int fingerprint)
         {
-            final SentBatch batch = new SentBatch(firstSequence, lastSequence, baseOffset);
+            final SentBatch batch = new SentBatch(firstSequence, lastSequence, baseOffset, recordCount, lowestOffset,
+                fingerprint);
             batches.addLast(batch);
             if (batches.size() > RETAINED_BATCHES)
             {
@@ -293,7 +485,16 @@ public final class ProducerSequences
         }
     }
 
-    private record SentBatch(int firstSequence, int lastSequence, CompletableFuture<Long> baseOffset)
+    /**
+     * @param lowestOffset the partition's end when the batch was accepted: it is stored there or after.
+     */
+    private record SentBatch(int firstSequence, int lastSequence, CompletableFuture<Long> baseOffset,
+        int recordCount, long lowestOffset, int fingerprint)
     {
+        ProducerJournal.Entry entry(final byte type, final long producerId, final short epoch, final long offset)
+        {
+            return new ProducerJournal.Entry(type, producerId, epoch, firstSequence, lastSequence, recordCount,
+                lowestOffset, fingerprint, offset);
+        }
     }
 }

@@ -23,6 +23,7 @@ public final class StreamEngine implements AutoCloseable
     static final String STREAM_DIRECTORY = "stream";
     static final String OFFSETS_FILE = "committed-offsets.log";
     static final String PRODUCER_SEQUENCES_FILE = "producer-sequences";
+    static final String PRODUCER_JOURNALS_DIRECTORY = "producer-journals";
 
     private final LogStore logStore;
     private final TopicRegistry topics;
@@ -40,9 +41,11 @@ public final class StreamEngine implements AutoCloseable
         this.topics = topics;
         this.offsets = offsets;
         this.groups = new GroupCoordinator(logStore.clock(), offsets, topics::partitionCount, topics::endOffset);
-        this.producerSequences = new ProducerSequences(logStore.clock().time());
+        this.producerSequences = new ProducerSequences(logStore.clock().time(),
+            streamDirectory.resolve(PRODUCER_JOURNALS_DIRECTORY), logStore.fileSync(), new TopicStoredBatches(topics));
         this.producerSequencesFile = streamDirectory.resolve(PRODUCER_SEQUENCES_FILE);
         producerSequences.load(producerSequencesFile);
+        producerSequences.recover();
         this.reports = new GroupReports(topics, groups);
     }
 

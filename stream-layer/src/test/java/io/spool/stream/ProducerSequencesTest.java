@@ -35,9 +35,9 @@ class ProducerSequencesTest
     void aRetriedBatchIsStoredOnceAndAnsweredWithItsFirstOffset()
     {
         final long producer = sequences.newProducerId();
-        assertThat(sequences.append(PARTITION, producer, (short)0, 0, 3, store(3)).outcome()).isEqualTo(APPENDED);
-        final SequencedAppend second = sequences.append(PARTITION, producer, (short)0, 3, 2, store(2));
-        final SequencedAppend retry = sequences.append(PARTITION, producer, (short)0, 3, 2, store(2));
+        assertThat(sequences.append(PARTITION, producer, (short)0, 0, 3, 0, store(3)).outcome()).isEqualTo(APPENDED);
+        final SequencedAppend second = sequences.append(PARTITION, producer, (short)0, 3, 2, 0, store(2));
+        final SequencedAppend retry = sequences.append(PARTITION, producer, (short)0, 3, 2, 0, store(2));
 
         assertThat(retry.outcome()).isEqualTo(DUPLICATE);
         assertThat(retry.baseOffset().join()).isEqualTo(second.baseOffset().join()).isEqualTo(3L);
@@ -48,12 +48,12 @@ class ProducerSequencesTest
     void aGapInSequencesIsRefusedAndTheExpectedBatchStillFits()
     {
         final long producer = sequences.newProducerId();
-        sequences.append(PARTITION, producer, (short)0, 0, 3, store(3));
-        final SequencedAppend gap = sequences.append(PARTITION, producer, (short)0, 5, 1, store(1));
+        sequences.append(PARTITION, producer, (short)0, 0, 3, 0, store(3));
+        final SequencedAppend gap = sequences.append(PARTITION, producer, (short)0, 5, 1, 0, store(1));
 
         assertThat(gap.outcome()).isEqualTo(OUT_OF_ORDER_SEQUENCE);
         assertThat(gap.problem()).contains("sequence 5 where 3 was expected");
-        assertThat(sequences.append(PARTITION, producer, (short)0, 3, 1, store(1)).outcome()).isEqualTo(APPENDED);
+        assertThat(sequences.append(PARTITION, producer, (short)0, 3, 1, 0, store(1)).outcome()).isEqualTo(APPENDED);
     }
 
     @Test
@@ -62,10 +62,10 @@ class ProducerSequencesTest
         final long producer = sequences.newProducerId();
         for (int batch = 0; batch < 6; batch++)
         {
-            sequences.append(PARTITION, producer, (short)0, batch, 1, store(1));
+            sequences.append(PARTITION, producer, (short)0, batch, 1, 0, store(1));
         }
-        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, store(1)).outcome()).isEqualTo(DUPLICATE);
-        assertThat(sequences.append(PARTITION, producer, (short)0, 0, 1, store(1)).outcome())
+        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, 0, store(1)).outcome()).isEqualTo(DUPLICATE);
+        assertThat(sequences.append(PARTITION, producer, (short)0, 0, 1, 0, store(1)).outcome())
             .isEqualTo(OUT_OF_ORDER_SEQUENCE);
     }
 
@@ -73,20 +73,20 @@ class ProducerSequencesTest
     void anOlderEpochIsFencedAndANewEpochStartsAtSequenceZero()
     {
         final long producer = sequences.newProducerId();
-        sequences.append(PARTITION, producer, (short)1, 0, 2, store(2));
+        sequences.append(PARTITION, producer, (short)1, 0, 2, 0, store(2));
 
-        assertThat(sequences.append(PARTITION, producer, (short)0, 2, 1, store(1)).outcome()).isEqualTo(FENCED_EPOCH);
-        assertThat(sequences.append(PARTITION, producer, (short)2, 2, 1, store(1)).outcome())
+        assertThat(sequences.append(PARTITION, producer, (short)0, 2, 1, 0, store(1)).outcome()).isEqualTo(FENCED_EPOCH);
+        assertThat(sequences.append(PARTITION, producer, (short)2, 2, 1, 0, store(1)).outcome())
             .isEqualTo(OUT_OF_ORDER_SEQUENCE);
-        assertThat(sequences.append(PARTITION, producer, (short)2, 0, 1, store(1)).outcome()).isEqualTo(APPENDED);
+        assertThat(sequences.append(PARTITION, producer, (short)2, 0, 1, 0, store(1)).outcome()).isEqualTo(APPENDED);
     }
 
     @Test
     void aProducerUnknownToThePartitionStartsAtAnySequenceAndPartitionsAreApart()
     {
         final long producer = sequences.newProducerId();
-        assertThat(sequences.append(PARTITION, producer, (short)0, 17, 1, store(1)).outcome()).isEqualTo(APPENDED);
-        assertThat(sequences.append(new TopicPartition("orders", 1), producer, (short)0, 0, 1, store(1)).outcome())
+        assertThat(sequences.append(PARTITION, producer, (short)0, 17, 1, 0, store(1)).outcome()).isEqualTo(APPENDED);
+        assertThat(sequences.append(new TopicPartition("orders", 1), producer, (short)0, 0, 1, 0, store(1)).outcome())
             .isEqualTo(APPENDED);
     }
 
@@ -94,12 +94,12 @@ class ProducerSequencesTest
     void aBatchThatWasNotStoredCanBeSentAgain()
     {
         final long producer = sequences.newProducerId();
-        sequences.append(PARTITION, producer, (short)0, 0, 1, store(1));
-        final SequencedAppend failed = sequences.append(PARTITION, producer, (short)0, 1, 1,
+        sequences.append(PARTITION, producer, (short)0, 0, 1, 0, store(1));
+        final SequencedAppend failed = sequences.append(PARTITION, producer, (short)0, 1, 1, 0,
             () -> CompletableFuture.failedFuture(new IllegalStateException("disk full")));
         assertThat(failed.baseOffset()).isCompletedExceptionally();
 
-        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, store(1)).outcome()).isEqualTo(APPENDED);
+        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, 0, store(1)).outcome()).isEqualTo(APPENDED);
         assertThat(appends).hasValue(2);
     }
 
@@ -108,8 +108,8 @@ class ProducerSequencesTest
     {
         assertThat(ProducerSequences.lastSequence(Integer.MAX_VALUE - 1, 3)).isEqualTo(0);
         final long producer = sequences.newProducerId();
-        sequences.append(PARTITION, producer, (short)0, Integer.MAX_VALUE - 1, 3, store(3));
-        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, store(1)).outcome()).isEqualTo(APPENDED);
+        sequences.append(PARTITION, producer, (short)0, Integer.MAX_VALUE - 1, 3, 0, store(3));
+        assertThat(sequences.append(PARTITION, producer, (short)0, 1, 1, 0, store(1)).outcome()).isEqualTo(APPENDED);
     }
 
     @Test
@@ -129,17 +129,17 @@ class ProducerSequencesTest
         {
             engine.createTopic("orders", EngineFixture.topic(1));
             producer = engine.producerSequences().newProducerId();
-            engine.producerSequences().append(PARTITION, producer, (short)0, 0, 1, () -> engine.newProducer()
+            engine.producerSequences().append(PARTITION, producer, (short)0, 0, 1, 0, () -> engine.newProducer()
                 .send(ProducerRecord.toPartition("orders", 0, null, EngineFixture.bytes("a")))
                 .thenApply(PublishResult::offset)).baseOffset().join();
         }
         try (StreamEngine engine = fixture.open())
         {
-            final SequencedAppend retry = engine.producerSequences().append(PARTITION, producer, (short)0, 0, 1,
+            final SequencedAppend retry = engine.producerSequences().append(PARTITION, producer, (short)0, 0, 1, 0,
                 store(1));
             assertThat(retry.outcome()).isEqualTo(DUPLICATE);
             assertThat(retry.baseOffset().join()).isZero();
-            assertThat(engine.producerSequences().append(PARTITION, producer, (short)0, 2, 1, store(1)).outcome())
+            assertThat(engine.producerSequences().append(PARTITION, producer, (short)0, 2, 1, 0, store(1)).outcome())
                 .isEqualTo(OUT_OF_ORDER_SEQUENCE);
             assertThat(engine.producerSequences().newProducerId()).isGreaterThan(producer);
         }

@@ -6,6 +6,7 @@ import io.spool.stream.ProducerRecord;
 import io.spool.stream.ProducerSequences;
 import io.spool.stream.PublishResult;
 import io.spool.stream.SequencedAppend;
+import io.spool.stream.StoredBatches;
 import io.spool.stream.Topic;
 import io.spool.stream.TopicPartition;
 import org.apache.kafka.common.InvalidRecordException;
@@ -143,7 +144,8 @@ final class ProduceApi
             {
                 final SequencedAppend sequenced = engine.streams().producerSequences().append(
                     new TopicPartition(topic.name(), partition), batch.producerId(), batch.producerEpoch(),
-                    batch.baseSequence(), records.size(), () -> publish(producer, records));
+                    batch.baseSequence(), records.size(), StoredBatches.fingerprint(records),
+                    () -> publish(producer, records));
                 baseOffset = switch (sequenced.outcome())
                 {
                     case APPENDED, DUPLICATE -> sequenced.baseOffset();

@@ -1,5 +1,6 @@
 package io.spool.wire.kafka;
 
+import io.spool.Spool;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
@@ -57,7 +58,7 @@ class KafkaProduceTest
                     done.get();
                 }
             }
-            final List<ConsumerRecord> read = readAll(kafka, "orders", 2, 200);
+            final List<ConsumerRecord> read = readAll(kafka.engine, "orders", 2, 200);
             assertThat(read).hasSize(200);
             for (final ProducerRecord<byte[], byte[]> record : sent)
             {
@@ -75,11 +76,11 @@ class KafkaProduceTest
         }
     }
 
-    static List<ConsumerRecord> readAll(final KafkaFixture kafka, final String topic, final int partitions,
+    static List<ConsumerRecord> readAll(final Spool engine, final String topic, final int partitions,
         final int expected)
     {
         final List<ConsumerRecord> read = new ArrayList<>();
-        try (StreamConsumer consumer = kafka.engine.newConsumer(ConsumerConfig.standalone()))
+        try (StreamConsumer consumer = engine.newConsumer(ConsumerConfig.standalone()))
         {
             final List<TopicPartition> all = new ArrayList<>();
             for (int p = 0; p < partitions; p++)

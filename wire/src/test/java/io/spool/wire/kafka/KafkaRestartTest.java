@@ -77,7 +77,7 @@ class KafkaRestartTest
             }
             assertThat(kafka.engine.streams().describeTopic("flow").partitions().stream()
                 .mapToLong(partition -> partition.endOffset()).sum()).as("records stored").isEqualTo(RECORDS);
-            final List<ConsumerRecord> stored = KafkaProduceTest.readAll(kafka, "flow", 2, RECORDS);
+            final List<ConsumerRecord> stored = KafkaProduceTest.readAll(kafka.engine, "flow", 2, RECORDS);
             assertThat(stored).hasSize(RECORDS);
             assertThat(stored.stream().map(record -> new String(record.value(), StandardCharsets.UTF_8)).distinct())
                 .hasSize(RECORDS);

@@ -100,7 +100,7 @@ class KafkaShareGroupTest
             assertThat(subscription.topic()).isEqualTo("jobs");
             assertThat(subscription.settings().deliveryLimit()).as("redeliveries after the first").isEqualTo(2);
             assertThat(subscription.settings().lockTimeoutMillis()).isEqualTo(60_000);
-            final List<ConsumerRecord> dead = KafkaProduceTest.readAll(kafka, "jobs.dlq", 1, 2);
+            final List<ConsumerRecord> dead = KafkaProduceTest.readAll(kafka.engine, "jobs.dlq", 1, 2);
             assertThat(dead).extracting(record -> new String(record.value(), StandardCharsets.UTF_8))
                 .containsExactlyInAnyOrder("r1", "r2");
             KafkaFixture.await("nothing is left in flight", () -> subscription.metrics().inFlight() == 0 &&

@@ -55,7 +55,7 @@ class KcatTest
             final Result produced = kcat(kafka, "a:first\nb:second\nc:third\n", "-P", "-t", "lines", "-K", ":",
                 "-H", "origin=kcat");
             assertThat(produced.exitCode).as(produced.output).isZero();
-            final List<ConsumerRecord> stored = KafkaProduceTest.readAll(kafka, "lines", 2, 3);
+            final List<ConsumerRecord> stored = KafkaProduceTest.readAll(kafka.engine, "lines", 2, 3);
             assertThat(stored).extracting(record -> new String(record.value(), StandardCharsets.UTF_8))
                 .containsExactlyInAnyOrder("first", "second", "third");
             assertThat(stored).allSatisfy(record -> assertThat(record.headers().get("origin")).isEqualTo(bytes("kcat")));
