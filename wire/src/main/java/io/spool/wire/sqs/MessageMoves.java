@@ -26,23 +26,62 @@ import java.util.concurrent.locks.LockSupport;
  * dead-letter queue once the copy is stored, at most MaxNumberOfMessagesPerSecond, until the queue is empty or the
  * task is cancelled. A crash in between leaves the message in both queues, never in neither. Its deduplication id
  * is kept under {@link SqsHeaders#MOVED_DEDUPLICATION_ID}, so that the destination does not take it for a repeat of
- * itself. Each task runs on a thread of its own; tasks live as long as the endpoint. Thread-safe.
+ * itself. Each task runs on a thread of its own. A task is kept in a file ({@link MoveTaskFiles}) updated after each
+ * batch it moves, for 14 days as SQS keeps them: after a restart ListMessageMoveTasks still lists it, and a task that
+ * was running when the endpoint stopped (or crashed) goes on. Thread-safe.
  */
 final class MessageMoves implements AutoCloseable
 {
     private static final int MAX_RATE = 500;
     private static final long MOVE_LOCK_MILLIS = 60_000;
     private static final int MAX_LISTED = 10;
+    private static final long KEPT_MILLIS = TimeUnit.DAYS.toMillis(14);
 
     private final Spool spool;
     private final Queues queues;
+    private final MoveTaskFiles files;
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final AtomicLong taskIds = new AtomicLong();
+    private volatile boolean stopping;
 
-    MessageMoves(final Spool spool, final Queues queues)
+    MessageMoves(final Spool spool, final Queues queues, final MoveTaskFiles files)
     {
         this.spool = spool;
         this.queues = queues;
+        this.files = files;
+        for (final MoveTaskFiles.SavedTask saved : files.load())
+        {
+            taskIds.accumulateAndGet(saved.id(), Math::max);
+            final Task task = new Task(saved.id(), saved.handle(), saved.source(), saved.destination(), saved.rate(),
+                saved.started(), saved.toMove());
+            task.moved.set(saved.moved());
+            task.status = Status.valueOf(saved.status());
+            task.failure = saved.failure();
+            tasks.put(task.handle, task);
+        }
+        forgetOld();
+        for (final Task task : tasks.values())
+        {
+            if (task.status == Status.RUNNING || task.status == Status.CANCELLING)
+            {
+                task.thread.start();
+            }
+        }
+    }
+
+    /** Forgets the tasks started more than 14 days ago, as SQS does. */
+    private void forgetOld()
+    {
+        final long now = spool.streams().clock().time();
+        tasks.values().removeIf(task ->
+        {
+            final boolean old = task.status != Status.RUNNING && now - task.started > KEPT_MILLIS;
+            if (old)
+            {
+                files.delete(task.id);
+            }
+            return old;
+        });
     }
 
     private enum Status
@@ -52,6 +91,7 @@ final class MessageMoves implements AutoCloseable
 
     private final class Task implements Runnable
     {
+        final long id;
         final String handle;
         final String source;
         final String destination;
@@ -63,14 +103,16 @@ final class MessageMoves implements AutoCloseable
         volatile Status status = Status.RUNNING;
         volatile String failure;
 
-        Task(final String handle, final String source, final String destination, final long rate, final long toMove)
+        Task(final long id, final String handle, final String source, final String destination, final long rate,
+            final long started, final long toMove)
         {
+            this.id = id;
             this.handle = handle;
             this.source = source;
             this.destination = destination;
             this.rate = rate;
             this.toMove = toMove;
-            this.started = spool.streams().clock().time();
+            this.started = started;
             this.thread = new Thread(this, "spool-sqs-move-" + source);
             this.thread.setDaemon(true);
         }
@@ -80,9 +122,10 @@ final class MessageMoves implements AutoCloseable
         {
             final SpoolProducer producer = spool.newProducer();
             final long start = System.nanoTime();
+            final long movedBefore = moved.get();
             try
             {
-                while (status == Status.RUNNING)
+                while (status == Status.RUNNING && !stopping)
                 {
                     final SqsQueue from = queues.resolve(source);
                     final List<Delivery> deliveries = from.subscription().receive(rate > 0 ?
@@ -97,25 +140,37 @@ final class MessageMoves implements AutoCloseable
                         from.subscription().ack(delivery.receipt());
                         moved.incrementAndGet();
                     }
-                    pace(start);
+                    save();
+                    pace(start, movedBefore);
                 }
-                status = status == Status.CANCELLING ? Status.CANCELLED : Status.COMPLETED;
+                if (!stopping || status == Status.CANCELLING)
+                {
+                    status = status == Status.CANCELLING ? Status.CANCELLED : Status.COMPLETED;
+                }
             }
             catch (final RuntimeException ex)
             {
                 failure = ex instanceof SqsException ? ex.getMessage() : ex.toString();
                 status = Status.FAILED;
             }
+            save();
         }
 
-        private void pace(final long start)
+        /** Keeps the task as it stands; a task that was running when the endpoint stopped goes on at its start. */
+        void save()
+        {
+            files.save(new MoveTaskFiles.SavedTask(id, handle, source, destination, rate, started, toMove,
+                moved.get(), status.name(), failure));
+        }
+
+        private void pace(final long start, final long movedBefore)
         {
             if (rate <= 0)
             {
                 return;
             }
-            final long due = start + TimeUnit.SECONDS.toNanos(moved.get()) / rate;
-            while (System.nanoTime() < due && status == Status.RUNNING)
+            final long due = start + TimeUnit.SECONDS.toNanos(moved.get() - movedBefore) / rate;
+            while (System.nanoTime() < due && status == Status.RUNNING && !stopping)
             {
                 LockSupport.parkNanos(due - System.nanoTime());
             }
@@ -189,9 +244,13 @@ final class MessageMoves implements AutoCloseable
             {
                 throw SqsError.UNSUPPORTED_OPERATION.with("There is already a task running for " + source + ".");
             }
+            forgetOld();
+            final long id = taskIds.incrementAndGet();
             final String handle = Base64.getUrlEncoder().withoutPadding().encodeToString(
-                (taskIds.incrementAndGet() + ":" + source).getBytes(StandardCharsets.UTF_8));
-            final Task task = new Task(handle, source, destination, rate, from.subscription().metrics().ready());
+                (id + ":" + source).getBytes(StandardCharsets.UTF_8));
+            final Task task = new Task(id, handle, source, destination, rate, spool.streams().clock().time(),
+                from.subscription().metrics().ready());
+            task.save();
             tasks.put(handle, task);
             task.thread.start();
             return new Answer().put("TaskHandle", handle);
@@ -230,16 +289,14 @@ final class MessageMoves implements AutoCloseable
         return new Answer().put("ApproximateNumberOfMessagesMoved", task.moved.get());
     }
 
+    /** Stops the running tasks where they are; they go on when the endpoint starts again. */
     @Override
     public void close()
     {
+        stopping = true;
         for (final Task task : tasks.values())
         {
-            if (task.status == Status.RUNNING)
-            {
-                task.status = Status.CANCELLING;
-                LockSupport.unpark(task.thread);
-            }
+            LockSupport.unpark(task.thread);
         }
         for (final Task task : tasks.values())
         {

@@ -51,12 +51,13 @@ public final class SqsEndpoint implements AutoCloseable
         final FileSync sync = engine.streams().logStore().fileSync();
         final Queues queues = new Queues(engine, new QueueCatalog(config.directory().resolve("queues"), sync), names);
         final ReceiptHandles handles = ReceiptHandles.keyedBy(sync, config.directory().resolve("receipt-handle.key"));
-        this.moves = new MessageMoves(engine, queues);
+        this.moves = new MessageMoves(engine, queues, new MoveTaskFiles(config.directory().resolve("move-tasks"),
+            sync));
         this.engineExecutor = new ThreadPoolExecutor(ENGINE_THREADS, ENGINE_THREADS, 30, TimeUnit.SECONDS,
             new ArrayBlockingQueue<>(ENGINE_QUEUE), new DefaultThreadFactory("spool-sqs-engine", true));
         this.engineExecutor.allowCoreThreadTimeOut(true);
-        final SqsActions actions = new SqsActions(queues, new Sender(engine), new Receiver(handles, names, engine.streams().clock()), moves,
-            engineExecutor);
+        final Receiver receiver = new Receiver(handles, names, engine.streams().clock());
+        final SqsActions actions = new SqsActions(queues, new Sender(engine), receiver, moves, engineExecutor);
         final Transport transport = Transport.select(true);
         this.bossGroup = transport.newEventLoopGroup(1, "spool-sqs-accept");
         this.workerGroup = transport.newEventLoopGroup(config.ioThreads(), "spool-sqs-io");
