@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Reads where consumer groups stand against the logs (committed offset, log start and end, lag per partition) and
@@ -17,11 +18,52 @@ final class GroupReports
 {
     private final TopicRegistry topics;
     private final GroupCoordinator groups;
+    private final List<ExternalGroups> external = new CopyOnWriteArrayList<>();
 
     GroupReports(final TopicRegistry topics, final GroupCoordinator groups)
     {
         this.topics = topics;
         this.groups = groups;
+    }
+
+    void addExternal(final ExternalGroups source)
+    {
+        external.add(source);
+    }
+
+    void removeExternal(final ExternalGroups source)
+    {
+        external.remove(source);
+    }
+
+    /** The engine's groups and those of the external sources, sorted. */
+    List<String> groupIds()
+    {
+        final TreeSet<String> ids = new TreeSet<>(groups.groupIds());
+        for (final ExternalGroups source : external)
+        {
+            ids.addAll(source.groupIds());
+        }
+        return new ArrayList<>(ids);
+    }
+
+    /** The members of a group, the engine's or, when it has none, an external source's; null when none has. */
+    private GroupDescription membership(final String groupId)
+    {
+        final GroupDescription own = groups.describe(groupId);
+        if (own != null)
+        {
+            return own;
+        }
+        for (final ExternalGroups source : external)
+        {
+            final GroupDescription elsewhere = source.describe(groupId);
+            if (elsewhere != null)
+            {
+                return elsewhere;
+            }
+        }
+        return null;
     }
 
     /**
@@ -31,7 +73,7 @@ final class GroupReports
     GroupReport describe(final String groupId)
     {
         TopicNames.validateGroup(groupId);
-        final GroupDescription membership = groups.describe(groupId);
+        final GroupDescription membership = membership(groupId);
         final List<GroupReport.PartitionPosition> positions = positions(groupId, membership);
         if (membership == null && positions.isEmpty() && !groups.groupIds().contains(groupId))
         {
@@ -45,7 +87,7 @@ final class GroupReports
     Map<TopicPartition, Long> lag(final String groupId)
     {
         final Map<TopicPartition, Long> lag = new TreeMap<>();
-        for (final GroupReport.PartitionPosition position : positions(groupId, groups.describe(groupId)))
+        for (final GroupReport.PartitionPosition position : positions(groupId, membership(groupId)))
         {
             lag.put(position.partition(), position.lag());
         }

@@ -211,10 +211,21 @@ public final class StreamEngine implements AutoCloseable
         return reports.lag(groupId);
     }
 
-    /** The ids of the groups with live members or committed offsets, sorted. */
+    /** The ids of the groups with live members (here or in an {@link ExternalGroups}) or committed offsets, sorted. */
     public List<String> listGroups()
     {
-        return groups.groupIds();
+        return reports.groupIds();
+    }
+
+    /** Shows the groups a protocol adapter coordinates itself in {@link #describeGroup} and {@link #listGroups}. */
+    public void addExternalGroups(final ExternalGroups source)
+    {
+        reports.addExternal(source);
+    }
+
+    public void removeExternalGroups(final ExternalGroups source)
+    {
+        reports.removeExternal(source);
     }
 
     /**

@@ -32,14 +32,17 @@ final class KafkaBroker
     private final FetchApi fetch;
     private final OffsetApis offsets;
     private final ClassicGroups classicGroups;
+    private final ClassicGroupMemberships classicMemberships;
     private final ConsumerGroups consumerGroups;
     private final ShareGroups shareGroups;
     private final GroupAdminApis groupAdmin;
     private final SaslPlain sasl;
+    private final Spool engine;
 
     KafkaBroker(final Spool engine, final KafkaListenerConfig config, final ExecutorService adminExecutor,
         final EventLoopGroup timers)
     {
+        this.engine = engine;
         this.config = config;
         this.adminExecutor = adminExecutor;
         this.topicIds = new TopicIds(engine.streams());
@@ -47,6 +50,8 @@ final class KafkaBroker
         this.produce = new ProduceApi(engine, topicIds);
         this.fetch = new FetchApi(engine.streams(), topicIds);
         this.classicGroups = new ClassicGroups(engine.streams(), config);
+        this.classicMemberships = new ClassicGroupMemberships(classicGroups);
+        engine.streams().addExternalGroups(classicMemberships);
         this.consumerGroups = new ConsumerGroups(engine.streams(), config, topicIds);
         this.shareGroups = new ShareGroups(engine, config, topicIds);
         this.offsets = new OffsetApis(engine.streams(), topicIds, classicGroups, consumerGroups);
@@ -170,6 +175,7 @@ final class KafkaBroker
 
     void close()
     {
+        engine.streams().removeExternalGroups(classicMemberships);
         shareGroups.close();
     }
 }

@@ -1,5 +1,6 @@
 package io.spool.wire.kafka;
 
+import io.spool.stream.GroupDescription;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,6 +12,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -83,6 +85,36 @@ class KafkaGroupTest
         drain.setDaemon(true);
         drain.start();
         return child;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"range", "cooperative-sticky", "consumer"})
+    void aGroupsMembersShowThroughSpoolsGroupApiWhateverTheirProtocol(final String mode)
+    {
+        try (KafkaFixture kafka = new KafkaFixture(dir))
+        {
+            kafka.engine.createTopic(TOPIC, TopicConfig.of(PARTITIONS));
+            final String group = "shown-" + mode;
+            try (PollingConsumer first = new PollingConsumer(kafka, PollingConsumer.groupSettings(group, mode), TOPIC);
+                 PollingConsumer second = new PollingConsumer(kafka, PollingConsumer.groupSettings(group, mode), TOPIC))
+            {
+                KafkaFixture.await("the members share the partitions", () -> first.owned().size() == PARTITIONS / 2 &&
+                    second.owned().size() == PARTITIONS / 2);
+                KafkaFixture.await("Spool's group API shows both members with their partitions", () ->
+                {
+                    final GroupDescription membership = kafka.engine.streams().describeGroup(group).membership();
+                    return membership != null && membership.members().size() == 2 &&
+                        membership.targetAssignment().values().stream().mapToInt(List::size).sum() == PARTITIONS;
+                });
+                final GroupDescription membership = kafka.engine.streams().describeGroup(group).membership();
+                assertThat(membership.subscriptions().values()).allSatisfy(topics ->
+                    assertThat(topics).containsExactly(TOPIC));
+                assertThat(membership.targetAssignment().values()).allSatisfy(partitions ->
+                    assertThat(partitions).hasSize(PARTITIONS / 2));
+                assertThat(membership.generation()).isPositive();
+                assertThat(kafka.engine.streams().listGroups()).contains(group);
+            }
+        }
     }
 
     private static void publish(final KafkaFixture kafka, final int from, final int to)
