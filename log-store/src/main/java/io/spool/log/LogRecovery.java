@@ -69,7 +69,7 @@ final class LogRecovery
      */
     List<Segment> recover(final long nowMillis)
     {
-        final long[] bases = segmentBases(dir);
+        final long[] bases = dropRetained(segmentBases(dir), LogStart.read(dir));
         final List<LogHole> known = LogHoles.read(dir);
         final List<Segment> segments = new ArrayList<>();
         // Where the readable records stopped, and why, while looking for the next segment that holds any.
@@ -210,6 +210,25 @@ final class LogRecovery
         activeScan = scanned;
     }
 
+    /**
+     * Deletes the segments retention had already deleted from the log, each wholly below {@code logStart} (the next
+     * segment starts at or below it), whose files were still held or not yet gone when the log last stopped; the
+     * last segment always stays.
+     *
+     * @return the bases of the segments left.
+     */
+    private long[] dropRetained(final long[] bases, final long logStart)
+    {
+        int drop = 0;
+        while (drop < bases.length - 1 && bases[drop + 1] <= logStart)
+        {
+            deleteSegmentFiles(bases[drop]);
+            report.segmentDeleted();
+            drop++;
+        }
+        return Arrays.copyOfRange(bases, drop, bases.length);
+    }
+
     static long[] segmentBases(final Path dir)
     {
         final List<Long> found = new ArrayList<>();
@@ -273,19 +292,27 @@ final class LogRecovery
         for (int j = from; j < bases.length; j++)
         {
             final String name = fileName(bases[j], LOG_SUFFIX);
-            try
-            {
-                final long bytes = Files.size(dir.resolve(name));
-                Files.deleteIfExists(dir.resolve(name));
-                Files.deleteIfExists(dir.resolve(fileName(bases[j], OFFSET_INDEX_SUFFIX)));
-                Files.deleteIfExists(dir.resolve(fileName(bases[j], TIME_INDEX_SUFFIX)));
-                report.truncated(j == from ? firstLostOffset : bases[j], bytes, "deleted " + name + ": " + why);
-                report.segmentDeleted();
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException("cannot delete segment " + name, ex);
-            }
+            final long bytes = deleteSegmentFiles(bases[j]);
+            report.truncated(j == from ? firstLostOffset : bases[j], bytes, "deleted " + name + ": " + why);
+            report.segmentDeleted();
+        }
+    }
+
+    /** Deletes a segment's record file and its indexes; returns the record file's size. */
+    private long deleteSegmentFiles(final long base)
+    {
+        final String name = fileName(base, LOG_SUFFIX);
+        try
+        {
+            final long bytes = Files.size(dir.resolve(name));
+            Files.deleteIfExists(dir.resolve(name));
+            Files.deleteIfExists(dir.resolve(fileName(base, OFFSET_INDEX_SUFFIX)));
+            Files.deleteIfExists(dir.resolve(fileName(base, TIME_INDEX_SUFFIX)));
+            return bytes;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot delete segment " + name, ex);
         }
     }
 

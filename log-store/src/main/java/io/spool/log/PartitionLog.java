@@ -31,6 +31,8 @@ public final class PartitionLog
     private final FileSync fileSync;
     private final RecoveryReport recoveryReport;
     private final Object structureLock = new Object();
+    /** Serialises the changes at the log's head: retention, and deleting the log. */
+    private final Object retentionLock = new Object();
     private final Object endMonitor = new Object();
     private final AtomicInteger waiters = new AtomicInteger();
     final LogAppender appender;
@@ -405,25 +407,29 @@ public final class PartitionLog
      */
     int applyRetention(final long nowMillis)
     {
-        synchronized (structureLock)
+        synchronized (retentionLock)
         {
-            final Segment[] current = segments;
-            long size = sizeInBytes();
             int drop = 0;
-            while (drop < current.length - 1)
+            synchronized (structureLock)
             {
-                final Segment oldest = current[drop];
-                final boolean tooOld = config.retentionMillis() > 0 &&
-                    nowMillis - oldest.maxTimestamp() > config.retentionMillis();
-                final boolean tooBig = config.retentionBytes() > 0 && size - oldest.sizeBytes() >= config.retentionBytes();
-                if (!tooOld && !tooBig)
+                final Segment[] current = segments;
+                long size = sizeInBytes();
+                while (drop < current.length - 1)
                 {
-                    break;
+                    final Segment oldest = current[drop];
+                    final boolean tooOld = config.retentionMillis() > 0 &&
+                        nowMillis - oldest.maxTimestamp() > config.retentionMillis();
+                    final boolean tooBig = config.retentionBytes() > 0 &&
+                        size - oldest.sizeBytes() >= config.retentionBytes();
+                    if (!tooOld && !tooBig)
+                    {
+                        break;
+                    }
+                    size -= oldest.sizeBytes();
+                    drop++;
                 }
-                size -= oldest.sizeBytes();
-                drop++;
             }
-            return dropHead(current, drop);
+            return dropHead(drop);
         }
     }
 
@@ -436,32 +442,47 @@ public final class PartitionLog
      */
     public int deleteSegmentsBelow(final long offset)
     {
-        synchronized (structureLock)
+        synchronized (retentionLock)
         {
-            final Segment[] current = segments;
-            final long dedupHorizon = clock.time() - config.dedupWindowMillis();
             int drop = 0;
-            while (drop < current.length - 1 && current[drop].endOffset() <= offset &&
-                !(current[drop].hasDedupRecords() && current[drop].maxTimestamp() > dedupHorizon))
+            synchronized (structureLock)
             {
-                drop++;
+                final Segment[] current = segments;
+                final long dedupHorizon = clock.time() - config.dedupWindowMillis();
+                while (drop < current.length - 1 && current[drop].endOffset() <= offset &&
+                    !(current[drop].hasDedupRecords() && current[drop].maxTimestamp() > dedupHorizon))
+                {
+                    drop++;
+                }
             }
-            return dropHead(current, drop);
+            return dropHead(drop);
         }
     }
 
-    private int dropHead(final Segment[] current, final int drop)
+    /**
+     * Takes the {@code drop} oldest segments out of the log. The caller holds {@link #retentionLock}, so the head
+     * counted is still the head: appends only add at the tail.
+     */
+    private int dropHead(final int drop)
     {
-        if (drop == 0)
+        if (drop == 0 || deleted)
         {
             return 0;
         }
-        final Segment[] next = Arrays.copyOfRange(current, drop, current.length);
-        startOffset = next[0].baseOffset();
-        segments = next;
-        for (int i = 0; i < drop; i++)
+        // Recorded before any file goes: files deleted out of offset order (an earlier one still held by a reader)
+        // or not at all (a crash) must read as retention's leftovers at the next open, not as a hole. Written
+        // outside the structure lock, so a roll on the append thread never waits for this force.
+        LogStart.write(fileSync, dir, segments[drop].baseOffset());
+        synchronized (structureLock)
         {
-            current[i].markDeleted();
+            final Segment[] current = segments;
+            final Segment[] next = Arrays.copyOfRange(current, drop, current.length);
+            startOffset = next[0].baseOffset();
+            segments = next;
+            for (int i = 0; i < drop; i++)
+            {
+                current[i].markDeleted();
+            }
         }
         return drop;
     }
@@ -502,14 +523,17 @@ public final class PartitionLog
     /** Marks every segment deleted; files go as their last readers leave. Call after {@link #close()}. */
     void deleteSegments()
     {
-        deleted = true;
-        synchronized (structureLock)
+        synchronized (retentionLock)
         {
-            for (final Segment segment : segments)
+            deleted = true;
+            synchronized (structureLock)
             {
-                segment.markDeleted();
+                for (final Segment segment : segments)
+                {
+                    segment.markDeleted();
+                }
+                segments = NO_SEGMENTS;
             }
-            segments = NO_SEGMENTS;
         }
     }
 
