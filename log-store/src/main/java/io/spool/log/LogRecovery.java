@@ -211,22 +211,20 @@ final class LogRecovery
     }
 
     /**
-     * Deletes the segments retention had already deleted from the log, each wholly below {@code logStart} (the next
-     * segment starts at or below it), whose files were still held or not yet gone when the log last stopped; the
-     * last segment always stays.
+     * Deletes the segments retention had already taken out of the log (see {@link LogStart}) whose files were still
+     * held, or not yet gone, when the log last stopped.
      *
      * @return the bases of the segments left.
      */
     private long[] dropRetained(final long[] bases, final long logStart)
     {
-        int drop = 0;
-        while (drop < bases.length - 1 && bases[drop + 1] <= logStart)
+        final int leftovers = LogStart.leftovers(bases, logStart);
+        for (int i = 0; i < leftovers; i++)
         {
-            deleteSegmentFiles(bases[drop]);
+            deleteSegmentFiles(bases[i]);
             report.segmentDeleted();
-            drop++;
         }
-        return Arrays.copyOfRange(bases, drop, bases.length);
+        return Arrays.copyOfRange(bases, leftovers, bases.length);
     }
 
     static long[] segmentBases(final Path dir)

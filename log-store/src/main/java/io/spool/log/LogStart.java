@@ -47,6 +47,20 @@ final class LogStart
         }
     }
 
+    /**
+     * How many of {@code bases} (sorted segment base offsets) are retention's leftovers: each wholly below
+     * {@code logStart}, the next segment starting at or below it. The last segment is never one.
+     */
+    static int leftovers(final long[] bases, final long logStart)
+    {
+        int count = 0;
+        while (count < bases.length - 1 && bases[count + 1] <= logStart)
+        {
+            count++;
+        }
+        return count;
+    }
+
     /** Records durably that every offset below {@code offset} was deleted by retention. */
     static void write(final FileSync sync, final Path logDir, final long offset)
     {

@@ -71,14 +71,16 @@ public final class SegmentInspection
     }
 
     /**
-     * The segment files of a log directory in offset order.
+     * The segment files of a log directory in offset order, without the ones retention has already taken out of it.
      */
     public static List<Path> segmentFiles(final Path logDir)
     {
         final List<Path> files = new ArrayList<>();
-        for (final long base : LogRecovery.segmentBases(logDir))
+        final long[] bases = LogRecovery.segmentBases(logDir);
+        // Retention's leftovers are no longer part of the log; the next open deletes them.
+        for (int i = LogStart.leftovers(bases, LogStart.read(logDir)); i < bases.length; i++)
         {
-            files.add(logDir.resolve(fileName(base, LOG_SUFFIX)));
+            files.add(logDir.resolve(fileName(bases[i], LOG_SUFFIX)));
         }
         return files;
     }

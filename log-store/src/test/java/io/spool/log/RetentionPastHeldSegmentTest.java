@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.tools.LogInspector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Retention past a segment a reader still holds deletes the later segments' files while the held one stays on disk;
  * a crash then leaves a log directory whose first file lies below a gap. Opened again, that file is retention's
- * leftover: deleted, no hole reported, the log starting where retention left it.
+ * leftover: deleted, no hole reported (by the open or by {@code spool verify} before it), the log starting where
+ * retention left it.
  */
 class RetentionPastHeldSegmentTest
 {
@@ -52,6 +54,7 @@ class RetentionPastHeldSegmentTest
             }
         }
 
+        assertThat(LogInspector.verify(image.resolve("q/0")).holes()).as("holes spool verify names").isEmpty();
         try (LogFixture reopened = new LogFixture(image))
         {
             final PartitionLog log = reopened.store.openLog("q/0", LogFixture.smallSegments(1024));
