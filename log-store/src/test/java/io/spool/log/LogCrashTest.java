@@ -1,6 +1,7 @@
 package io.spool.log;
 
 import io.spool.log.tools.LogInspector;
+import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.fail;
  * offsets dense, and the log must take new appends. The rounds share one directory, so later rounds recover logs
  * that earlier recoveries produced.
  */
+@CrashTest
 class LogCrashTest
 {
     private static final int ROUNDS = 20;

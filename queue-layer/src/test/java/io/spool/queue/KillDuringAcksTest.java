@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.testing.CrashTest;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.SystemEpochClock;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * child printed as committed comes back, no delivery count is lower than printed, no dead message returns, and no
  * message is past its delivery limit.
  */
+@CrashTest
 class KillDuringAcksTest
 {
     private static final int ACKS_BEFORE_KILL = 3000;

@@ -11,6 +11,7 @@ import io.spool.stream.PublishResult;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
+import io.spool.testing.SlowTest;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * {@code -Dspool.powerLoss.rounds=N} runs more rounds than the build does.
  */
+@SlowTest
 class PowerLossTest
 {
     private static final int ROUNDS = Integer.getInteger("spool.powerLoss.rounds", 12);

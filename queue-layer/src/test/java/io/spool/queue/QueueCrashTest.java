@@ -4,6 +4,7 @@ import io.spool.Spool;
 import io.spool.log.Durability;
 import io.spool.log.LogConfig;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Kills a consuming engine with SIGKILL at random moments: no acked message may come back, and no message may be
  * delivered more often than its delivery limit allows, however many crashes it lives through.
  */
+@CrashTest
 class QueueCrashTest
 {
     private static final int MESSAGES = 400;

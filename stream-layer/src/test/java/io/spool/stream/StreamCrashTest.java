@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A child JVM publishing and committing is killed with SIGKILL; after reopen every confirmed record and every
  * returned commit is there.
  */
+@CrashTest
 class StreamCrashTest
 {
     @TempDir

@@ -1,5 +1,6 @@
 package io.spool.wire;
 
+import io.spool.testing.SlowTest;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * by its limits, not by the connect rate. The storm is counted in connections, not time, and nothing waits for a
  * deadline, so a loaded machine only makes it slower.
  */
+@SlowTest
 class ConnectStormTest
 {
     private static final Path OWN_DESCRIPTORS = Path.of("/proc/self/fd");

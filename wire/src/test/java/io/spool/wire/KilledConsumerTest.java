@@ -2,6 +2,7 @@ package io.spool.wire;
 
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
+import io.spool.testing.CrashTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteProducer;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * messages it had taken but not handled are lost; with manual acks and prefetch 10 nothing is lost and only
  * unacked ones come again, at once (the lock timeout is far longer than the test).
  */
+@CrashTest
 class KilledConsumerTest
 {
     private static final int MESSAGES = 100;

@@ -1,5 +1,6 @@
 package io.spool.perf.docs;
 
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and neither does the child. On Java 24 and later the JDK itself warns once that Agrona calls
  * {@code sun.misc.Unsafe}'s memory methods; that notice, and only that one, is allowed there.
  */
+@SlowTest
 class ReadmeWithoutFlagsTest
 {
     private static final long CHILD_SECONDS = 120;

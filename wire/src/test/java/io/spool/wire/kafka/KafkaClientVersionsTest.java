@@ -1,6 +1,7 @@
 package io.spool.wire.kafka;
 
 import io.spool.stream.TopicConfig;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kafka-clients 3.9 (in a child JVM, its jar in place of 4.x) produces and consumes in a group through the
  * listener, as 4.x does in the other tests: the versions ApiVersions advertises suit both lines.
  */
+@SlowTest
 class KafkaClientVersionsTest
 {
     private static final Path PREVIOUS_CLIENTS = Path.of("target", "previous-kafka-clients");

@@ -3,6 +3,7 @@ package io.spool.wire.kafka;
 import io.spool.stream.GroupDescription;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * protocol with an eager and a cooperative assignor, and under the consumer protocol of KIP-848 with Spool's
  * server-side assignor. Committed offsets are Spool's: the group's lag reads through Spool's API.
  */
+@CrashTest
 class KafkaGroupTest
 {
     private static final String TOPIC = "work";

@@ -4,6 +4,7 @@ import io.spool.queue.Subscription;
 import io.spool.stream.ConsumerRecord;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.CrashTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -109,6 +110,7 @@ class KafkaShareGroupTest
     }
 
     @Test
+    @CrashTest
     void aConsumerKilledMidBatchHasItsRecordsDeliveredAgainWithTheirCountRaised() throws Exception
     {
         try (KafkaFixture kafka = new KafkaFixture(dir))

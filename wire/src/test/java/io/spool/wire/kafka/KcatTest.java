@@ -4,6 +4,7 @@ import io.spool.stream.ConsumerRecord;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.fail;
  * kcat (librdkafka, the base of the Python, Go and .NET clients) lists metadata, produces, and consumes with and
  * without a group. CI installs it ({@code apt-get install kcat}); so must a developer running these tests.
  */
+@SlowTest
 class KcatTest
 {
     @TempDir
