@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * only make a waiting thread look cheaper, never dearer: the check cannot fail by load. (The interval is slept
  * through because idleness is what is measured; nothing waits for a timeout.)
  */
+@SlowTest
 class IdlePipelineCostTest
 {
     private static final long IDLE_MILLIS = 2_000;

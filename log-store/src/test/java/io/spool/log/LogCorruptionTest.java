@@ -6,6 +6,7 @@ import io.spool.log.TemplateLog.SegmentLayout;
 import io.spool.log.tools.LogInspector;
 import io.spool.log.tools.LogInspector.SegmentReport;
 import io.spool.log.tools.LogInspector.VerifyReport;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@link LogDamage#expect()}): a damaged byte inside a frame loses that record and the rest of its segment, a
  * damaged segment header loses the whole segment; a damaged byte in padding or reserved space loses nothing.
  */
+@SlowTest
 class LogCorruptionTest
 {
     private static final String LOG_NAME = "t/0";

@@ -3,6 +3,7 @@ package io.spool.perf;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import java.nio.MappedByteBuffer;
@@ -15,6 +16,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
  * that drops what was not forced, see every one: only the production layer itself calls the JDK's forces. The
  * benchmarks' baselines, which measure raw forces, are no part of the engine.
  */
+@SlowTest
 class ForcesGoThroughFileSyncTest
 {
     private static final JavaClasses ENGINE_CLASSES = new ClassFileImporter()

@@ -3,6 +3,7 @@ package io.spool.perf;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Maven already keeps higher modules off a lower module's classpath; this test also catches a class placed in
  * the wrong module's package.
  */
+@SlowTest
 class ModuleLayeringTest
 {
     private static final JavaClasses SPOOL_CLASSES = new ClassFileImporter()

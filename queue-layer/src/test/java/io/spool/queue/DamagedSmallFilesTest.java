@@ -3,6 +3,7 @@ package io.spool.queue;
 import io.spool.log.OpenReport;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.ExchangeType;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the file and its copy; the engine opens every time, says what it found, the rest serves, and no confirmed record
  * is lost.
  */
+@SlowTest
 class DamagedSmallFilesTest
 {
     private static final int ORDERS = 20;

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.testing.SlowTest;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Acquire, ack, nack, extend, lock expiry and journal commits, once warmed up to their working set, allocate
  * nothing: measured with the JVM's per-thread allocation counter over windows of five thousand rounds.
  */
+@SlowTest
 class HotPathAllocationTest
 {
     private static final int BATCH = 100;

@@ -6,6 +6,7 @@ import io.spool.log.OpenReport;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicInUseException;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * message published after the repair reaches the subscription; a topic deleted and created again is another topic
  * whose subscriptions inherit nothing.
  */
+@SlowTest
 class LogIdentityTest
 {
     private static final int MESSAGES = 40;

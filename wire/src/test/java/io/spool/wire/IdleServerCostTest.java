@@ -2,6 +2,7 @@ package io.spool.wire;
 
 import io.spool.queue.ConsumerOptions;
 import io.spool.queue.SubscriptionSettings;
+import io.spool.testing.SlowTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteQueueConsumer;
 import io.spool.wire.client.SpoolClient;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own CPU time, which load on the machine can only lower, so the check does not flake on a busy machine. (The
  * interval is slept through because idleness is what is measured; nothing waits for a timeout.)
  */
+@SlowTest
 class IdleServerCostTest
 {
     private static final long IDLE_MILLIS = 3_000;

@@ -14,6 +14,7 @@ import io.spool.stream.TopicExistsException;
 import io.spool.stream.TopicPartition;
 import io.spool.stream.UnknownPartitionException;
 import io.spool.stream.UnknownTopicException;
+import io.spool.testing.SlowTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.RemoteStreamConsumer;
@@ -39,6 +40,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@SlowTest
 class RoundTripTest
 {
     @TempDir

@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.spool.queue.ConsumerOptions;
 import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.TopicPartition;
+import io.spool.testing.SlowTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteProducer;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * out of the mapped segment); a client that speaks plain TCP, trusts another certificate, or meets a certificate
  * that does not name its host is refused, and the server goes on.
  */
+@SlowTest
 class TlsTest
 {
     @TempDir

@@ -1,6 +1,7 @@
 package io.spool.perf.bench;
 
 import io.spool.perf.report.ThroughputSeries;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@SlowTest
 class PassTimerTest
 {
     @Test

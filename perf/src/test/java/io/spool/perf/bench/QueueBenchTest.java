@@ -2,6 +2,7 @@ package io.spool.perf.bench;
 
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@SlowTest
 class QueueBenchTest
 {
     @TempDir

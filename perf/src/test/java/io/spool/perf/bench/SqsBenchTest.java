@@ -1,6 +1,7 @@
 package io.spool.perf.bench;
 
 import io.spool.perf.report.BenchRun;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@code spool bench sqs} runs end to end on a few messages (a check that it works, not a measurement). */
+@SlowTest
 class SqsBenchTest
 {
     @TempDir

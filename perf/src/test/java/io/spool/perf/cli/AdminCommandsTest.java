@@ -7,6 +7,7 @@ import io.spool.perf.cli.CommandRunner.Result;
 import io.spool.queue.Delivery;
 import io.spool.queue.Subscription;
 import io.spool.stream.KeyPartitioner;
+import io.spool.testing.SlowTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteSubscription;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against a data directory, with their text and JSON output and one line and a non-zero exit for each kind of bad
  * input.
  */
+@SlowTest
 class AdminCommandsTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -1,5 +1,6 @@
 package io.spool.perf.cli;
 
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code --report FILE.html}: the page a run writes carries the same figures the run prints. */
+@SlowTest
 class BenchReportCommandTest
 {
     private static final Pattern RATIO = Pattern.compile("\"ratio\":([0-9.E-]+)");

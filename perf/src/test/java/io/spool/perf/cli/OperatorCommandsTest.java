@@ -2,6 +2,7 @@ package io.spool.perf.cli;
 
 import io.spool.perf.cli.CommandRunner.Background;
 import io.spool.perf.cli.CommandRunner.Result;
+import io.spool.testing.SlowTest;
 import io.spool.wire.TestCertificate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against a server started by {@code spool server} on an ephemeral port (plain and over TLS, with certificates
  * made by keytool), and on a data directory.
  */
+@SlowTest
 class OperatorCommandsTest
 {
     @TempDir

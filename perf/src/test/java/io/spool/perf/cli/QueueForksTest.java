@@ -1,5 +1,6 @@
 package io.spool.perf.cli;
 
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +12,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code spool bench queue} runs each configuration in a JVM of its own unless told otherwise. */
+@SlowTest
 class QueueForksTest
 {
     @TempDir

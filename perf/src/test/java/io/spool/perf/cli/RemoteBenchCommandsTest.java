@@ -3,6 +3,7 @@ package io.spool.perf.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.spool.perf.cli.CommandRunner.Result;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * environment), writes the report, cleans up what it created on the server, and refuses bad input in one line.
  * These runs check that the tools work; they measure nothing.
  */
+@SlowTest
 class RemoteBenchCommandsTest
 {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -2,6 +2,7 @@ package io.spool.perf.cli;
 
 import io.spool.MetricSample;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.SlowTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.SpoolClient;
 import org.junit.jupiter.api.AfterEach;
@@ -34,6 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code spool ping}, {@code --token-file}, defaults from the environment and a configuration file, and each kind of
  * bad input answered by one line naming it, a non-zero exit and an untouched data directory.
  */
+@SlowTest
 class ServerOperationsTest
 {
     private static final Duration BOUND = Duration.ofSeconds(60);

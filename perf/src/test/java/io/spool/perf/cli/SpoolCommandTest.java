@@ -2,6 +2,7 @@ package io.spool.perf.cli;
 
 import io.spool.log.Durability;
 import io.spool.perf.bench.BenchSettings;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -15,6 +16,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@SlowTest
 class SpoolCommandTest
 {
     private static final String[] REQUIRED_JSON_NUMBERS = {

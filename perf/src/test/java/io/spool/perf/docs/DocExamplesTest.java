@@ -1,5 +1,6 @@
 package io.spool.perf.docs;
 
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -50,6 +51,7 @@ import static org.junit.jupiter.api.Assumptions.abort;
  * The programs run in this JVM, with its flags; {@link DocExamples} compiles into a directory, so that a run in a
  * forked JVM can reuse it.
  */
+@SlowTest
 class DocExamplesTest
 {
     private static final Duration PROGRAM_TIME_LIMIT = Duration.ofMinutes(2);

@@ -1,5 +1,6 @@
 package io.spool.perf.lab;
 
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The labs' reference column carries what the real brokers did when the same experiments were run on them, and says
  * so; the Spool figures that the lab's own setup decides are marked as such.
  */
+@SlowTest
 class LabReferencesTest
 {
     @TempDir

@@ -2,6 +2,7 @@ package io.spool.cluster;
 
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * more under the soak profile). The history of publishes and confirms is then checked against what every node
  * stored, and every node must hold the same bytes at the same offsets.
  */
+@CrashTest
 class ClusterFailoverTest
 {
     private static final String TOPIC = "events";

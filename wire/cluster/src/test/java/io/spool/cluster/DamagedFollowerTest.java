@@ -2,6 +2,7 @@ package io.spool.cluster;
 
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * them): its recovery cuts the log before the damage, and on restart the partition's group stores the lost records
  * again, so it ends with the same bytes as the others.
  */
+@SlowTest
 class DamagedFollowerTest
 {
     private static final String TOPIC = "ledger";

@@ -2,6 +2,7 @@ package io.spool.cluster;
 
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The isolated node cannot confirm anything on its own (it has no majority), which the history check shows: every
  * confirmed record sits where its confirm said, on every node.
  */
+@SlowTest
 class MinorityPartitionTest
 {
     private static final String TOPIC = "events";

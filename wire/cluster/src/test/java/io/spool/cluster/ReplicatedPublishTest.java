@@ -4,6 +4,7 @@ import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicExistsException;
 import io.spool.stream.InvalidRequestException;
+import io.spool.testing.SlowTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.FailoverProducer;
 import io.spool.wire.client.ProducerConfig;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Three nodes in this JVM: what a publish to a replicated topic leaves on each of them. */
+@SlowTest
 class ReplicatedPublishTest
 {
     private static final int BATCHES = 50;

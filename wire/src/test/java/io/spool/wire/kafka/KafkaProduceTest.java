@@ -6,6 +6,7 @@ import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
+import io.spool.testing.SlowTest;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,6 +27,7 @@ import java.util.concurrent.Future;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Stock KafkaProducers publish through the listener; Spool's own consumers read the records back unchanged. */
+@SlowTest
 class KafkaProduceTest
 {
     @TempDir

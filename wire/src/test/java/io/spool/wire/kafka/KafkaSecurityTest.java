@@ -1,6 +1,7 @@
 package io.spool.wire.kafka;
 
 import io.spool.stream.TopicConfig;
+import io.spool.testing.SlowTest;
 import io.spool.wire.TestCertificate;
 import io.spool.wire.server.ServerConfig;
 import io.spool.wire.server.SpoolServer;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A server started with a token, TLS and a Kafka port serves Kafka clients over TLS that present the token as
  * SASL/PLAIN's password, and refuses the others.
  */
+@SlowTest
 class KafkaSecurityTest
 {
     @TempDir

@@ -1,5 +1,6 @@
 package io.spool.wire.sqs;
 
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Bad input of every kind gets the SQS error a client expects, and the endpoint goes on serving: each test ends with
  * a request that must succeed.
  */
+@SlowTest
 class SqsBadInputTest
 {
     @TempDir

@@ -1,6 +1,7 @@
 package io.spool.wire.sqs;
 
 import io.spool.Spool;
+import io.spool.testing.SlowTest;
 import org.elasticmq.rest.sqs.SQSRestServer;
 import org.elasticmq.rest.sqs.SQSRestServerBuilder;
 import org.junit.jupiter.api.AfterAll;
@@ -36,6 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * guide), the scenario records what both agree on.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@SlowTest
 class SqsDifferentialTest
 {
     private static final long BOUND_MILLIS = 20_000;

@@ -1,6 +1,7 @@
 package io.spool.wire.sqs;
 
 import io.spool.queue.DeathHistory;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * attributes, receives with their attributes, deletes, visibility changes, FIFO order and dedup, delays, long polls,
  * dead letters and their redrive.
  */
+@SlowTest
 class SqsMessageActionsTest
 {
     @TempDir

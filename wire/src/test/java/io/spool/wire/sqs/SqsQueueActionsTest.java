@@ -5,6 +5,7 @@ import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicPartition;
+import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The queue actions, through the AWS SDK for Java v2. */
+@SlowTest
 class SqsQueueActionsTest
 {
     @TempDir
