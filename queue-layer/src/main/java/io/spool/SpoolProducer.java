@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * Publishes to topics through the embedded engine as a {@link StreamProducer} does, with the subscriptions'
  * overflow limits in force: a record for a topic one of whose subscriptions is full under
  * {@link OverflowPolicy#REJECT_PUBLISH} or {@link OverflowPolicy#REJECT_PUBLISH_DLX} is refused with a
- * {@link QueueFullException}, the producer's signal to back off, and nothing is stored (under the second policy the
+ * {@link QueueFullException} by the engine's {@link io.spool.queue.PublishGate}, the producer's signal to back off,
+ * and nothing is stored (under the second policy the
  * refused record goes to the subscription's dead-letter topic). A keyless record in a message group goes to the
  * partition its group id names ({@link Router#placedByGroup}), so that a group lives in one partition.
  * {@code spool.streams().newProducer()} publishes without either. Not thread-safe: one per publishing thread.
@@ -48,7 +49,7 @@ public final class SpoolProducer
     public CompletableFuture<PublishResult> send(final ProducerRecord record)
     {
         final ProducerRecord placed = router.placedByGroup(record);
-        router.refuseIfFull(placed);
+        router.gate().admit(placed);
         return producer.send(placed);
     }
 
@@ -63,22 +64,7 @@ public final class SpoolProducer
     public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
     {
         final List<ProducerRecord> placed = records.stream().map(router::placedByGroup).toList();
-        QueueFullException refused = null;
-        for (final ProducerRecord record : placed)
-        {
-            try
-            {
-                router.refuseIfFull(record);
-            }
-            catch (final QueueFullException full)
-            {
-                refused = refused == null ? full : refused;
-            }
-        }
-        if (refused != null)
-        {
-            throw refused;
-        }
+        router.gate().admitAll(placed);
         return producer.sendBatch(placed);
     }
 }

@@ -1,6 +1,5 @@
 package io.spool.queue;
 
-import io.spool.log.HeadersCodec;
 import io.spool.log.OpenReport;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
@@ -13,7 +12,6 @@ import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
 import io.spool.stream.TopicRegistry;
 import org.agrona.concurrent.EpochClock;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -26,7 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Publishes to topics with the subscriptions' overflow limits in force ({@link #send}), and through exchanges: routes a message once, at publish time, and stores it once per topic with the
+ * Publishes to topics with the subscriptions' overflow limits in force ({@link #send}, through the
+ * {@link PublishGate}), and through exchanges: routes a message once, at publish time, and stores it once per topic with the
  * matched subscriptions named in its {@link QueueHeaders#ROUTED_TO} header, so that each subscription of the
  * topic sees exactly the messages its bindings matched. Declarations and bindings are kept in a durable catalog.
  * Thread-safe: changes are serialised, and publishes share one producer under a lock (publish to topics
@@ -38,17 +37,9 @@ public final class Router
     private final ExchangeCatalog catalog;
     private final SubscriptionRegistry subscriptions;
     private final StreamProducer producer;
-    /**
-     * Dead letters of refused publishes go out with {@link StreamProducer#publish}, as a subscription's own do:
-     * {@code send} would take a dedup id they carry (or their content, on a topic that dedups by content) as a
-     * dedup id of the dead-letter topic and store only the first of two refusals.
-     */
-    private final StreamProducer deadLetterProducer;
-    private final PendingConfirms deadLettersInFlight = new PendingConfirms();
+    private final PublishGate gate;
     private final TopicRegistry topics;
     private final Map<String, LongAdder> unroutable = new ConcurrentHashMap<>();
-    private final EpochClock clock;
-    private long deadLetterCorrelation;
 
     /**
      * Declares the exchanges and bindings of the catalog file, or of its copy when it is damaged. When both are
@@ -57,11 +48,10 @@ public final class Router
     public Router(final Path catalogFile, final SubscriptionRegistry subscriptions, final StreamEngine streams,
         final EpochClock clock)
     {
-        this.clock = clock;
         this.catalog = new ExchangeCatalog(catalogFile, streams.logStore().fileSync());
         this.subscriptions = subscriptions;
         this.producer = streams.newProducer();
-        this.deadLetterProducer = streams.newProducer(deadLettersInFlight);
+        this.gate = new PublishGate(subscriptions, streams, clock);
         this.topics = streams.topics();
         final OpenReport report = streams.logStore().openReport();
         try
@@ -179,7 +169,7 @@ public final class Router
         }
         for (final String topic : byTopic.keySet())
         {
-            refuseIfFull(new ProducerRecord(topic, ProducerRecord.ANY_PARTITION, key, given, value));
+            gate.admit(new ProducerRecord(topic, ProducerRecord.ANY_PARTITION, key, given, value));
         }
         final List<ProducerRecord> records = new ArrayList<>();
         for (final Map.Entry<String, List<String>> topic : byTopic.entrySet())
@@ -212,7 +202,7 @@ public final class Router
     public CompletableFuture<PublishResult> send(final ProducerRecord record)
     {
         final ProducerRecord placed = placedByGroup(record);
-        refuseIfFull(placed);
+        gate.admit(placed);
         synchronized (producer)
         {
             return producer.send(placed);
@@ -238,71 +228,10 @@ public final class Router
             topics.topic(record.topic()).partitionCount()), record.timestamp(), null, record.headers(), record.value());
     }
 
-    /**
-     * Refuses a record when a subscription of its topic is full under a reject policy; under
-     * {@link OverflowPolicy#REJECT_PUBLISH_DLX} the record first goes to that subscription's dead-letter topic
-     * (reason {@code maxlen}). Publishers check this before they store the record.
-     *
-     * @throws QueueFullException naming the full subscription and its backlog.
-     */
-    public void refuseIfFull(final ProducerRecord record)
+    /** The publish admission every publisher of the engine asks ({@link PublishGate}). */
+    public PublishGate gate()
     {
-        final Subscription full = subscriptions.fullSubscriptionOf(record.topic());
-        if (full == null)
-        {
-            return;
-        }
-        final SubscriptionSettings settings = full.settings();
-        if (settings.overflowPolicy() == OverflowPolicy.REJECT_PUBLISH_DLX && settings.deadLetterTopic() != null)
-        {
-            final Map<String, byte[]> headers = DeathHistory.record(
-                record.headers() == null ? Map.of() : record.headers(), record.topic(), full.name(), -1, -1,
-                DeadReason.MAXLEN, 0, clock.time());
-            deadLetter(settings.deadLetterTopic(), record.key(), headers, record.value()).join();
-        }
-        throw new QueueFullException(full.name(), "subscription " + full.name() + " of topic " + record.topic() +
-            " is full: " + full.agent().overflow().describe() + "; publish refused (" + settings.overflowPolicy() +
-            "), retry once consumers catch up");
-    }
-
-    /**
-     * Whether {@link #refuseIfFull} would refuse a record of {@code topic} now: reads the reject flags its
-     * subscriptions' agents keep, and builds nothing. A publisher that holds records in another form than
-     * {@link ProducerRecord} (the wire server, holding a frame's bytes) asks this first and builds records for
-     * {@link #refuseIfFull} only when it is true.
-     */
-    public boolean refusesPublishTo(final String topic)
-    {
-        return subscriptions.fullSubscriptionOf(topic) != null;
-    }
-
-    /** Publishes a dead letter as it is, without dedup: it completes once the dead-letter topic has stored it. */
-    private CompletableFuture<Void> deadLetter(final String topic, final byte[] key, final Map<String, byte[]> headers,
-        final byte[] value)
-    {
-        final byte[] encoded = HeadersCodec.encode(headers);
-        synchronized (deadLetterProducer)
-        {
-            final long correlation = deadLetterCorrelation++;
-            final CompletableFuture<Void> stored = deadLettersInFlight.expect(correlation);
-            try
-            {
-                deadLetterProducer.publish(topic, buffer(key), 0, key == null ? -1 : key.length,
-                    new UnsafeBuffer(encoded), 0, encoded.length, buffer(value), 0, value == null ? -1 : value.length,
-                    correlation);
-            }
-            catch (final RuntimeException failed)
-            {
-                deadLettersInFlight.forget(correlation);
-                throw failed;
-            }
-            return stored;
-        }
-    }
-
-    private static UnsafeBuffer buffer(final byte[] bytes)
-    {
-        return new UnsafeBuffer(bytes == null ? new byte[0] : bytes);
+        return gate;
     }
 
     /** Messages published through {@code exchange} that matched nothing, returned or dropped. */

@@ -3,9 +3,13 @@ package io.spool.wire;
 import io.spool.queue.DeathHistory;
 import io.spool.queue.OverflowPolicy;
 import io.spool.queue.QueueFullException;
+import io.spool.queue.Router;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.routing.Binding;
+import io.spool.queue.routing.ExchangeType;
 import io.spool.stream.ConsumerRecord;
+import io.spool.stream.ProducerRecord;
 import io.spool.stream.PublishResult;
 import io.spool.stream.TopicPartition;
 import io.spool.wire.client.ProducerConfig;
@@ -20,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,10 +39,12 @@ import static io.spool.wire.RoundTripTest.bytes;
 import static io.spool.wire.RoundTripTest.ignoringListener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A publish over the network meets the subscriptions' overflow limits as an embedded one does: refused whole with
- * {@link QueueFullException}, nothing stored, and dead-lettered under reject-publish-dlx. Each subscription's agent
+ * {@link QueueFullException}, nothing stored, and dead-lettered under reject-publish-dlx. Every publish path is
+ * refused by the same gate, in the same words. Each subscription's agent
  * is driven by {@link Subscription#sync()} on a clock that stands still, so the full flag is current without sleeping
  * and a dead letter's time is the test's.
  */
@@ -124,6 +132,63 @@ class OverflowTest
         assertThat(endOffset("orders")).isEqualTo(1);
     }
 
+    /** Every way into the engine that must pass its one {@link io.spool.queue.PublishGate}. */
+    enum PublishPath
+    {
+        EMBEDDED_PRODUCER, EMBEDDED_BATCH, ROUTER, EXCHANGE, NETWORK
+    }
+
+    @ParameterizedTest
+    @EnumSource(PublishPath.class)
+    void everyPublishPathIsRefusedByTheOneGateInTheSameWords(final PublishPath path)
+    {
+        fullWithOneKept(OverflowPolicy.REJECT_PUBLISH);
+        final Router router = fixture.spool().router();
+        router.declare("orders-fanout", ExchangeType.FANOUT, null);
+        router.bind("orders-fanout", Binding.fanout("work"));
+        final Throwable byTheGate = refusal(() -> router.gate().admit(ProducerRecord.of("orders", null, bytes("x"))));
+
+        final Throwable refused = refusal(() -> publish(path, "refused"));
+
+        assertThat(byTheGate).isInstanceOf(QueueFullException.class);
+        assertThat(refused).isInstanceOfSatisfying(QueueFullException.class,
+            full -> assertThat(full.subscription()).isEqualTo("work")).hasMessageContaining(byTheGate.getMessage());
+        assertThat(endOffset("orders")).isEqualTo(1);
+    }
+
+    /** The stream layer's producer sits below the subscriptions: the one path the gate documents it does not cover. */
+    @Test
+    void theStreamProducerPublishesWithoutTheGate()
+    {
+        fullWithOneKept(OverflowPolicy.REJECT_PUBLISH);
+
+        final PublishResult stored = fixture.spool().streams().newProducer()
+            .send(ProducerRecord.of("orders", null, bytes("raw"))).join();
+
+        assertThat(stored.offset()).isEqualTo(1);
+    }
+
+    private void publish(final PublishPath path, final String value)
+    {
+        final ProducerRecord record = ProducerRecord.of("orders", null, bytes(value));
+        switch (path)
+        {
+            case EMBEDDED_PRODUCER -> fixture.spool().newProducer().send(record).join();
+            case EMBEDDED_BATCH -> fixture.spool().newProducer().sendBatch(List.of(record)).join();
+            case ROUTER -> fixture.spool().router().send(record).join();
+            case EXCHANGE -> fixture.spool().router().publish("orders-fanout", "", null, null, bytes(value), false)
+                .join();
+            case NETWORK -> producer.send("orders", null, bytes(value)).join();
+        }
+    }
+
+    /** What a publish threw, synchronously or through its future. */
+    private static Throwable refusal(final Runnable publish)
+    {
+        final Throwable thrown = catchThrowable(publish::run);
+        return thrown instanceof CompletionException ? thrown.getCause() : thrown;
+    }
+
     /** Created over the wire; the engine's subscription is returned so the test can drive its agent. */
     private Subscription subscribe(final long maxLength, final OverflowPolicy policy)
     {
@@ -156,7 +221,7 @@ class OverflowTest
         assertThat(WireFixture.await(() ->
         {
             work.sync();
-            return fixture.spool().router().refusesPublishTo("orders") == full;
+            return fixture.spool().router().gate().refuses("orders") == full;
         }, BOUND)).isTrue();
     }
 

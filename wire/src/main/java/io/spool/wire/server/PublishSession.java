@@ -41,8 +41,8 @@ import static io.spool.wire.PublishDescriptor.RECORD_VALUE_LENGTH_OFFSET;
  * <p>
  * The subscriptions' overflow limits hold here as for the embedded {@code SpoolProducer}: a frame for a topic one of
  * whose subscriptions is full under a reject policy is refused whole with {@link QueueFullException}, and nothing
- * of it is stored. Each frame pays one look at the topic's reject flags ({@link Router#refusesPublishTo}); only a
- * refused frame is decoded into {@link ProducerRecord}s, for {@link Router#refuseIfFull} to refuse and, under
+ * of it is stored. Each frame pays one look at the topic's reject flags ({@link io.spool.queue.PublishGate#refuses}); only a
+ * refused frame is decoded into {@link ProducerRecord}s, for the {@link io.spool.queue.PublishGate} to refuse and, under
  * reject-publish-dlx, dead-letter.
  * <p>
  * Design note: confirms arrive on the thread of the log's pipeline, in offset order. Each frame is its own
@@ -111,7 +111,7 @@ final class PublishSession implements PendingPublish.Completion
         }
         final PartitionLog log = topic.partition(partition);
         gather(body, count);
-        if (router.refusesPublishTo(topic.name()))
+        if (router.gate().refuses(topic.name()))
         {
             refuseIfFull(topic.name(), partition, body, count);
         }
@@ -191,8 +191,8 @@ final class PublishSession implements PendingPublish.Completion
     }
 
     /**
-     * Refuses the frame, as {@code SpoolProducer.sendBatch} refuses a batch, when a subscription refuses any of its
-     * records; each record is offered to the refusal, so that under reject-publish-dlx every one is dead-lettered.
+     * Refuses the frame through the same gate as {@code SpoolProducer.sendBatch}, when a subscription refuses any of
+     * its records; each record is offered to the gate, so that under reject-publish-dlx every one is dead-lettered.
      * A subscription that freed room since the flag was read refuses none, and the frame is then published. This
      * runs on the event loop, like the rest of the frame, so that the connection's later frames cannot be stored
      * ahead of this one; a dead letter is waited for here as the embedded producer waits for it, which only a
@@ -202,22 +202,7 @@ final class PublishSession implements PendingPublish.Completion
      */
     private void refuseIfFull(final String topic, final int partition, final ByteBuf body, final int count)
     {
-        QueueFullException refused = null;
-        for (final ProducerRecord record : decode(topic, partition, body, count))
-        {
-            try
-            {
-                router.refuseIfFull(record);
-            }
-            catch (final QueueFullException full)
-            {
-                refused = refused == null ? full : refused;
-            }
-        }
-        if (refused != null)
-        {
-            throw refused;
-        }
+        router.gate().admitAll(decode(topic, partition, body, count));
     }
 
     /** Copies the records of a body that {@link #gather} found well formed into records of the partition. */
