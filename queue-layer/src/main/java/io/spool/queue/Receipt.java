@@ -37,10 +37,10 @@ import java.nio.ByteOrder;
 public final class Receipt
 {
     public static final int ENCODED_LENGTH = 24;
-    private static final int ISSUER_AT = 0;
-    private static final int PARTITION_AT = 8;
-    private static final int DELIVERY_AT = 12;
-    private static final int OFFSET_AT = 16;
+    private static final int ISSUER_OFFSET = 0;
+    private static final int PARTITION_OFFSET = 8;
+    private static final int DELIVERY_NUMBER_OFFSET = 12;
+    private static final int LOG_OFFSET_OFFSET = 16;
 
     private final long issuer;
     private final int partition;
@@ -89,10 +89,10 @@ public final class Receipt
         final MutableDirectBuffer buffer, final int index, final long issuer, final int partition, final long offset,
         final int deliveryNumber)
     {
-        buffer.putLong(index + ISSUER_AT, issuer, ByteOrder.LITTLE_ENDIAN);
-        buffer.putInt(index + PARTITION_AT, partition, ByteOrder.LITTLE_ENDIAN);
-        buffer.putInt(index + DELIVERY_AT, deliveryNumber, ByteOrder.LITTLE_ENDIAN);
-        buffer.putLong(index + OFFSET_AT, offset, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(index + ISSUER_OFFSET, issuer, ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(index + PARTITION_OFFSET, partition, ByteOrder.LITTLE_ENDIAN);
+        buffer.putInt(index + DELIVERY_NUMBER_OFFSET, deliveryNumber, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(index + LOG_OFFSET_OFFSET, offset, ByteOrder.LITTLE_ENDIAN);
     }
 
     public void encode(final MutableDirectBuffer buffer, final int index)
@@ -102,22 +102,22 @@ public final class Receipt
 
     public static long decodeIssuer(final DirectBuffer buffer, final int index)
     {
-        return buffer.getLong(index + ISSUER_AT, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getLong(index + ISSUER_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     public static int decodePartition(final DirectBuffer buffer, final int index)
     {
-        return buffer.getInt(index + PARTITION_AT, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getInt(index + PARTITION_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     public static int decodeDeliveryNumber(final DirectBuffer buffer, final int index)
     {
-        return buffer.getInt(index + DELIVERY_AT, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getInt(index + DELIVERY_NUMBER_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     public static long decodeOffset(final DirectBuffer buffer, final int index)
     {
-        return buffer.getLong(index + OFFSET_AT, ByteOrder.LITTLE_ENDIAN);
+        return buffer.getLong(index + LOG_OFFSET_OFFSET, ByteOrder.LITTLE_ENDIAN);
     }
 
     /**

@@ -52,13 +52,13 @@ final class SnapshotDescriptor
 {
     static final int MAGIC = 0x53515053;
     static final int VERSION = 2;
-    static final int MAGIC_AT = 0;
-    static final int VERSION_AT = 4;
-    static final int GENERATION_AT = 8;
-    static final int PARTITION_AT = 16;
-    static final int FLOOR_AT = 24;
-    static final int CURSOR_AT = 32;
-    static final int SETTLED_END_AT = 40;
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 4;
+    static final int GENERATION_OFFSET = 8;
+    static final int PARTITION_OFFSET = 16;
+    static final int FLOOR_OFFSET = 24;
+    static final int CURSOR_OFFSET = 32;
+    static final int SETTLED_END_OFFSET = 40;
     static final int HEADER_LENGTH = 48;
     static final int WORD_RUN_LENGTH = Long.BYTES + Integer.BYTES;
     static final int COUNT_RUN_LENGTH = 2 * Integer.BYTES;

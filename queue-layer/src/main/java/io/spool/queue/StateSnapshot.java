@@ -192,7 +192,7 @@ final class StateSnapshot
         final CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - CRC_LENGTH);
         if ((int)crc.getValue() != buffer.getInt(bytes.length - CRC_LENGTH, ORDER) ||
-            buffer.getInt(MAGIC_AT, ORDER) != MAGIC || buffer.getInt(VERSION_AT, ORDER) != VERSION)
+            buffer.getInt(MAGIC_OFFSET, ORDER) != MAGIC || buffer.getInt(VERSION_OFFSET, ORDER) != VERSION)
         {
             throw new CorruptStateException("snapshot " + file + " fails its checksum or has an unknown format");
         }
@@ -212,15 +212,15 @@ final class StateSnapshot
         final OffsetWindow window = state.window();
         final long floor = window.floor();
         final long cursor = state.readCursor();
-        buffer.putInt(MAGIC_AT, MAGIC, ORDER);
-        buffer.putInt(VERSION_AT, VERSION, ORDER);
-        buffer.putLong(GENERATION_AT, generation, ORDER);
-        buffer.putInt(PARTITION_AT, state.partition(), ORDER);
-        buffer.putInt(PARTITION_AT + Integer.BYTES, 0, ORDER);
-        buffer.putLong(FLOOR_AT, floor, ORDER);
-        buffer.putLong(CURSOR_AT, cursor, ORDER);
+        buffer.putInt(MAGIC_OFFSET, MAGIC, ORDER);
+        buffer.putInt(VERSION_OFFSET, VERSION, ORDER);
+        buffer.putLong(GENERATION_OFFSET, generation, ORDER);
+        buffer.putInt(PARTITION_OFFSET, state.partition(), ORDER);
+        buffer.putInt(PARTITION_OFFSET + Integer.BYTES, 0, ORDER);
+        buffer.putLong(FLOOR_OFFSET, floor, ORDER);
+        buffer.putLong(CURSOR_OFFSET, cursor, ORDER);
         final long settledEnd = Math.max(cursor, state.expiredAheadEnd());
-        buffer.putLong(SETTLED_END_AT, settledEnd, ORDER);
+        buffer.putLong(SETTLED_END_OFFSET, settledEnd, ORDER);
         int position = encodeWordRuns(buffer, HEADER_LENGTH, window, floor, settledEnd, false);
         position = encodeWordRuns(buffer, position, window, floor, settledEnd, true);
         position = encodeCountRuns(buffer, position, window, floor, cursor);
@@ -389,11 +389,11 @@ final class StateSnapshot
         final UnsafeBuffer buffer, final SubscriptionSettings settings, final EpochClock clock,
         final DeadLetterHandler deadLetters)
     {
-        final long generation = buffer.getLong(GENERATION_AT, ORDER);
-        final int partition = buffer.getInt(PARTITION_AT, ORDER);
-        final long floor = buffer.getLong(FLOOR_AT, ORDER);
-        final long cursor = buffer.getLong(CURSOR_AT, ORDER);
-        final long settledEnd = buffer.getLong(SETTLED_END_AT, ORDER);
+        final long generation = buffer.getLong(GENERATION_OFFSET, ORDER);
+        final int partition = buffer.getInt(PARTITION_OFFSET, ORDER);
+        final long floor = buffer.getLong(FLOOR_OFFSET, ORDER);
+        final long cursor = buffer.getLong(CURSOR_OFFSET, ORDER);
+        final long settledEnd = buffer.getLong(SETTLED_END_OFFSET, ORDER);
         if (floor < 0 || cursor < floor || settledEnd < cursor || settledEnd - floor > OffsetWindow.MAX_CAPACITY ||
             partition < 0)
         {
