@@ -2,6 +2,7 @@ package io.spool.cluster;
 
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.CrashTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.FailoverProducer;
 import org.junit.jupiter.api.AfterEach;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * loses its connection and a leader at once, and start it again. The history of publishes and confirms is then
  * checked against what every node stored: no confirmed batch lost or stored twice, none failed.
  */
+@CrashTest
 class NativeClientFailoverTest
 {
     private static final String TOPIC = "payments";
