@@ -10,8 +10,8 @@ import org.agrona.concurrent.EpochClock;
  * subscription partition's thread.
  * <p>
  * Design note: the parts ({@link SubscriptionPartitionState}, {@link DeliverySettlement}, {@link Releases},
- * {@link Delays}, {@link DeadLettering}, {@link GroupGate}, {@link Deadlines}, {@link MessageStates}) reach the data
- * through these fields rather than accessors: they are one state machine split by job, not independent objects.
+ * {@link Delays}, {@link DeadLettering}, {@link GroupGate}, {@link Deadlines}, {@link MessageStateReader}) reach the
+ * data through these fields rather than accessors: they are one state machine split by job, not independent objects.
  */
 final class PartitionCore
 {

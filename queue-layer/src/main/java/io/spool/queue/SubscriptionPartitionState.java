@@ -21,9 +21,9 @@ import org.agrona.concurrent.EpochClock;
  * settles single deliveries, {@link Acquisitions} hands messages out, {@link RangeAcks} settles runs of in-order acks,
  * {@link ReadCursor} decides what a message met for the first time becomes, {@link Releases} brings held messages
  * back, {@link Delays} keeps delayed ones, {@link DeadLettering} ends dead ones, {@link GroupGate} orders groups,
- * {@link Deadlines} acts when locks, delays and times to live end, {@link MessageStates} answers questions, and
- * {@link StateRestore} applies what the files say. Persistence is {@link StateJournal}, {@link StateSnapshot} and
- * {@link StateRestorer}.
+ * {@link Deadlines} acts when locks, delays and times to live end, {@link MessageStateReader} answers questions, and
+ * {@link RestoredStateWriter} applies what the files say. Persistence is {@link StateJournal}, {@link StateSnapshot}
+ * and {@link StateRestorer}.
  */
 public final class SubscriptionPartitionState
 {
@@ -45,9 +45,9 @@ public final class SubscriptionPartitionState
     private final GroupGate groups;
     private final Releases releases;
     private final Deadlines deadlines;
-    private final MessageStates states;
+    private final MessageStateReader states;
     private final ReadCursor cursor;
-    private final StateRestore restore;
+    private final RestoredStateWriter restore;
     private final RangeAcks rangeAcks;
     private final Acquisitions acquisitions;
     private final DeliverySettlement settlement;
@@ -77,9 +77,9 @@ public final class SubscriptionPartitionState
         delays.groups(groups);
         this.releases = new Releases(core, dead, groups);
         this.deadlines = new Deadlines(core, dead, delays, releases);
-        this.states = new MessageStates(core);
+        this.states = new MessageStateReader(core);
         this.cursor = new ReadCursor(core, dead, delays, groups);
-        this.restore = new StateRestore(core, delays, releases);
+        this.restore = new RestoredStateWriter(core, delays, releases);
         this.rangeAcks = new RangeAcks(core, releases, groups);
         this.acquisitions = new Acquisitions(core, groups, cursor);
         this.settlement = new DeliverySettlement(core, settings.retryPolicy(), releases, delays, dead, groups);
@@ -559,7 +559,7 @@ public final class SubscriptionPartitionState
     }
 
     /** What the state files say is applied through this while the state is restored. */
-    StateRestore restore()
+    RestoredStateWriter restore()
     {
         return restore;
     }

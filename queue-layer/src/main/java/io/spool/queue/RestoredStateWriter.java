@@ -7,14 +7,14 @@ import org.agrona.collections.LongArrayList;
  * cursor got, which messages wait for a delay, which were held by consumers (they come back, redelivered), and which
  * expired ahead of the cursor. Not thread-safe: used by the thread that opens the state.
  */
-final class StateRestore
+final class RestoredStateWriter
 {
     private final PartitionCore core;
     private final Delays delays;
     private final Releases releases;
     private final LongArrayList held = new LongArrayList();
 
-    StateRestore(final PartitionCore core, final Delays delays, final Releases releases)
+    RestoredStateWriter(final PartitionCore core, final Delays delays, final Releases releases)
     {
         this.core = core;
         this.delays = delays;

@@ -4,11 +4,11 @@ package io.spool.queue;
  * Answers what the state machine holds about a message or the partition, for metrics, tools and tests; reads only.
  * Not thread-safe: owned by the subscription partition's thread.
  */
-final class MessageStates
+final class MessageStateReader
 {
     private final PartitionCore core;
 
-    MessageStates(final PartitionCore core)
+    MessageStateReader(final PartitionCore core)
     {
         this.core = core;
     }
