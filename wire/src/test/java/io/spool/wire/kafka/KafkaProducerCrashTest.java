@@ -3,6 +3,7 @@ package io.spool.wire.kafka;
 import io.spool.Spool;
 import io.spool.stream.ConsumerRecord;
 import io.spool.stream.TopicConfig;
+import io.spool.testing.CrashTest;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -29,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * from the journal and the log recognises them, so every record is stored once and no retry is refused as out of
  * order.
  */
+@CrashTest
 class KafkaProducerCrashTest
 {
     private static final int RECORDS = 30_000;
