@@ -55,15 +55,15 @@ final class JournalDescriptor
     static final int VERSION = 3;
     static final int OLDEST_READABLE_VERSION = 2;
     static final int FILE_HEADER_LENGTH = 16;
-    static final int MAGIC_AT = 0;
-    static final int VERSION_AT = 4;
-    static final int GENERATION_AT = 8;
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 4;
+    static final int GENERATION_OFFSET = 8;
 
     static final int ENTRY_HEADER_LENGTH = 16;
-    static final int LENGTH_AT = 0;
-    static final int CRC_AT = 4;
-    static final int TYPE_AT = 8;
-    static final int COUNT_AT = 12;
+    static final int LENGTH_OFFSET = 0;
+    static final int CRC_OFFSET = 4;
+    static final int TYPE_OFFSET = 8;
+    static final int COUNT_OFFSET = 12;
 
     static final int FIRST_DELIVERIES = 1;
     static final int REDELIVERY = 2;

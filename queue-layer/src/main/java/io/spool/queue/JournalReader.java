@@ -113,9 +113,9 @@ final class JournalReader
         final Path path, final long generation, final UnsafeBuffer buffer, final MappedByteBuffer mapped,
         final int size, final StateLog target)
     {
-        final int magic = buffer.getInt(MAGIC_AT, ByteOrder.LITTLE_ENDIAN);
-        final int version = buffer.getInt(VERSION_AT, ByteOrder.LITTLE_ENDIAN);
-        final long fileGeneration = buffer.getLong(GENERATION_AT, ByteOrder.LITTLE_ENDIAN);
+        final int magic = buffer.getInt(MAGIC_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final int version = buffer.getInt(VERSION_OFFSET, ByteOrder.LITTLE_ENDIAN);
+        final long fileGeneration = buffer.getLong(GENERATION_OFFSET, ByteOrder.LITTLE_ENDIAN);
         if (magic != MAGIC || version < OLDEST_READABLE_VERSION || version > VERSION || fileGeneration != generation)
         {
             throw new CorruptStateException("journal " + path + " has magic " + Integer.toHexString(magic) +
@@ -126,20 +126,20 @@ final class JournalReader
         int position = FILE_HEADER_LENGTH;
         while (position + ENTRY_HEADER_LENGTH <= size)
         {
-            final int length = buffer.getInt(position + LENGTH_AT, ByteOrder.LITTLE_ENDIAN);
-            final int type = buffer.getInt(position + TYPE_AT, ByteOrder.LITTLE_ENDIAN);
-            final int count = buffer.getInt(position + COUNT_AT, ByteOrder.LITTLE_ENDIAN);
+            final int length = buffer.getInt(position + LENGTH_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int type = buffer.getInt(position + TYPE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int count = buffer.getInt(position + COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN);
             final int itemLength = itemLength(type);
             if (itemLength < 0 || count < 1 || length > size - position ||
                 length != ENTRY_HEADER_LENGTH + (long)count * itemLength)
             {
                 break;
             }
-            mapped.limit(position + length).position(position + TYPE_AT);
+            mapped.limit(position + length).position(position + TYPE_OFFSET);
             crc.reset();
             crc.update(mapped);
             mapped.clear();
-            if ((int)crc.getValue() != buffer.getInt(position + CRC_AT, ByteOrder.LITTLE_ENDIAN))
+            if ((int)crc.getValue() != buffer.getInt(position + CRC_OFFSET, ByteOrder.LITTLE_ENDIAN))
             {
                 break;
             }

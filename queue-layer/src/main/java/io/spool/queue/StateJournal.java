@@ -106,9 +106,9 @@ final class StateJournal implements StateLog, AutoCloseable
         final int runBefore = ACK_RUN_TO_RANGE - 1;
         if (openEntryAt >= 0 && openType == ACK && endsWithRun(offset, runBefore))
         {
-            final int items = pending.getInt(openEntryAt + COUNT_AT, ByteOrder.LITTLE_ENDIAN) - runBefore;
+            final int items = pending.getInt(openEntryAt + COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) - runBefore;
             pendingLength -= runBefore * itemLength(ACK);
-            pending.putInt(openEntryAt + COUNT_AT, items, ByteOrder.LITTLE_ENDIAN);
+            pending.putInt(openEntryAt + COUNT_OFFSET, items, ByteOrder.LITTLE_ENDIAN);
             if (items == 0)
             {
                 pendingLength = openEntryAt;
@@ -256,7 +256,7 @@ final class StateJournal implements StateLog, AutoCloseable
     /** Whether the open ack entry ends with the {@code run} offsets just below {@code offset}. */
     private boolean endsWithRun(final long offset, final int run)
     {
-        if (pending.getInt(openEntryAt + COUNT_AT, ByteOrder.LITTLE_ENDIAN) < run)
+        if (pending.getInt(openEntryAt + COUNT_OFFSET, ByteOrder.LITTLE_ENDIAN) < run)
         {
             return false;
         }
@@ -298,11 +298,11 @@ final class StateJournal implements StateLog, AutoCloseable
             sealOpenEntry();
             openEntryAt = pendingLength;
             openType = type;
-            pending.putInt(openEntryAt + TYPE_AT, type, ByteOrder.LITTLE_ENDIAN);
-            pending.putInt(openEntryAt + COUNT_AT, 0, ByteOrder.LITTLE_ENDIAN);
+            pending.putInt(openEntryAt + TYPE_OFFSET, type, ByteOrder.LITTLE_ENDIAN);
+            pending.putInt(openEntryAt + COUNT_OFFSET, 0, ByteOrder.LITTLE_ENDIAN);
             pendingLength += ENTRY_HEADER_LENGTH;
         }
-        final int countAt = openEntryAt + COUNT_AT;
+        final int countAt = openEntryAt + COUNT_OFFSET;
         pending.putInt(countAt, pending.getInt(countAt, ByteOrder.LITTLE_ENDIAN) + 1, ByteOrder.LITTLE_ENDIAN);
         final int itemAt = pendingLength;
         pendingLength += itemLength(type);
@@ -316,13 +316,13 @@ final class StateJournal implements StateLog, AutoCloseable
         {
             return;
         }
-        pending.putInt(openEntryAt + LENGTH_AT, pendingLength - openEntryAt, ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(openEntryAt + LENGTH_OFFSET, pendingLength - openEntryAt, ByteOrder.LITTLE_ENDIAN);
         final ByteBuffer bytes = pending.byteBuffer();
-        bytes.limit(pendingLength).position(openEntryAt + TYPE_AT);
+        bytes.limit(pendingLength).position(openEntryAt + TYPE_OFFSET);
         crc.reset();
         crc.update(bytes);
         bytes.clear();
-        pending.putInt(openEntryAt + CRC_AT, (int)crc.getValue(), ByteOrder.LITTLE_ENDIAN);
+        pending.putInt(openEntryAt + CRC_OFFSET, (int)crc.getValue(), ByteOrder.LITTLE_ENDIAN);
         openEntryAt = -1;
         openType = 0;
     }
@@ -337,7 +337,7 @@ final class StateJournal implements StateLog, AutoCloseable
             if (validLength < FILE_HEADER_LENGTH)
             {
                 final ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-                header.putInt(MAGIC_AT, MAGIC).putInt(VERSION_AT, VERSION).putLong(GENERATION_AT, generation);
+                header.putInt(MAGIC_OFFSET, MAGIC).putInt(VERSION_OFFSET, VERSION).putLong(GENERATION_OFFSET, generation);
                 channel.truncate(0);
                 while (header.hasRemaining())
                 {

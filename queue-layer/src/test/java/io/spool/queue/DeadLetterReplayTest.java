@@ -85,12 +85,12 @@ class DeadLetterReplayTest
             final ByteBuffer bytes = ByteBuffer.allocate((int)channel.size()).order(ByteOrder.LITTLE_ENDIAN);
             channel.read(bytes, 0);
             int at = JournalDescriptor.FILE_HEADER_LENGTH;
-            while (bytes.getInt(at + JournalDescriptor.LENGTH_AT) > 0 &&
-                bytes.getInt(at + JournalDescriptor.TYPE_AT) != type)
+            while (bytes.getInt(at + JournalDescriptor.LENGTH_OFFSET) > 0 &&
+                bytes.getInt(at + JournalDescriptor.TYPE_OFFSET) != type)
             {
-                at += bytes.getInt(at + JournalDescriptor.LENGTH_AT);
+                at += bytes.getInt(at + JournalDescriptor.LENGTH_OFFSET);
             }
-            assertThat(bytes.getInt(at + JournalDescriptor.TYPE_AT)).as("journal has an entry of type %d", type)
+            assertThat(bytes.getInt(at + JournalDescriptor.TYPE_OFFSET)).as("journal has an entry of type %d", type)
                 .isEqualTo(type);
             channel.truncate(at);
         }

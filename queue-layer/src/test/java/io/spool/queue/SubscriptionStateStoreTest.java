@@ -350,7 +350,7 @@ class SubscriptionStateStoreTest
         open().close();
         final Path journal = directory.resolve("journal-0.log");
         final byte[] bytes = Files.readAllBytes(journal);
-        bytes[JournalDescriptor.GENERATION_AT] = 7;
+        bytes[JournalDescriptor.GENERATION_OFFSET] = 7;
         Files.write(journal, bytes);
 
         assertThatThrownBy(this::open)
