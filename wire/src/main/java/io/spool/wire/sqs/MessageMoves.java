@@ -7,6 +7,7 @@ import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
 import io.spool.queue.QueueHeaders;
 import io.spool.stream.ProducerRecord;
+import org.agrona.concurrent.EpochClock;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -28,7 +29,8 @@ import java.util.concurrent.locks.LockSupport;
  * is kept under {@link SqsHeaders#MOVED_DEDUPLICATION_ID}, so that the destination does not take it for a repeat of
  * itself. Each task runs on a thread of its own. A task is kept in a file ({@link MoveTaskFiles}) updated after each
  * batch it moves, for 14 days as SQS keeps them: after a restart ListMessageMoveTasks still lists it, and a task that
- * was running when the endpoint stopped (or crashed) goes on. Thread-safe.
+ * was running when the endpoint stopped (or crashed) goes on. The rate is paced, and tasks are stamped, by the
+ * engine's clock, so that a hand-driven clock drives them too ({@link #sync}). Thread-safe.
  */
 final class MessageMoves implements AutoCloseable
 {
@@ -37,7 +39,10 @@ final class MessageMoves implements AutoCloseable
     private static final int MAX_LISTED = 10;
     private static final long KEPT_MILLIS = TimeUnit.DAYS.toMillis(14);
 
+    private static final long NOT_WAITING = Long.MIN_VALUE;
+
     private final Spool spool;
+    private final EpochClock clock;
     private final Queues queues;
     private final MoveTaskFiles files;
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
@@ -47,6 +52,7 @@ final class MessageMoves implements AutoCloseable
     MessageMoves(final Spool spool, final Queues queues, final MoveTaskFiles files)
     {
         this.spool = spool;
+        this.clock = spool.streams().clock();
         this.queues = queues;
         this.files = files;
         for (final MoveTaskFiles.SavedTask saved : files.load())
@@ -72,7 +78,7 @@ final class MessageMoves implements AutoCloseable
     /** Forgets the tasks started more than 14 days ago, as SQS does. */
     private void forgetOld()
     {
-        final long now = spool.streams().clock().time();
+        final long now = clock.time();
         tasks.values().removeIf(task ->
         {
             final boolean old = task.status != Status.RUNNING && now - task.started > KEPT_MILLIS;
@@ -102,6 +108,8 @@ final class MessageMoves implements AutoCloseable
         final AtomicLong moved = new AtomicLong();
         volatile Status status = Status.RUNNING;
         volatile String failure;
+        /** The clock's time the task waits for before its next batch, or NOT_WAITING while it works. */
+        volatile long waitingUntil = NOT_WAITING;
 
         Task(final long id, final String handle, final String source, final String destination, final long rate,
             final long started, final long toMove)
@@ -121,7 +129,7 @@ final class MessageMoves implements AutoCloseable
         public void run()
         {
             final SpoolProducer producer = spool.newProducer();
-            final long start = System.nanoTime();
+            final long start = clock.time();
             final long movedBefore = moved.get();
             try
             {
@@ -169,11 +177,21 @@ final class MessageMoves implements AutoCloseable
             {
                 return;
             }
-            final long due = start + TimeUnit.SECONDS.toNanos(moved.get() - movedBefore) / rate;
-            while (System.nanoTime() < due && status == Status.RUNNING && !stopping)
+            final long due = start + TimeUnit.SECONDS.toMillis(moved.get() - movedBefore) / rate;
+            long now;
+            while ((now = clock.time()) < due && status == Status.RUNNING && !stopping)
             {
-                LockSupport.parkNanos(due - System.nanoTime());
+                waitingUntil = due;
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(due - now));
             }
+            waitingUntil = NOT_WAITING;
+        }
+
+        /** Whether the task has done all it can at the clock's time: it has ended, or waits for a later time. */
+        boolean settled()
+        {
+            return !thread.isAlive() || waitingUntil > clock.time() ||
+                status != Status.RUNNING && status != Status.CANCELLING;
         }
 
         private ProducerRecord copy(final Delivery delivery)
@@ -248,7 +266,7 @@ final class MessageMoves implements AutoCloseable
             final long id = taskIds.incrementAndGet();
             final String handle = Base64.getUrlEncoder().withoutPadding().encodeToString(
                 (id + ":" + source).getBytes(StandardCharsets.UTF_8));
-            final Task task = new Task(id, handle, source, destination, rate, spool.streams().clock().time(),
+            final Task task = new Task(id, handle, source, destination, rate, clock.time(),
                 from.subscription().metrics().ready());
             task.save();
             tasks.put(handle, task);
@@ -287,6 +305,25 @@ final class MessageMoves implements AutoCloseable
         task.status = Status.CANCELLING;
         LockSupport.unpark(task.thread);
         return new Answer().put("ApproximateNumberOfMessagesMoved", task.moved.get());
+    }
+
+    /**
+     * Wakes the tasks to look at the clock again and returns once each has moved all that the clock's time allows:
+     * a hand-driven clock's advance does not wake a task waiting to pace its rate, so whoever moves it calls this.
+     */
+    void sync()
+    {
+        for (final Task task : tasks.values())
+        {
+            LockSupport.unpark(task.thread);
+        }
+        for (final Task task : tasks.values())
+        {
+            while (!task.settled())
+            {
+                Thread.yield();
+            }
+        }
     }
 
     /** Stops the running tasks where they are; they go on when the endpoint starts again. */

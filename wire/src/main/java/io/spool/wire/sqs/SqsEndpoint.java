@@ -112,6 +112,12 @@ public final class SqsEndpoint implements AutoCloseable
         return "http://" + host() + ":" + port();
     }
 
+    /** Returns once the message move tasks have moved all that the engine clock's time allows. */
+    void syncMoveTasks()
+    {
+        moves.sync();
+    }
+
     @Override
     public void close()
     {

@@ -8,7 +8,6 @@ import software.amazon.awssdk.services.sqs.model.ListMessageMoveTasksResultEntry
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +36,7 @@ class SqsMoveTaskRestartTest
     }
 
     @Test
-    void aRunningTaskGoesOnAfterARestartAndAFinishedOneIsStillListed() throws InterruptedException
+    void aRunningTaskGoesOnAfterARestartAndAFinishedOneIsStillListed()
     {
         final String dlq = fx.queue("work-dlq");
         final String work = fx.queue("work", "RedrivePolicy", "{\"deadLetterTargetArn\":\"" + fx.arn("work-dlq") +
@@ -47,14 +46,36 @@ class SqsMoveTaskRestartTest
             final int n = i;
             fx.sqs.sendMessage(b -> b.queueUrl(dlq).messageBody("dead " + n));
         }
-        // one message a second: the restart comes while the task waits to move the second
+        // one message a second by the engine's clock: the restart comes while the task waits to move the second
         final String handle = fx.sqs.startMessageMoveTask(b -> b.sourceArn(fx.arn("work-dlq"))
             .destinationArn(fx.arn("work")).maxNumberOfMessagesPerSecond(1)).taskHandle();
+        fx.endpoint.syncMoveTasks();
+        assertThat(tasks()).singleElement().satisfies(task ->
+        {
+            assertThat(task.status()).isEqualTo("RUNNING");
+            assertThat(task.approximateNumberOfMessagesMoved()).isEqualTo(1);
+            assertThat(task.startedTimestamp()).isEqualTo(fx.clock.time());
+        });
 
         fx.reopen();
 
-        assertThat(tasks()).singleElement().satisfies(task -> assertThat(task.status()).isIn("RUNNING", "COMPLETED"));
-        final ListMessageMoveTasksResultEntry finished = awaitCompleted();
+        // it goes on at its start, so the second message is due already and the third a second after the start
+        fx.endpoint.syncMoveTasks();
+        assertThat(tasks()).singleElement().satisfies(task ->
+        {
+            assertThat(task.status()).isEqualTo("RUNNING");
+            assertThat(task.approximateNumberOfMessagesMoved()).isEqualTo(2);
+        });
+        fx.clock.advance(999);
+        fx.endpoint.syncMoveTasks();
+        assertThat(tasks().get(0).approximateNumberOfMessagesMoved()).as("not due before a second").isEqualTo(2);
+        fx.clock.advance(1);
+        fx.endpoint.syncMoveTasks();
+        assertThat(tasks().get(0).approximateNumberOfMessagesMoved()).isEqualTo(MESSAGES);
+        fx.clock.advance(1_000);
+        fx.endpoint.syncMoveTasks();
+        final ListMessageMoveTasksResultEntry finished = tasks().get(0);
+        assertThat(finished.status()).isEqualTo("COMPLETED");
         assertThat(finished.approximateNumberOfMessagesMoved()).isEqualTo(MESSAGES);
         assertThat(fx.spool.subscription("work").metrics().ready()).isEqualTo(MESSAGES);
         assertThat(fx.spool.subscription("work-dlq").metrics().ready()).isZero();
@@ -74,21 +95,5 @@ class SqsMoveTaskRestartTest
     private List<ListMessageMoveTasksResultEntry> tasks()
     {
         return fx.sqs.listMessageMoveTasks(b -> b.sourceArn(fx.arn("work-dlq")).maxResults(10)).results();
-    }
-
-    /** Polls while the task moves at its rate, which real time paces. */
-    private ListMessageMoveTasksResultEntry awaitCompleted() throws InterruptedException
-    {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline)
-        {
-            final ListMessageMoveTasksResultEntry task = tasks().get(0);
-            if (task.status().equals("COMPLETED"))
-            {
-                return task;
-            }
-            Thread.sleep(10);
-        }
-        throw new AssertionError("the move task did not complete in 30 s: " + tasks());
     }
 }
