@@ -379,7 +379,8 @@ class SqsMessageActionsTest
         fx.sqs.changeMessageVisibility(b -> b.queueUrl(dlq).receiptHandle(dead.receiptHandle()).visibilityTimeout(0));
 
         final String task = fx.sqs.startMessageMoveTask(b -> b.sourceArn(fx.arn("work-dlq"))).taskHandle();
-        final Message back = awaitMessage(url);
+        fx.endpoint.syncMoveTasks();
+        final Message back = receive(url, 1).get(0);
         assertThat(back.messageId()).isEqualTo(id);
         assertThat(back.body()).isEqualTo("poison");
         assertThat(fx.sqs.listMessageMoveTasks(b -> b.sourceArn(fx.arn("work-dlq")).maxResults(10)).results())
