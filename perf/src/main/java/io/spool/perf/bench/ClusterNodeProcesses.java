@@ -1,17 +1,14 @@
 package io.spool.perf.bench;
 
 import io.spool.cluster.ClusterMembers;
+import io.spool.cluster.LoopbackPorts;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,42 +26,8 @@ final class ClusterNodeProcesses implements AutoCloseable
     ClusterNodeProcesses(final Path directory, final int size)
     {
         this.directory = directory;
-        this.members = ClusterMembers.parse(loopbackList(size));
+        this.members = LoopbackPorts.members(size);
         this.processes = new Process[size];
-    }
-
-    private static String loopbackList(final int size)
-    {
-        final List<ServerSocket> sockets = new ArrayList<>();
-        try
-        {
-            final StringBuilder list = new StringBuilder();
-            for (int id = 1; id <= size; id++)
-            {
-                final ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(socket);
-                list.append(id == 1 ? "" : ",").append(id).append("@127.0.0.1:").append(socket.getLocalPort());
-            }
-            return list.toString();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
-        finally
-        {
-            for (final ServerSocket socket : sockets)
-            {
-                try
-                {
-                    socket.close();
-                }
-                catch (final IOException ignored)
-                {
-                    // free again either way
-                }
-            }
-        }
     }
 
     ClusterMembers members()

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -36,26 +35,22 @@ class ClusterFailoverTest
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    private final List<NodeProcess> nodes = new ArrayList<>();
+    private ChildNodes cluster;
 
     @AfterEach
     void killNodes()
     {
-        nodes.forEach(NodeProcess::close);
+        if (cluster != null)
+        {
+            cluster.close();
+        }
     }
 
     @Test
     void noConfirmedRecordIsLostWhenTheLeaderAndThenAFollowerAreKilledUnderLoad() throws Exception
     {
-        final ClusterMembers members = LoopbackPorts.members(3);
-        for (final ClusterMembers.Member member : members.members())
-        {
-            final NodeProcess node = new NodeProcess(member.id(), members, dir.resolve("node-" + member.id()),
-                TestNodes.ELECTION_TIMEOUT);
-            nodes.add(node);
-        }
-        nodes.forEach(NodeProcess::launch);
-        nodes.forEach(NodeProcess::awaitReady);
+        cluster = ChildNodes.launch(dir, 3);
+        final ClusterMembers members = cluster.members();
         final PublishHistory history = new PublishHistory();
         try (ClusterClient client = ClusterClient.connect(members))
         {
@@ -66,7 +61,7 @@ class ClusterFailoverTest
                 history.awaitConfirmed(expected, PROGRESS_WAIT);
                 for (int round = 0; round < ROUNDS; round++)
                 {
-                    final NodeProcess leader = node(client.leaderOf(TOPIC, 0));
+                    final NodeProcess leader = cluster.node(client.leaderOf(TOPIC, 0));
                     leader.kill();
                     history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
                     leader.start();
@@ -79,27 +74,11 @@ class ClusterFailoverTest
                     history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
                 }
             }
-            final long[] ends = new long[PARTITIONS];
-            for (int partition = 0; partition < PARTITIONS; partition++)
-            {
-                ends[partition] = client.endOffset(TOPIC, partition);
-            }
-            for (final NodeProcess node : nodes)
-            {
-                NodeLogs.awaitLocalEnds(node, TOPIC, ends, PROGRESS_WAIT);
-            }
+            cluster.awaitCaughtUp(client, TOPIC, PARTITIONS, PROGRESS_WAIT);
         }
-        nodes.forEach(NodeProcess::stop);
-
-        final Map<Integer, List<Stored>> first = NodeLogs.sameOnEveryNode(nodes, TOPIC, PARTITIONS);
+        final Map<Integer, List<Stored>> first = cluster.stopAndCompare(TOPIC, PARTITIONS);
         assertThat(history.confirmedBatches()).isGreaterThanOrEqualTo(PROGRESS * (1 + 4 * ROUNDS));
         assertThat(history.violations(first)).isEmpty();
-    }
-
-    private NodeProcess node(final int nodeId)
-    {
-        return nodes.stream().filter(node -> node.nodeId() == nodeId).findFirst()
-            .orElseThrow(() -> new AssertionError("no node " + nodeId + " leads " + TOPIC + "-0"));
     }
 
     /** A node leading neither partition, or failing that one not leading partition 0. */
@@ -107,6 +86,7 @@ class ClusterFailoverTest
     {
         final int leader0 = client.leaderOf(TOPIC, 0);
         final int leader1 = client.leaderOf(TOPIC, 1);
+        final List<NodeProcess> nodes = cluster.nodes();
         return nodes.stream().filter(node -> node.nodeId() != leader0 && node.nodeId() != leader1).findFirst()
             .orElseGet(() -> nodes.stream().filter(node -> node.nodeId() != leader0).findFirst().orElseThrow());
     }

@@ -12,7 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -39,25 +38,22 @@ class NativeClientFailoverTest
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    private final List<NodeProcess> nodes = new ArrayList<>();
+    private ChildNodes cluster;
 
     @AfterEach
     void killNodes()
     {
-        nodes.forEach(NodeProcess::close);
+        if (cluster != null)
+        {
+            cluster.close();
+        }
     }
 
     @Test
     void noConfirmedPublishIsLostOrStoredTwiceWhenTheProducersNodeAndLeaderIsKilledUnderLoad() throws Exception
     {
-        final ClusterMembers members = LoopbackPorts.members(3);
-        for (final ClusterMembers.Member member : members.members())
-        {
-            nodes.add(new NodeProcess(member.id(), members, dir.resolve("node-" + member.id()),
-                TestNodes.ELECTION_TIMEOUT));
-        }
-        nodes.forEach(NodeProcess::launch);
-        nodes.forEach(NodeProcess::awaitReady);
+        cluster = ChildNodes.launch(dir, 3);
+        final ClusterMembers members = cluster.members();
         final PublishHistory history = new PublishHistory();
         try (ClusterClient client = ClusterClient.connect(members))
         {
@@ -74,7 +70,7 @@ class NativeClientFailoverTest
                          TOPIC, PARTITIONS, history))
                 {
                     history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
-                    final NodeProcess killed = node(leader);
+                    final NodeProcess killed = cluster.node(leader);
                     killed.kill();
                     history.awaitConfirmed(expected += PROGRESS, PROGRESS_WAIT);
                     killed.start();
@@ -82,19 +78,9 @@ class NativeClientFailoverTest
                     assertThat(producer.failovers()).as("the producer moved off the killed node").isEqualTo(1);
                 }
             }
-            final long[] ends = new long[PARTITIONS];
-            for (int partition = 0; partition < PARTITIONS; partition++)
-            {
-                ends[partition] = client.endOffset(TOPIC, partition);
-            }
-            for (final NodeProcess node : nodes)
-            {
-                NodeLogs.awaitLocalEnds(node, TOPIC, ends, PROGRESS_WAIT);
-            }
+            cluster.awaitCaughtUp(client, TOPIC, PARTITIONS, PROGRESS_WAIT);
         }
-        nodes.forEach(NodeProcess::stop);
-
-        final Map<Integer, List<Stored>> stored = NodeLogs.sameOnEveryNode(nodes, TOPIC, PARTITIONS);
+        final Map<Integer, List<Stored>> stored = cluster.stopAndCompare(TOPIC, PARTITIONS);
         assertThat(history.confirmedBatches()).isGreaterThanOrEqualTo(PROGRESS * 3 * ROUNDS);
         assertThat(history.failedBatches()).as("batches failed by a lost connection").isZero();
         assertThat(history.violations(stored)).isEmpty();
@@ -103,15 +89,10 @@ class NativeClientFailoverTest
     /** Every node's native server in its current run, the one of {@code first} before the others. */
     private List<ClientConfig> nativeServersFirst(final int first)
     {
-        return nodes.stream()
+        return cluster.nodes().stream()
             .sorted(Comparator.comparing(node -> node.nodeId() != first))
             .map(node -> ClientConfig.builder().port(node.clientPort()).build())
             .toList();
     }
 
-    private NodeProcess node(final int nodeId)
-    {
-        return nodes.stream().filter(node -> node.nodeId() == nodeId).findFirst()
-            .orElseThrow(() -> new AssertionError("no node " + nodeId + " leads " + TOPIC + "-0"));
-    }
 }

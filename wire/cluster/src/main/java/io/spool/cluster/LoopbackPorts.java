@@ -7,14 +7,17 @@ import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Free loopback ports for a test cluster: bound at once, so none is handed out twice, then released. */
-final class LoopbackPorts
+/**
+ * Free loopback ports for a cluster on one machine (tests, {@code spool bench cluster}): bound at once, so none is
+ * handed out twice, then released. Another process can still take a port in between. Stateless.
+ */
+public final class LoopbackPorts
 {
     private LoopbackPorts()
     {
     }
 
-    static List<Integer> free(final int count)
+    public static List<Integer> free(final int count)
     {
         final List<ServerSocket> sockets = new ArrayList<>();
         try
@@ -46,7 +49,7 @@ final class LoopbackPorts
     }
 
     /** A member list of {@code size} nodes on free loopback ports. */
-    static ClusterMembers members(final int size)
+    public static ClusterMembers members(final int size)
     {
         final List<Integer> ports = free(size);
         final StringBuilder list = new StringBuilder();
