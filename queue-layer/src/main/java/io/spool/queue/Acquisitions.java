@@ -95,6 +95,7 @@ final class Acquisitions
     private int deliverNew(final int max, final int consumerId, final long deadline, final long now,
         final DeliveryHandler handler)
     {
+        cursor.passRemoved();
         final long windowEnd = window.floor() + OffsetWindow.MAX_CAPACITY;
         final boolean locksInRuns = core.timers.takesRunUntil(deadline);
         int delivered = 0;

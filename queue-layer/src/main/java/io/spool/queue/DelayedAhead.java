@@ -82,6 +82,21 @@ final class DelayedAhead
         return released;
     }
 
+    /** Retention removed every message below {@code end}: those held stop counting as delayed. */
+    void releaseBelow(final long end)
+    {
+        final Long2LongHashMap.KeyIterator offsets = sizes.keySet().iterator();
+        while (offsets.hasNext())
+        {
+            final long offset = offsets.nextValue();
+            if (offset < end)
+            {
+                bytes -= sizes.get(offset);
+                offsets.remove();
+            }
+        }
+    }
+
     int count()
     {
         return sizes.size();

@@ -173,11 +173,7 @@ final class JournalReader
                     target.acked(offset);
                     break;
                 case ACK_RANGE:
-                    for (long o = offset, end = offset + buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN);
-                        o < end; o++)
-                    {
-                        target.acked(o);
-                    }
+                    target.ackedRange(offset, buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN));
                     break;
                 case DEAD:
                     target.dead(offset, DeadReason.fromCode(buffer.getInt(at + Long.BYTES, ByteOrder.LITTLE_ENDIAN)));

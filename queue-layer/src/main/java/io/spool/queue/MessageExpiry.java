@@ -202,6 +202,22 @@ final class MessageExpiry
         return false;
     }
 
+    /**
+     * Retention removed the messages from {@code from} (the read cursor) up to {@code end} before the cursor met
+     * them: those among them that expired ahead are passed over, and none of them is to be read ahead.
+     */
+    void passRemoved(final long from, final long end, final OffsetWindow window)
+    {
+        for (long offset = from, last = Math.min(end, aheadEnd); offset < last; offset++)
+        {
+            if (window.isSettled(offset))
+            {
+                expiredAheadCount--;
+            }
+        }
+        scanned = Math.max(scanned, end);
+    }
+
     /** Messages past the read cursor that expired before it reached them: dead, though not yet passed over. */
     long expiredAheadCount()
     {

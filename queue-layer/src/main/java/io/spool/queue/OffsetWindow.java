@@ -115,6 +115,38 @@ final class OffsetWindow
         settled[slot >>> 6] |= (count == 64 ? -1L : (1L << count) - 1) << (slot & 63);
     }
 
+    /**
+     * Settles, as acked, the offsets from {@code from} up to {@code end}, none of them ready or held. From the floor
+     * it moves the floor to {@code end}, so that a range however long costs at most one pass over the window's
+     * slots; above the floor it sets their bits, a word of 64 at a time.
+     */
+    void settleRange(final long from, final long end)
+    {
+        if (from != floor)
+        {
+            ensureCovers(end - 1);
+            for (long offset = from; offset < end; )
+            {
+                final int run = (int)Math.min(64 - (offset & 63), end - offset);
+                settleRun(offset, run);
+                offset += run;
+            }
+            return;
+        }
+        for (long offset = floor, cleared = Math.min(end, floor + capacity()); offset < cleared; offset++)
+        {
+            final int slot = (int)offset & mask;
+            if ((counts[slot] & 0xFF) == COUNT_SPILLED)
+            {
+                spilledCounts.remove(offset);
+            }
+            counts[slot] = 0;
+            clearBit(settled, offset);
+            clearBit(dead, offset);
+        }
+        floor = end;
+    }
+
     void markReady(final long offset)
     {
         setBit(ready, offset);

@@ -5,9 +5,9 @@ import org.agrona.concurrent.EpochClock;
 
 /**
  * The data that every part of one subscription partition's state works on (per-offset bits and counts, held
- * records and their deadlines, first delivery times, expiry, the read cursor and the log end) and the moves they all
- * make: holding a message for a consumer, ending a hold, and moving the ack floor. Not thread-safe: owned by the
- * subscription partition's thread.
+ * records and their deadlines, first delivery times, expiry, the read cursor, the log's start and end) and the moves
+ * they all make: holding a message for a consumer, ending a hold, and moving the ack floor. Not thread-safe: owned by
+ * the subscription partition's thread.
  * <p>
  * Design note: the parts ({@link SubscriptionPartitionState}, {@link DeliverySettlement}, {@link Releases},
  * {@link Delays}, {@link DeadLettering}, {@link GroupGate}, {@link Deadlines}, {@link MessageStateReader}) reach the
@@ -36,6 +36,8 @@ final class PartitionCore
     /** The next offset never delivered. */
     long cursor;
     long logEnd;
+    /** The log's first offset: retention removed every offset below it. */
+    long logStart;
     int inFlightCount;
     /** Acks that took effect since this state opened, single or in runs: the subscription's acks metric. */
     long ackCount;

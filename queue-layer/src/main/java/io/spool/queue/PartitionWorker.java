@@ -166,19 +166,20 @@ final class PartitionWorker implements DeadLetterOutcomes
     }
 
     /**
-     * Tells the state how far the log reaches.
+     * Tells the state how far the log reaches, and where it starts now that retention may have removed segments.
      *
      * @return 1 if the log grew, else 0.
      */
     int noteLogEnd()
     {
         final long end = log.endOffset();
-        if (end > state.logEnd())
+        final int grew = end > state.logEnd() ? 1 : 0;
+        if (grew == 1)
         {
             state.logEnd(end);
-            return 1;
         }
-        return 0;
+        state.logStart(log.startOffset());
+        return grew;
     }
 
     /**

@@ -36,6 +36,34 @@ final class ReadCursor
     }
 
     /**
+     * Settles in one step, as acked, the messages retention removed before the cursor met them, from the cursor up
+     * to the log start (or the window's end): journaled as one range, not counted as acks, those found delayed ahead
+     * delayed no more, those expired ahead passed over. Without it each removed offset would be delivered, found
+     * missing and acked one by one, each using a slot of a receive.
+     *
+     * @return how many offsets the cursor moved past.
+     */
+    long passRemoved()
+    {
+        final long from = core.cursor;
+        final long end = Math.min(Math.min(core.logStart, core.logEnd), core.window.floor() + OffsetWindow.MAX_CAPACITY);
+        if (from >= end)
+        {
+            return 0;
+        }
+        core.expiry.passRemoved(from, end, core.window);
+        core.delayedAhead.releaseBelow(end);
+        core.window.settleRange(from, end);
+        core.cursor = end;
+        core.stateLog.ackedRange(from, (int)(end - from));
+        if (core.readyBytes != null)
+        {
+            core.readyBytes.removedUnmet();
+        }
+        return end - from;
+    }
+
+    /**
      * Meets the next message.
      *
      * @return its offset if it is to be delivered now to {@code consumerId}, else {@link #PASSED}.
@@ -81,6 +109,7 @@ final class ReadCursor
      */
     int meetAhead(final int budget, final long windowEnd)
     {
+        passRemoved();
         int met = 0;
         while (met < budget && canAdvance(windowEnd))
         {
@@ -108,6 +137,7 @@ final class ReadCursor
      */
     boolean dropNext()
     {
+        passRemoved();
         final long windowEnd = core.window.floor() + OffsetWindow.MAX_CAPACITY;
         while (core.cursor < core.logEnd && core.cursor < windowEnd)
         {

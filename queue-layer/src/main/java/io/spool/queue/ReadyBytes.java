@@ -51,6 +51,12 @@ final class ReadyBytes
         countArrivals();
     }
 
+    /** Retention removed records the cursor had not met: the unmet bytes are counted afresh from the cursor. */
+    void removedUnmet()
+    {
+        recount = true;
+    }
+
     /** The cursor met a message whose traits it read ({@code met}); its bytes stop counting as unmet. */
     void metAtCursor(final long offset, final MessageTraits met)
     {

@@ -96,6 +96,31 @@ final class StateRestorer implements StateLog
         delays.remove(offset);
     }
 
+    /**
+     * A range that starts where every lower offset is settled (as the range of messages retention removed before the
+     * read cursor met them does) moves the floor past it in one step, however long it is, so the window never has
+     * to span it; any other range is applied offset by offset.
+     */
+    @Override
+    public void ackedRange(final long from, final int count)
+    {
+        final OffsetWindow window = state.window();
+        state.firstDeliveries().trimBelow(window.advanceFloor(from));
+        if (from != window.floor())
+        {
+            StateLog.super.ackedRange(from, count);
+            return;
+        }
+        final long end = from + count;
+        window.settleRange(from, end);
+        state.restore().cursor(end);
+        state.firstDeliveries().trimBelow(end);
+        if (!delays.isEmpty())
+        {
+            delays.keySet().removeIf(offset -> offset >= from && offset < end);
+        }
+    }
+
     /** A message that expired before the read cursor reached it: settled dead, the cursor left where it is. */
     static void restoreExpiredAhead(final SubscriptionPartitionState state, final long offset)
     {

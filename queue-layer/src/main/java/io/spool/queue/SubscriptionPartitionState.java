@@ -157,6 +157,19 @@ public final class SubscriptionPartitionState
     }
 
     /**
+     * Tells the state that retention removed every offset below {@code startOffset}: the read cursor passes at once
+     * those it had not met, as settled (see {@link ReadCursor#passRemoved()}), so that receives go on from there.
+     */
+    public void logStart(final long startOffset)
+    {
+        if (startOffset > core.logStart)
+        {
+            core.logStart = startOffset;
+            cursor.passRemoved();
+        }
+    }
+
+    /**
      * With ordered groups, meets up to {@link #MAX_PASSED_PER_ACQUIRE} messages the log end passed, so that those
      * waiting behind their group are known as such before anyone asks (see {@link #readyCount()}); without, the
      * read cursor meets messages only as acquires reach them, and this does nothing.

@@ -26,16 +26,10 @@ class ScatteredAckRestartTest
 
     private final CachedEpochClock clock = new CachedEpochClock();
 
-    private SubscriptionStateStore open()
-    {
-        return SubscriptionStateStore.open(directory, 0, SubscriptionSettings.DEFAULT, 0, clock,
-            StateStoreConfig.DEFAULT, DeadLetterHandler.NONE);
-    }
-
     @Test
     void everyOtherAckOfTenMillionSurvivesRestartExactly()
     {
-        try (SubscriptionStateStore store = open())
+        try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
         {
             final SubscriptionPartitionState state = store.state();
             state.logEnd(MESSAGES);
@@ -58,7 +52,7 @@ class ScatteredAckRestartTest
                 state.footprintBytes());
         }
 
-        try (SubscriptionStateStore store = open())
+        try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
         {
             assertEveryOtherAcked(store.state());
             final long journalBytes = store.journalBytes();
@@ -69,7 +63,7 @@ class ScatteredAckRestartTest
             assertThat(store.snapshotBytes()).isLessThan(200);
         }
 
-        try (SubscriptionStateStore store = open())
+        try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
         {
             assertEveryOtherAcked(store.state());
             assertThat(store.state().footprintBytes()).isLessThan(24L * 1024 * 1024);
@@ -83,7 +77,7 @@ class ScatteredAckRestartTest
         final SplittableRandom random = new SplittableRandom(42);
         final boolean[] acked = new boolean[messages];
         final int[] counts = new int[messages];
-        try (SubscriptionStateStore store = open())
+        try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
         {
             final SubscriptionPartitionState state = store.state();
             state.logEnd(messages);
@@ -111,7 +105,7 @@ class ScatteredAckRestartTest
             System.out.printf("1M messages, random acks and delivery counts: snapshot %d bytes; %d bytes in " +
                 "memory%n", store.snapshotBytes(), state.footprintBytes());
         }
-        try (SubscriptionStateStore store = open())
+        try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
         {
             final SubscriptionPartitionState state = store.state();
             for (int offset = 0; offset < messages; offset++)

@@ -1,6 +1,8 @@
 package io.spool.queue;
 
+import io.spool.log.LogConfig;
 import io.spool.log.PartitionLog;
+import io.spool.stream.TopicConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,6 +92,83 @@ class WorkQueueRetentionTest
 
         assertThat(log().startOffset()).isZero();
         assertThat(segmentFiles()).hasSize(segments);
+    }
+
+    @Test
+    void aBrowsingSubscriptionRetentionPassedGoesOnFromTheLogStart()
+    {
+        final Subscription browse = passedBrowsingSubscription();
+
+        final List<Delivery> first = browse.receive(10, 0);
+
+        assertThat(first).as("a full receive, from the log's new start").hasSize(10);
+        assertThat(first.get(0).offset()).isEqualTo(log().startOffset());
+        assertThat(first.get(0).valueAsString()).isEqualTo(log().startOffset() + ":" + PAYLOAD);
+        browse.ack(first.stream().map(Delivery::receipt).collect(Collectors.toList()));
+        assertThat(drainCount(browse)).as("the rest of the log").isEqualTo(RECORDS - log().startOffset() - 10);
+    }
+
+    @Test
+    void aBrowsingSubscriptionRetentionPassedGoesOnFromTheLogStartAfterARestart()
+    {
+        final Subscription browse = passedBrowsingSubscription();
+        final long start = log().startOffset();
+        final List<Delivery> first = browse.receive(10, 0);
+        browse.ack(first.stream().map(Delivery::receipt).collect(Collectors.toList()));
+        browse.sync();
+
+        fx.reopen();
+        final Subscription reopened = fx.spool.subscription("browse");
+        final List<Delivery> next = reopened.receive(10, 0);
+
+        assertThat(next).as("goes on after the settled ones, none of them again").hasSize(10);
+        assertThat(next.get(0).offset()).isEqualTo(start + 10);
+        assertThat(next).allMatch(delivery -> delivery.deliveryNumber() == 1);
+    }
+
+    @Test
+    void aWorkQueueSubscriptionSizeRetentionPassedGoesOnFromTheLogStart()
+    {
+        fx.spool.createTopic("sized", new TopicConfig(1, LogConfig.builder().segmentBytes(64 * 1024)
+            .maxRecordBytes(16 * 1024).retentionBytes(128 * 1024).build()));
+        final Subscription work = fx.spool.createSubscription("work", "sized", SubscriptionSettings.DEFAULT);
+        for (int i = 0; i < RECORDS; i++)
+        {
+            fx.publish("sized", i + ":" + PAYLOAD);
+        }
+        fx.spool.runMaintenance();
+        final long start = fx.spool.streams().topics().topicOrNull("sized").partition(0).startOffset();
+        assertThat(start).as("size retention removed segments nobody received").isPositive();
+
+        final List<Delivery> first = work.receive(10, 0);
+
+        assertThat(first).hasSize(10);
+        assertThat(first.get(0).offset()).isEqualTo(start);
+    }
+
+    /** A browsing subscription that received nothing, after the work queue finished and retention removed segments. */
+    private Subscription passedBrowsingSubscription()
+    {
+        final Subscription work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.DEFAULT);
+        final Subscription browse = fx.spool.createSubscription("browse", "jobs", SubscriptionSettings.builder()
+            .retentionMode(RetentionMode.NONE).build());
+        publishHeaderFree(RECORDS);
+        drain(work);
+        fx.spool.runMaintenance();
+        assertThat(log().startOffset()).as("retention passed the browsing subscription's cursor").isGreaterThan(10);
+        return browse;
+    }
+
+    private static long drainCount(final Subscription subscription)
+    {
+        long count = 0;
+        List<Delivery> batch;
+        while (!(batch = subscription.receive(100, 0)).isEmpty())
+        {
+            count += batch.size();
+            subscription.ack(batch.stream().map(Delivery::receipt).collect(Collectors.toList()));
+        }
+        return count;
     }
 
     private void publishHeaderFree(final int count)
