@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.log.LogConfig;
 import io.spool.log.PartitionLog;
+import io.spool.stream.ProducerRecord;
 import io.spool.stream.TopicConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,9 +11,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -129,21 +132,50 @@ class WorkQueueRetentionTest
     @Test
     void aWorkQueueSubscriptionSizeRetentionPassedGoesOnFromTheLogStart()
     {
-        fx.spool.createTopic("sized", new TopicConfig(1, LogConfig.builder().segmentBytes(64 * 1024)
-            .maxRecordBytes(16 * 1024).retentionBytes(128 * 1024).build()));
+        sizeRetainedTopic();
         final Subscription work = fx.spool.createSubscription("work", "sized", SubscriptionSettings.DEFAULT);
-        for (int i = 0; i < RECORDS; i++)
-        {
-            fx.publish("sized", i + ":" + PAYLOAD);
-        }
+        publishHeaderFree("sized", RECORDS);
         fx.spool.runMaintenance();
-        final long start = fx.spool.streams().topics().topicOrNull("sized").partition(0).startOffset();
+        final long start = sizedLog().startOffset();
         assertThat(start).as("size retention removed segments nobody received").isPositive();
 
         final List<Delivery> first = work.receive(10, 0);
 
         assertThat(first).hasSize(10);
         assertThat(first.get(0).offset()).isEqualTo(start);
+    }
+
+    @Test
+    void messagesFoundDelayedAheadThatRetentionRemovedCountAsDelayedNoMore()
+    {
+        sizeRetainedTopic();
+        final Subscription browse = fx.spool.createSubscription("browse", "sized", SubscriptionSettings.builder()
+            .retentionMode(RetentionMode.NONE).build());
+        for (int i = 0; i < 5; i++)
+        {
+            fx.spool.newProducer().send(new ProducerRecord("sized", 0, null,
+                Map.of(QueueHeaders.DELAY, QueueHeaders.millis(60_000)), PAYLOAD.getBytes(StandardCharsets.UTF_8)))
+                .join();
+        }
+        publishHeaderFree("sized", RECORDS);
+        assertThat(browse.metrics().delayed()).as("found by the read-ahead").isEqualTo(5);
+
+        fx.spool.runMaintenance();
+
+        final SubscriptionMetrics metrics = browse.metrics();
+        assertThat(metrics.delayed()).as("removed with their segment").isZero();
+        assertThat(metrics.ready()).isEqualTo(sizedLog().endOffset() - sizedLog().startOffset());
+    }
+
+    private void sizeRetainedTopic()
+    {
+        fx.spool.createTopic("sized", new TopicConfig(1, LogConfig.builder().segmentBytes(64 * 1024)
+            .maxRecordBytes(16 * 1024).retentionBytes(128 * 1024).build()));
+    }
+
+    private PartitionLog sizedLog()
+    {
+        return fx.spool.streams().topics().topicOrNull("sized").partition(0);
     }
 
     /** A browsing subscription that received nothing, after the work queue finished and retention removed segments. */
@@ -173,9 +205,14 @@ class WorkQueueRetentionTest
 
     private void publishHeaderFree(final int count)
     {
+        publishHeaderFree("jobs", count);
+    }
+
+    private void publishHeaderFree(final String topic, final int count)
+    {
         for (int i = 0; i < count; i++)
         {
-            fx.publish("jobs", i + ":" + PAYLOAD);
+            fx.publish(topic, i + ":" + PAYLOAD);
         }
     }
 
