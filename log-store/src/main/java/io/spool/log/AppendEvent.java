@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.Segment;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;

@@ -1,5 +1,10 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.OffsetIndex;
+import io.spool.log.internal.segment.Segment;
+import io.spool.log.internal.segment.SegmentDescriptor;
+import io.spool.log.internal.segment.SegmentScanner;
+import io.spool.log.internal.segment.TimeIndex;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.spool.log.RecordDescriptor.*;

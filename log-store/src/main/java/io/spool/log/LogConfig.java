@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
+
 /**
  * The settings of one partition log. Immutable, thread-safe; build with {@link #builder()}.
  */

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
 import org.agrona.DirectBuffer;

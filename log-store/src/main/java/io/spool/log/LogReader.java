@@ -1,5 +1,8 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.OffsetIndex;
+import io.spool.log.internal.segment.Segment;
+import io.spool.log.internal.segment.SegmentDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static io.spool.log.RecordDescriptor.FRAME_LENGTH_OFFSET;

@@ -1,5 +1,10 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.IdleSegmentMappings;
+import io.spool.log.internal.segment.LogStart;
+import io.spool.log.internal.segment.Segment;
+import io.spool.log.internal.segment.SegmentFiles;
+import io.spool.log.internal.segment.SegmentScanner;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -18,7 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.spool.log.SegmentDescriptor.*;
+import static io.spool.log.internal.segment.SegmentDescriptor.*;
 
 /**
  * Opens a log directory: validates every segment frame by frame; makes the offsets a damaged closed segment (or a

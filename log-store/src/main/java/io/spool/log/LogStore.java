@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.IdleSegmentMappings;
 import org.agrona.concurrent.EpochClock;
 
 import org.slf4j.Logger;

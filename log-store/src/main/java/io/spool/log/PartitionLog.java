@@ -1,5 +1,8 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.IdleSegmentMappings;
+import io.spool.log.internal.segment.LogStart;
+import io.spool.log.internal.segment.Segment;
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;

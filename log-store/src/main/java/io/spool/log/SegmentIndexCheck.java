@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
-import static io.spool.log.SegmentDescriptor.*;
+import static io.spool.log.internal.segment.SegmentDescriptor.*;
 
 /**
  * The verdict on one index file beside a segment, for {@link SegmentInspection}: each entry is compared with the

@@ -1,5 +1,8 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.LogStart;
+import io.spool.log.internal.segment.SegmentFiles;
+import io.spool.log.internal.segment.SegmentScanner;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -12,7 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import static io.spool.log.SegmentDescriptor.*;
+import static io.spool.log.internal.segment.SegmentDescriptor.*;
 
 /**
  * A read-only check of one segment file and its two indexes, for tools that must report damage without repairing

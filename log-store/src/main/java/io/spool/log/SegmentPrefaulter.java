@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.PageCacheFill;
+import io.spool.log.internal.segment.Segment;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
@@ -21,9 +23,9 @@ import java.util.concurrent.locks.LockSupport;
  * more than its last lead of zero pages. The thread naps whenever every writer is still inside its lead, so it
  * spends its time in the faults it takes, not in watching writers. Thread-safe: logs are added and removed from any thread.
  */
-final class SegmentPrefaulter implements AutoCloseable
+public final class SegmentPrefaulter implements AutoCloseable
 {
-    static final int PAGE_BYTES = 4096;
+    public static final int PAGE_BYTES = 4096;
     private static final int MIN_LEAD_BYTES = 256 * 1024;
     private static final int CHUNK_BYTES = 256 * 1024;
     private static final long MIN_PARK_NANOS = 50_000;

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.log.SegmentInspection.IndexHealth;
 import io.spool.log.TemplateLog.Frame;
 import io.spool.log.TemplateLog.SegmentLayout;
@@ -31,10 +32,10 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.LongStream;
 
-import static io.spool.log.SegmentDescriptor.LOG_SUFFIX;
-import static io.spool.log.SegmentDescriptor.OFFSET_INDEX_SUFFIX;
-import static io.spool.log.SegmentDescriptor.TIME_INDEX_SUFFIX;
-import static io.spool.log.SegmentDescriptor.fileName;
+import static io.spool.log.internal.segment.SegmentDescriptor.LOG_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.OFFSET_INDEX_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.TIME_INDEX_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.fileName;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

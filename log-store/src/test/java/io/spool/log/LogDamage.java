@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.log.TemplateLog.Frame;
 import io.spool.log.TemplateLog.SegmentLayout;
 
@@ -14,10 +15,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 
-import static io.spool.log.SegmentDescriptor.LOG_SUFFIX;
-import static io.spool.log.SegmentDescriptor.OFFSET_INDEX_SUFFIX;
-import static io.spool.log.SegmentDescriptor.TIME_INDEX_SUFFIX;
-import static io.spool.log.SegmentDescriptor.fileName;
+import static io.spool.log.internal.segment.SegmentDescriptor.LOG_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.OFFSET_INDEX_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.TIME_INDEX_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.fileName;
 
 /**
  * A list of file operations to apply to a copy of the template, and what they predict recovery makes of it

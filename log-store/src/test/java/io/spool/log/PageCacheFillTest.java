@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.PageCacheFill;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

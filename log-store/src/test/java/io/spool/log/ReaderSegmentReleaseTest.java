@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
+import io.spool.log.internal.segment.Checksums;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +22,8 @@ import java.util.zip.CRC32C;
 import static io.spool.log.LogFixture.bytes;
 import static io.spool.log.LogFixture.text;
 import static io.spool.log.RecordDescriptor.*;
-import static io.spool.log.SegmentDescriptor.LOG_SUFFIX;
-import static io.spool.log.SegmentDescriptor.fileName;
+import static io.spool.log.internal.segment.SegmentDescriptor.LOG_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.fileName;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

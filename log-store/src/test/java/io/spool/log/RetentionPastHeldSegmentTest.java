@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.log.tools.LogInspector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

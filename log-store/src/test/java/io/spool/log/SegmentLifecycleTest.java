@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.Segment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;

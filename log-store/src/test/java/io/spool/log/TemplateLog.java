@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.log.internal.segment.SegmentDescriptor;
+import io.spool.log.internal.segment.SegmentScanner;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -11,9 +13,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.spool.log.SegmentDescriptor.LOG_SUFFIX;
-import static io.spool.log.SegmentDescriptor.OFFSET_INDEX_SUFFIX;
-import static io.spool.log.SegmentDescriptor.fileName;
+import static io.spool.log.internal.segment.SegmentDescriptor.LOG_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.OFFSET_INDEX_SUFFIX;
+import static io.spool.log.internal.segment.SegmentDescriptor.fileName;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A closed log written once for the corruption tests: its segments in offset order, and where each frame lies. */

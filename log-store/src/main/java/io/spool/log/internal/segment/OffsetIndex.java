@@ -1,15 +1,15 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
-import static io.spool.log.SegmentDescriptor.INDEX_HEADER_LENGTH;
-import static io.spool.log.SegmentDescriptor.OFFSET_INDEX_ENTRY_LENGTH;
+import static io.spool.log.internal.segment.SegmentDescriptor.INDEX_HEADER_LENGTH;
+import static io.spool.log.internal.segment.SegmentDescriptor.OFFSET_INDEX_ENTRY_LENGTH;
 
 /**
  * The sparse offset index of one segment: every so many bytes, the position of a record by its offset relative to
  * the segment base. Written by the log's writer thread only; read by any thread up to the published entry count.
  */
-final class OffsetIndex
+public final class OffsetIndex
 {
     private final UnsafeBuffer buffer;
     private final int maxEntries;
@@ -27,12 +27,12 @@ final class OffsetIndex
         return entries;
     }
 
-    boolean isFull()
+    public boolean isFull()
     {
         return entries >= maxEntries;
     }
 
-    void append(final int relativeOffset, final int position)
+    public void append(final int relativeOffset, final int position)
     {
         final int n = entries;
         final int at = INDEX_HEADER_LENGTH + n * OFFSET_INDEX_ENTRY_LENGTH;
@@ -46,7 +46,7 @@ final class OffsetIndex
         return buffer.getInt(INDEX_HEADER_LENGTH + entry * OFFSET_INDEX_ENTRY_LENGTH);
     }
 
-    int positionAt(final int entry)
+    public int positionAt(final int entry)
     {
         return buffer.getInt(INDEX_HEADER_LENGTH + entry * OFFSET_INDEX_ENTRY_LENGTH + Integer.BYTES);
     }
@@ -54,7 +54,7 @@ final class OffsetIndex
     /**
      * The entry with the greatest relative offset not above {@code relativeOffset}, or -1 when every entry is above.
      */
-    int floorEntry(final long relativeOffset)
+    public int floorEntry(final long relativeOffset)
     {
         int low = 0;
         int high = entries - 1;

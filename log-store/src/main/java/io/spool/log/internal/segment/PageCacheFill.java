@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,9 +25,9 @@ import java.nio.file.StandardOpenOption;
  * <p>
  * Thread-safe for {@link #end()}; every other method runs under the segment's monitor.
  */
-final class PageCacheFill
+public final class PageCacheFill
 {
-    static final int CHUNK_BYTES = 256 * 1024;
+    public static final int CHUNK_BYTES = 256 * 1024;
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(CHUNK_BYTES).asReadOnlyBuffer();
 
     private final FileChannel channel;
@@ -39,7 +39,7 @@ final class PageCacheFill
      * @param end the end of what is already in the page cache (the segment header, or a recovered segment's valid
      *            records): never filled.
      */
-    PageCacheFill(final Path recordFile, final int end, final int capacity) throws IOException
+    public PageCacheFill(final Path recordFile, final int end, final int capacity) throws IOException
     {
         this.channel = FileChannel.open(recordFile, StandardOpenOption.WRITE);
         this.end = end;
@@ -47,7 +47,7 @@ final class PageCacheFill
     }
 
     /** Below this position the pages are cached and no zero will be written again. */
-    int end()
+    public int end()
     {
         return end;
     }
@@ -57,7 +57,7 @@ final class PageCacheFill
      *
      * @return the new end.
      */
-    int fillTo(final int target)
+    public int fillTo(final int target)
     {
         final int limit = Math.min(target, capacity);
         int filled = end;
@@ -83,7 +83,7 @@ final class PageCacheFill
     }
 
     /** No more fills: the writer stores into whatever is left of the file as it stands. */
-    void stop()
+    public void stop()
     {
         end = capacity;
         try

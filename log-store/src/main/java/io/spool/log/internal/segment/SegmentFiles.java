@@ -1,5 +1,6 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
+import io.spool.log.LogConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -9,13 +10,13 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-import static io.spool.log.SegmentDescriptor.*;
+import static io.spool.log.internal.segment.SegmentDescriptor.*;
 
 /**
  * The file operations behind a segment: creating its files with their headers, sizing and mapping them, trimming
  * them when the segment closes. Stateless.
  */
-final class SegmentFiles
+public final class SegmentFiles
 {
     private SegmentFiles()
     {
@@ -44,7 +45,7 @@ final class SegmentFiles
         }
     }
 
-    static ByteBuffer indexHeader(final long magic, final int entryLength)
+    public static ByteBuffer indexHeader(final long magic, final int entryLength)
     {
         final ByteBuffer header = ByteBuffer.allocate(INDEX_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         header.putLong(0, magic);
@@ -69,7 +70,7 @@ final class SegmentFiles
         return INDEX_HEADER_LENGTH + (config.segmentBytes() / config.indexIntervalBytes() + 2) * entryLength;
     }
 
-    static MappedByteBuffer map(final Path path, final FileChannel.MapMode mode, final long size) throws IOException
+    public static MappedByteBuffer map(final Path path, final FileChannel.MapMode mode, final long size) throws IOException
     {
         final boolean write = mode == FileChannel.MapMode.READ_WRITE;
         try (FileChannel channel = write ?

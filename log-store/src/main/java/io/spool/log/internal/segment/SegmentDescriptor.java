@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
 /**
  * Layout of a segment file and of the two index files beside it.
@@ -25,32 +25,32 @@ package io.spool.log;
  * </pre>
  * Indexes are sparse, never checksummed, and rebuilt from the segment whenever they disagree with it.
  */
-final class SegmentDescriptor
+public final class SegmentDescriptor
 {
-    static final long SEGMENT_MAGIC = 0x4745_534C_4F4F_5053L; // "SPOOLSEG" little-endian
-    static final long OFFSET_INDEX_MAGIC = 0x5844_494C_4F4F_5053L; // "SPOOLIDX"
-    static final long TIME_INDEX_MAGIC = 0x5849_544C_4F4F_5053L; // "SPOOLTIX"
-    static final int FILE_VERSION = 1;
+    public static final long SEGMENT_MAGIC = 0x4745_534C_4F4F_5053L; // "SPOOLSEG" little-endian
+    public static final long OFFSET_INDEX_MAGIC = 0x5844_494C_4F4F_5053L; // "SPOOLIDX"
+    public static final long TIME_INDEX_MAGIC = 0x5849_544C_4F4F_5053L; // "SPOOLTIX"
+    public static final int FILE_VERSION = 1;
 
-    static final int MAGIC_OFFSET = 0;
-    static final int VERSION_OFFSET = 8;
-    static final int BASE_OFFSET_OFFSET = 16;
-    static final int HEADER_LENGTH = 64;
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 8;
+    public static final int BASE_OFFSET_OFFSET = 16;
+    public static final int HEADER_LENGTH = 64;
 
-    static final int INDEX_HEADER_LENGTH = 16;
-    static final int INDEX_ENTRY_LENGTH_OFFSET = 12;
-    static final int OFFSET_INDEX_ENTRY_LENGTH = 8;
-    static final int TIME_INDEX_ENTRY_LENGTH = 16;
+    public static final int INDEX_HEADER_LENGTH = 16;
+    public static final int INDEX_ENTRY_LENGTH_OFFSET = 12;
+    public static final int OFFSET_INDEX_ENTRY_LENGTH = 8;
+    public static final int TIME_INDEX_ENTRY_LENGTH = 16;
 
-    static final String LOG_SUFFIX = ".log";
-    static final String OFFSET_INDEX_SUFFIX = ".index";
-    static final String TIME_INDEX_SUFFIX = ".timeindex";
+    public static final String LOG_SUFFIX = ".log";
+    public static final String OFFSET_INDEX_SUFFIX = ".index";
+    public static final String TIME_INDEX_SUFFIX = ".timeindex";
 
     private SegmentDescriptor()
     {
     }
 
-    static String fileName(final long baseOffset, final String suffix)
+    public static String fileName(final long baseOffset, final String suffix)
     {
         return String.format("%020d%s", baseOffset, suffix);
     }
@@ -58,7 +58,7 @@ final class SegmentDescriptor
     /**
      * The base offset a segment file name stands for, or -1 when the name is not a segment's.
      */
-    static long baseOffsetOf(final String fileName)
+    public static long baseOffsetOf(final String fileName)
     {
         if (!fileName.endsWith(LOG_SUFFIX) || fileName.length() != 20 + LOG_SUFFIX.length())
         {

@@ -1,5 +1,6 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
+import io.spool.log.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
@@ -9,7 +10,7 @@ import static io.spool.log.RecordDescriptor.*;
  * CRC32C over regions of a buffer, through a view kept for that purpose so nothing is allocated; the JDK computes
  * it with the CPU's CRC32 instructions. Not thread-safe: each thread uses its own {@link CRC32C} and view.
  */
-final class Checksums
+public final class Checksums
 {
     private Checksums()
     {
@@ -26,7 +27,7 @@ final class Checksums
      * The checksum of the record framed at {@code position}, over the bytes its version covers (see
      * {@link RecordDescriptor}).
      */
-    static int record(final CRC32C crc, final ByteBuffer view, final int position, final int frameLength,
+    public static int record(final CRC32C crc, final ByteBuffer view, final int position, final int frameLength,
         final int version)
     {
         if (version == VERSION_1)

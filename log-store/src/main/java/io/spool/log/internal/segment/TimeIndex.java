@@ -1,15 +1,15 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
 import org.agrona.concurrent.UnsafeBuffer;
 
-import static io.spool.log.SegmentDescriptor.INDEX_HEADER_LENGTH;
-import static io.spool.log.SegmentDescriptor.TIME_INDEX_ENTRY_LENGTH;
+import static io.spool.log.internal.segment.SegmentDescriptor.INDEX_HEADER_LENGTH;
+import static io.spool.log.internal.segment.SegmentDescriptor.TIME_INDEX_ENTRY_LENGTH;
 
 /**
  * The sparse time index of one segment: the largest timestamp seen so far and the relative offset of the record that
  * set it. Written by the log's writer thread only; read by any thread up to the published entry count.
  */
-final class TimeIndex
+public final class TimeIndex
 {
     private final UnsafeBuffer buffer;
     private final int maxEntries;
@@ -27,12 +27,12 @@ final class TimeIndex
         return entries;
     }
 
-    boolean isFull()
+    public boolean isFull()
     {
         return entries >= maxEntries;
     }
 
-    void append(final long timestamp, final int relativeOffset)
+    public void append(final long timestamp, final int relativeOffset)
     {
         final int n = entries;
         final int at = INDEX_HEADER_LENGTH + n * TIME_INDEX_ENTRY_LENGTH;
@@ -56,7 +56,7 @@ final class TimeIndex
      * The relative offset from which to scan for the first record with a timestamp at or above {@code timestamp}:
      * that of the last entry whose largest-so-far timestamp is still below it, or 0.
      */
-    int scanStartFor(final long timestamp)
+    public int scanStartFor(final long timestamp)
     {
         int low = 0;
         int high = entries - 1;

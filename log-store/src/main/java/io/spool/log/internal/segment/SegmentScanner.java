@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
@@ -14,37 +14,37 @@ import static io.spool.log.RecordDescriptor.*;
  * derives the sparse indexes the segment should have. Recovery truncates where it stops; the inspector reports it.
  * Not thread-safe.
  */
-final class SegmentScanner
+public final class SegmentScanner
 {
     private final CRC32C crc = new CRC32C();
 
     /**
      * What a scan found: where the valid records end, and why the scan stopped there.
      */
-    static final class Result
+    public static final class Result
     {
-        int validEnd;
-        long nextOffset;
-        int records;
+        public int validEnd;
+        public long nextOffset;
+        public int records;
         /** Whether any record asked for dedup: such a segment keeps its log's dedup window across restarts. */
-        boolean hasDedup;
-        long maxTimestamp = -1;
-        long firstTimestamp = -1;
+        public boolean hasDedup;
+        public long maxTimestamp = -1;
+        public long firstTimestamp = -1;
         /** Null when the scan reached zero-filled space or the end of the file; otherwise what was wrong. */
-        String problem;
-        long problemOffset = -1;
+        public String problem;
+        public long problemOffset = -1;
         /** Bytes of records after the last offset index entry, so the writer resumes the same index spacing. */
-        int bytesSinceIndex = Integer.MAX_VALUE;
-        long lastIndexedTimestamp = Long.MIN_VALUE;
-        final IntArrayList offsetIndex = new IntArrayList();
-        final LongArrayList timeIndex = new LongArrayList();
+        public int bytesSinceIndex = Integer.MAX_VALUE;
+        public long lastIndexedTimestamp = Long.MIN_VALUE;
+        public final IntArrayList offsetIndex = new IntArrayList();
+        public final LongArrayList timeIndex = new LongArrayList();
 
-        int offsetIndexEntries()
+        public int offsetIndexEntries()
         {
             return offsetIndex.size() / 2;
         }
 
-        int timeIndexEntries()
+        public int timeIndexEntries()
         {
             return timeIndex.size() / 2;
         }
@@ -53,7 +53,7 @@ final class SegmentScanner
     /**
      * Scans {@code buffer} (the whole segment file, {@code limit} bytes) whose header says {@code baseOffset}.
      */
-    Result scan(final UnsafeBuffer buffer, final ByteBuffer checksumView, final int limit, final long baseOffset,
+    public Result scan(final UnsafeBuffer buffer, final ByteBuffer checksumView, final int limit, final long baseOffset,
         final int indexIntervalBytes)
     {
         final Result result = new Result();
@@ -146,7 +146,7 @@ final class SegmentScanner
     /**
      * Whether the segment file header is intact and names {@code baseOffset}; null when it is, else what is wrong.
      */
-    static String checkHeader(final UnsafeBuffer buffer, final long fileLength, final long baseOffset)
+    public static String checkHeader(final UnsafeBuffer buffer, final long fileLength, final long baseOffset)
     {
         if (fileLength < SegmentDescriptor.HEADER_LENGTH)
         {

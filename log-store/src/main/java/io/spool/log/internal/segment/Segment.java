@@ -1,5 +1,8 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
+import io.spool.log.FileSync;
+import io.spool.log.LogConfig;
+import io.spool.log.SegmentPrefaulter;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -10,7 +13,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import static io.spool.log.SegmentDescriptor.*;
+import static io.spool.log.internal.segment.SegmentDescriptor.*;
 
 /**
  * One segment of a partition log: its record file and the two sparse indexes beside it, and the life cycle of their
@@ -26,7 +29,7 @@ import static io.spool.log.SegmentDescriptor.*;
  * <p>
  * Thread-safe.
  */
-final class Segment
+public final class Segment
 {
     private final long baseOffset;
     private final Path logPath;
@@ -65,7 +68,7 @@ final class Segment
     /**
      * Creates a new, empty, pre-allocated active segment, mapped and held by the writer.
      */
-    static Segment createActive(final Path dir, final long baseOffset, final LogConfig config, final long nowMillis,
+    public static Segment createActive(final Path dir, final long baseOffset, final LogConfig config, final long nowMillis,
         final IdleSegmentMappings idleMappings)
     {
         final Segment segment = new Segment(dir, baseOffset, idleMappings);
@@ -90,7 +93,7 @@ final class Segment
     /**
      * A recovered segment that becomes the active one: extended back to the configured size, mapped and held.
      */
-    static Segment openActive(final Path dir, final long baseOffset, final LogConfig config,
+    public static Segment openActive(final Path dir, final long baseOffset, final LogConfig config,
         final SegmentScanner.Result scanned, final IdleSegmentMappings idleMappings)
     {
         final Segment segment = new Segment(dir, baseOffset, idleMappings);
@@ -105,7 +108,7 @@ final class Segment
     /**
      * A recovered closed segment; not mapped until somebody acquires it.
      */
-    static Segment openClosed(final Path dir, final long baseOffset, final SegmentScanner.Result scanned,
+    public static Segment openClosed(final Path dir, final long baseOffset, final SegmentScanner.Result scanned,
         final IdleSegmentMappings idleMappings)
     {
         final Segment segment = new Segment(dir, baseOffset, idleMappings);
@@ -194,7 +197,7 @@ final class Segment
      *
      * @return false when the segment has been deleted.
      */
-    synchronized boolean acquire()
+    public synchronized boolean acquire()
     {
         if (deleted)
         {
@@ -212,7 +215,7 @@ final class Segment
      * Drops a reference. A closed segment nobody reads any more stays mapped among the store's idle mappings; an
      * active one (its log is closing) or a deleted one is unmapped at once.
      */
-    void release()
+    public void release()
     {
         synchronized (this)
         {
@@ -248,7 +251,7 @@ final class Segment
     }
 
     /** The log is closing: unmap this segment now unless a reader still holds it. */
-    void evictIdleMapping()
+    public void evictIdleMapping()
     {
         idleMappings.evict(this);
     }
@@ -256,7 +259,7 @@ final class Segment
     /**
      * Retention or log deletion: no new reference is granted; the files go when the last holder releases.
      */
-    void markDeleted()
+    public void markDeleted()
     {
         synchronized (this)
         {
@@ -293,7 +296,7 @@ final class Segment
      * Writer thread: the segment takes no more records. Trims the files to what was written so a closed segment
      * occupies its real size; the mapping stays valid for holders, who never read past {@code sizeBytes}.
      */
-    synchronized void close(final long endOffset, final int sizeBytes, final long firstTimestamp,
+    public synchronized void close(final long endOffset, final int sizeBytes, final long firstTimestamp,
         final long maxTimestamp, final boolean hasDedupRecords)
     {
         this.hasDedupRecords = hasDedupRecords;
@@ -316,7 +319,7 @@ final class Segment
      *
      * @return the position touched up to: {@code to}, or less when the segment closed or ends first.
      */
-    int prefault(final int from, final int to, final int chunkBytes)
+    public int prefault(final int from, final int to, final int chunkBytes)
     {
         int position = from & -SegmentPrefaulter.PAGE_BYTES;
         while (position < to)
@@ -346,7 +349,7 @@ final class Segment
      * Writer thread: below this position of the active record file the pages are in the page cache, and nothing
      * else will write there; the writer stores only below it (see {@link PageCacheFill}).
      */
-    int cachedEnd()
+    public int cachedEnd()
     {
         final PageCacheFill current = fill;
         return current == null ? activeCapacity : current.end();
@@ -358,7 +361,7 @@ final class Segment
      *
      * @return the new {@link #cachedEnd()}, at least {@code target} unless that is past the capacity.
      */
-    synchronized int fillTo(final int target)
+    public synchronized int fillTo(final int target)
     {
         return fill == null ? activeCapacity : fill.fillTo(target);
     }
@@ -373,7 +376,7 @@ final class Segment
     }
 
     /** Whether the pages of [from, to) of the record file are in memory; for diagnostics, holding a reference. */
-    synchronized boolean isResident(final int from, final int to)
+    public synchronized boolean isResident(final int from, final int to)
     {
         return logMap != null && logMap.slice(from, to - from).isLoaded();
     }
@@ -381,7 +384,7 @@ final class Segment
     /**
      * Forces written bytes [from, to) of the record file to disk. The caller holds a reference.
      */
-    void force(final FileSync sync, final int from, final int to)
+    public void force(final FileSync sync, final int from, final int to)
     {
         if (to > from)
         {
@@ -389,39 +392,39 @@ final class Segment
         }
     }
 
-    long baseOffset()
+    public long baseOffset()
     {
         return baseOffset;
     }
 
-    boolean isClosed()
+    public boolean isClosed()
     {
         return closed;
     }
 
     /** The offset after this segment's last record; meaningful once closed (the appender tracks the active one). */
-    long endOffset()
+    public long endOffset()
     {
         return endOffset;
     }
 
-    int sizeBytes()
+    public int sizeBytes()
     {
         return sizeBytes;
     }
 
-    int activeCapacity()
+    public int activeCapacity()
     {
         return activeCapacity;
     }
 
-    long maxTimestamp()
+    public long maxTimestamp()
     {
         return maxTimestamp;
     }
 
     /** Whether a record of this closed segment carries a dedup id (the log rebuilds its dedup window from it). */
-    boolean hasDedupRecords()
+    public boolean hasDedupRecords()
     {
         return hasDedupRecords;
     }
@@ -432,19 +435,19 @@ final class Segment
     }
 
     /** Valid while a reference is held. */
-    UnsafeBuffer buffer()
+    public UnsafeBuffer buffer()
     {
         return buffer;
     }
 
     /** Valid while a reference is held. */
-    OffsetIndex offsetIndex()
+    public OffsetIndex offsetIndex()
     {
         return offsetIndex;
     }
 
     /** Valid while a reference is held. */
-    TimeIndex timeIndex()
+    public TimeIndex timeIndex()
     {
         return timeIndex;
     }

@@ -1,5 +1,7 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
+import io.spool.log.DurableFiles;
+import io.spool.log.FileSync;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -15,7 +17,7 @@ import java.nio.file.Path;
  * A missing or unreadable file means no retention is known: every segment found is part of the log. Thread-safe
  * (stateless).
  */
-final class LogStart
+public final class LogStart
 {
     static final String FILE_NAME = "log-start";
     private static final String HEADER = "spool-log-start 1";
@@ -25,7 +27,7 @@ final class LogStart
     }
 
     /** The start retention reached in {@code logDir}; 0 when none is recorded. */
-    static long read(final Path logDir)
+    public static long read(final Path logDir)
     {
         final byte[] content = DurableFiles.read(logDir.resolve(FILE_NAME));
         if (content == null)
@@ -51,7 +53,7 @@ final class LogStart
      * How many of {@code bases} (sorted segment base offsets) are retention's leftovers: each wholly below
      * {@code logStart}, the next segment starting at or below it. The last segment is never one.
      */
-    static int leftovers(final long[] bases, final long logStart)
+    public static int leftovers(final long[] bases, final long logStart)
     {
         int count = 0;
         while (count < bases.length - 1 && bases[count + 1] <= logStart)
@@ -62,7 +64,7 @@ final class LogStart
     }
 
     /** Records durably that every offset below {@code offset} was deleted by retention. */
-    static void write(final FileSync sync, final Path logDir, final long offset)
+    public static void write(final FileSync sync, final Path logDir, final long offset)
     {
         DurableFiles.replace(sync, logDir.resolve(FILE_NAME),
             (HEADER + '\n' + offset + '\n').getBytes(StandardCharsets.UTF_8));

@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.segment;
 
 import java.util.ArrayDeque;
 
@@ -14,14 +14,14 @@ import java.util.ArrayDeque;
  * Lock order: this object's monitor, then a segment's; a segment never calls in here while holding its own.
  * Thread-safe; every call happens once per segment a reader enters or leaves, never per record.
  */
-final class IdleSegmentMappings
+public final class IdleSegmentMappings
 {
     private final int capacity;
     /** Least recently released first; holds no segment twice. */
     private final ArrayDeque<Segment> idle;
 
     /** @param capacity idle segments kept mapped; 0 unmaps a segment as soon as its last reader leaves. */
-    IdleSegmentMappings(final int capacity)
+    public IdleSegmentMappings(final int capacity)
     {
         this.capacity = capacity;
         this.idle = new ArrayDeque<>(capacity + 1);
@@ -48,7 +48,7 @@ final class IdleSegmentMappings
     }
 
     /** Unmaps every idle segment: the store is closing. */
-    synchronized void evictAll()
+    public synchronized void evictAll()
     {
         for (Segment segment = idle.pollFirst(); segment != null; segment = idle.pollFirst())
         {
