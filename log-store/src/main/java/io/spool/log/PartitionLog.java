@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.recovery.LogRecovery;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import io.spool.log.internal.segment.LogStart;
 import io.spool.log.internal.segment.Segment;

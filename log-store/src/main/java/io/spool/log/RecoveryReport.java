@@ -21,18 +21,18 @@ public final class RecoveryReport
     private final List<String> problems = new ArrayList<>();
     private final List<LogHole> holes = new ArrayList<>();
 
-    RecoveryReport(final String log)
+    public RecoveryReport(final String log)
     {
         this.log = log;
     }
 
-    void segmentScanned(final long records)
+    public void segmentScanned(final long records)
     {
         this.segments++;
         this.records += records;
     }
 
-    void truncated(final long atOffset, final long bytes, final String why)
+    public void truncated(final long atOffset, final long bytes, final String why)
     {
         if (truncatedAtOffset < 0 || atOffset < truncatedAtOffset)
         {
@@ -43,7 +43,7 @@ public final class RecoveryReport
     }
 
     /** A hole in the log; {@code known} when an earlier open found it already. */
-    void hole(final LogHole hole, final boolean known)
+    public void hole(final LogHole hole, final boolean known)
     {
         holes.add(hole);
         if (!known)
@@ -57,12 +57,12 @@ public final class RecoveryReport
         problems.add(what);
     }
 
-    void segmentDeleted()
+    public void segmentDeleted()
     {
         deletedSegments++;
     }
 
-    void indexRebuilt(final String which)
+    public void indexRebuilt(final String which)
     {
         rebuiltIndexes++;
         problems.add("rebuilt " + which);

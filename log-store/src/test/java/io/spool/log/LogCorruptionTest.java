@@ -1,7 +1,8 @@
 package io.spool.log;
 
+import io.spool.log.internal.recovery.LogRecovery;
 import io.spool.log.internal.segment.SegmentDescriptor;
-import io.spool.log.SegmentInspection.IndexHealth;
+import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;
 import io.spool.log.TemplateLog.Frame;
 import io.spool.log.TemplateLog.SegmentLayout;
 import io.spool.log.tools.LogInspector;

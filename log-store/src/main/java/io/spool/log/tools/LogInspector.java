@@ -2,14 +2,15 @@ package io.spool.log.tools;
 
 import io.spool.log.HeadersCodec;
 import io.spool.log.LogHole;
-import io.spool.log.LogHoles;
+import io.spool.log.internal.recovery.LogHoles;
 import io.spool.log.RecordView;
-import io.spool.log.SegmentInspection;
-import io.spool.log.SegmentInspection.IndexHealth;
+import io.spool.log.internal.recovery.SegmentInspection;
+import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;
 import io.spool.log.SpoolException;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,6 +33,12 @@ public final class LogInspector
 
     private LogInspector()
     {
+    }
+
+    /** True when {@code dir} is a directory that holds segment files: a partition log this tool can read. */
+    public static boolean isLogDirectory(final Path dir)
+    {
+        return Files.isDirectory(dir) && !SegmentInspection.segmentFiles(dir).isEmpty();
     }
 
     /**

@@ -3,7 +3,7 @@ package io.spool.log.tools;
 import io.spool.log.HeadersCodec;
 import io.spool.log.LogFixture;
 import io.spool.log.PartitionLog;
-import io.spool.log.SegmentInspection.IndexHealth;
+import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;
 import io.spool.log.tools.LogInspector.SegmentReport;
 import io.spool.log.tools.LogInspector.VerifyReport;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,6 +1,6 @@
 package io.spool.perf.cli;
 
-import io.spool.log.SegmentInspection;
+import io.spool.log.tools.LogInspector;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,7 +19,7 @@ final class LogDirectories
 
     static boolean isLog(final Path directory)
     {
-        return Files.isDirectory(directory) && !SegmentInspection.segmentFiles(directory).isEmpty();
+        return LogInspector.isLogDirectory(directory);
     }
 
     /** {@code root} itself if it is a log, else every log below it, in path order. */

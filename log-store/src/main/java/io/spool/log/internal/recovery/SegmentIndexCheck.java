@@ -1,6 +1,6 @@
-package io.spool.log;
+package io.spool.log.internal.recovery;
 
-import io.spool.log.SegmentInspection.IndexHealth;
+import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;
 import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 

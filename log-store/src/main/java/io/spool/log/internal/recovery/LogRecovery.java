@@ -1,5 +1,9 @@
-package io.spool.log;
+package io.spool.log.internal.recovery;
 
+import io.spool.log.FileSync;
+import io.spool.log.LogConfig;
+import io.spool.log.LogHole;
+import io.spool.log.RecoveryReport;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import io.spool.log.internal.segment.LogStart;
 import io.spool.log.internal.segment.Segment;
@@ -31,10 +35,10 @@ import static io.spool.log.internal.segment.SegmentDescriptor.*;
  * frame and zeroes its torn tail; rewrites any index that disagrees with its segment. Valid records are never
  * touched. Not thread-safe; used once per log while opening it.
  */
-final class LogRecovery
+public final class LogRecovery
 {
     /** What a segment file whose header cannot be read is renamed with, out of the log. */
-    static final String DAMAGED_SUFFIX = ".damaged";
+    public static final String DAMAGED_SUFFIX = ".damaged";
 
     private final Path dir;
     private final LogConfig config;
@@ -44,7 +48,7 @@ final class LogRecovery
     private final SegmentScanner scanner = new SegmentScanner();
     private SegmentScanner.Result activeScan;
 
-    LogRecovery(final Path dir, final String name, final LogConfig config, final IdleSegmentMappings idleMappings,
+    public LogRecovery(final Path dir, final String name, final LogConfig config, final IdleSegmentMappings idleMappings,
         final FileSync fileSync)
     {
         this.fileSync = fileSync;
@@ -54,13 +58,13 @@ final class LogRecovery
         this.report = new RecoveryReport(name);
     }
 
-    RecoveryReport report()
+    public RecoveryReport report()
     {
         return report;
     }
 
     /** The scan of the segment that became active, or null when a new one was created. */
-    SegmentScanner.Result activeScan()
+    public SegmentScanner.Result activeScan()
     {
         return activeScan;
     }
@@ -72,7 +76,7 @@ final class LogRecovery
      * offsets become a {@link LogHole}. A closed segment whose header cannot be read is moved aside
      * ({@value #DAMAGED_SUFFIX}), a hole too. Only the active segment's tail is cut.
      */
-    List<Segment> recover(final long nowMillis)
+    public List<Segment> recover(final long nowMillis)
     {
         final long[] bases = dropRetained(segmentBases(dir), LogStart.read(dir));
         final List<LogHole> known = LogHoles.read(dir);
@@ -232,7 +236,7 @@ final class LogRecovery
         return Arrays.copyOfRange(bases, leftovers, bases.length);
     }
 
-    static long[] segmentBases(final Path dir)
+    public static long[] segmentBases(final Path dir)
     {
         final List<Long> found = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir))
