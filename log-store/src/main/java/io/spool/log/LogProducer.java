@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.log.internal.pipeline.AppendEvent;
+import io.spool.log.internal.pipeline.RecordFramer;
 import io.spool.log.internal.segment.SegmentDescriptor;
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
@@ -37,7 +39,7 @@ public final class LogProducer
     static final long FIRST_NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     static final long LONGEST_NAP_NANOS = TimeUnit.MICROSECONDS.toNanos(400);
     private static final UnsafeBuffer EMPTY = new UnsafeBuffer(new byte[0]);
-    static final byte[] DEDUP_HEADER = DedupKey.HEADER.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    public static final byte[] DEDUP_HEADER = DedupKey.HEADER.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final LogStore store;
     private final RecordFramer framer = new RecordFramer();
@@ -167,7 +169,7 @@ public final class LogProducer
                 {
                     final int slotEnd = batch.slotEnd(record, slotBytes);
                     final AppendEvent slot = ring.get(s);
-                    slot.begin(log, batch.frameBytes(record, slotEnd), listener, firstCorrelation + record);
+                    slot.begin(log.writer, batch.frameBytes(record, slotEnd), listener, firstCorrelation + record);
                     for (int r = record; r < slotEnd; r++)
                     {
                         batch.frame(framer, slot, r, nowMillis);
@@ -196,9 +198,9 @@ public final class LogProducer
      * {@code nowMillis}, the store's clock read once per publish call. It is read here, on the producer's thread,
      * so the record's checksum covers it and the writer has nothing to add but the offset.
      */
-    static long appendTime(final PartitionLog log, final long timestamp, final long nowMillis)
+    static long appendTime(final LogConfig config, final long timestamp, final long nowMillis)
     {
-        return timestamp < 0 || log.config().logAppendTime() ? nowMillis : timestamp;
+        return timestamp < 0 || config.logAppendTime() ? nowMillis : timestamp;
     }
 
     /**
@@ -351,9 +353,9 @@ public final class LogProducer
         final AppendEvent slot = ring.get(sequence);
         try
         {
-            slot.begin(log, RecordDescriptor.align(RecordDescriptor.frameLength(keyLength, headersLength, valueLength)),
+            slot.begin(log.writer, RecordDescriptor.align(RecordDescriptor.frameLength(keyLength, headersLength, valueLength)),
                 listener, correlation);
-            framer.frame(slot, appendTime(log, timestamp, store.clock().time()), attributes, key, keyOffset,
+            framer.frame(slot, appendTime(log.config(), timestamp, store.clock().time()), attributes, key, keyOffset,
                 keyLength, headers, headersOffset, headersLength, value, valueOffset, valueLength);
         }
         catch (final Throwable fault)

@@ -340,7 +340,7 @@ public final class LogReader implements AutoCloseable
     private void enter(final long offset)
     {
         releaseSegment();
-        final Segment next = log.segmentHolding(offset);
+        final Segment next = log.segments().holding(offset);
         if (next == null || !next.acquire())
         {
             unposition();

@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.log.internal.pipeline.IngestPipeline;
+import io.spool.log.internal.pipeline.SegmentPrefaulter;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import org.agrona.concurrent.EpochClock;
 
@@ -127,11 +129,11 @@ public final class LogStore implements AutoCloseable
         {
             openReport.add(OpenReport.Action.LOG_REPAIRED, "log " + name, report.toString());
         }
-        pipelines[nextPipeline++ % pipelines.length].attach(log);
+        log.attach(pipelines[nextPipeline++ % pipelines.length]);
         logs.put(name, log);
         if (prefaulter != null)
         {
-            prefaulter.add(log);
+            prefaulter.add(log.writer);
         }
         return log;
     }
@@ -168,12 +170,12 @@ public final class LogStore implements AutoCloseable
     {
         if (prefaulter != null)
         {
-            prefaulter.remove(log);
+            prefaulter.remove(log.writer);
         }
         log.markClosedForAppends();
         log.pipeline().awaitDrained();
         log.close();
-        log.pipeline().detach(log);
+        log.pipeline().detach(log.writer);
     }
 
     private Path resolve(final String name)

@@ -1,5 +1,9 @@
 package io.spool.log;
 
+import io.spool.log.internal.pipeline.IngestPipeline;
+import io.spool.log.internal.pipeline.PartitionWriter;
+import io.spool.log.internal.segment.LogRetention;
+import io.spool.log.internal.segment.LogSegments;
 import io.spool.log.internal.recovery.LogRecovery;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import io.spool.log.internal.segment.LogStart;
@@ -14,17 +18,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One partition's segmented log: the segments, the committed end readers may read up to, and retention.
+ * One partition's segmented log, as its users see it: the committed end readers may read up to, waiting for it,
+ * commit listeners, readers and the lookup by time. The machinery sits behind it: the segments and their retention
+ * ({@link LogSegments}, {@link LogRetention}) and the writing side ({@link PartitionWriter}).
  * <p>
  * Appends come only through the ingest pipeline ({@link LogProducer}); the pipeline's append thread is the only
- * writer ({@link LogAppender}) and its flush thread the only one to force and commit ({@link LogFlusher}). Readers
+ * writer and its flush thread the only one to force and commit, through {@link PartitionWriter}. Readers
  * ({@link LogReader}) follow the committed end with an acquire load and never take a lock per record.
  * <p>
  * Thread-safe.
  */
 public final class PartitionLog
 {
-    private static final Segment[] NO_SEGMENTS = new Segment[0];
     private static final CommitListener[] NO_LISTENERS = new CommitListener[0];
 
     private final String name;
@@ -34,26 +39,22 @@ public final class PartitionLog
     private final IdleSegmentMappings idleMappings;
     private final FileSync fileSync;
     private final RecoveryReport recoveryReport;
-    private final Object structureLock = new Object();
-    /** Serialises the changes at the log's head: retention, and deleting the log. */
-    private final Object retentionLock = new Object();
+    private final Object listenersLock = new Object();
     private final Object endMonitor = new Object();
     private final AtomicInteger waiters = new AtomicInteger();
-    final LogAppender appender;
-    final LogFlusher flusher;
+    private final LogSegments segments;
+    private final LogRetention retention;
+    final PartitionWriter writer;
     private IngestPipeline pipeline;
 
-    private volatile Segment[] segments = NO_SEGMENTS;
     private volatile long committedOffset;
     /**
      * Every record from this offset on carries no headers: one past the last record appended with headers since the
      * log was opened, and the end offset at opening, since what came before is not known without reading it.
      */
     private final AtomicLong headerFreeFrom = new AtomicLong();
-    private volatile long startOffset;
     private volatile boolean closed;
     private volatile boolean appendsClosed;
-    private volatile boolean deleted;
     private volatile CommitListener[] commitListeners = NO_LISTENERS;
 
     private PartitionLog(final String name, final Path dir, final LogConfig config, final EpochClock clock,
@@ -68,12 +69,11 @@ public final class PartitionLog
         final LogRecovery recovery = new LogRecovery(dir, name, config, idleMappings, fileSync);
         final List<Segment> recovered = recovery.recover(clock.time());
         this.recoveryReport = recovery.report();
-        this.segments = recovered.toArray(NO_SEGMENTS);
-        final Segment active = segments[segments.length - 1];
-        this.appender = new LogAppender(this, active, recovery.activeScan());
-        this.flusher = new LogFlusher(this, active, appender.writePosition());
-        this.startOffset = segments[0].baseOffset();
-        this.committedOffset = appender.nextOffset();
+        this.segments = new LogSegments(recovered);
+        this.writer = new PartitionWriter(name, dir, config, fileSync, idleMappings, segments, recovery.activeScan(),
+            headerFreeFrom, this::publishCommitted);
+        this.retention = new LogRetention(segments, dir, config, clock, fileSync, writer::writePosition);
+        this.committedOffset = writer.nextOffset();
         this.headerFreeFrom.set(committedOffset);
         rememberDedupIds(clock.time() - config.dedupWindowMillis());
     }
@@ -88,7 +88,7 @@ public final class PartitionLog
             {
                 if ((record.attributes() & RecordDescriptor.ATTRIBUTE_DEDUP) != 0 && record.timestamp() > windowStart)
                 {
-                    appender.rememberDedupId(record);
+                    writer.rememberDedupId(record);
                 }
             };
             while (reader.poll(remember, 4096) > 0)
@@ -141,7 +141,7 @@ public final class PartitionLog
     /** The earliest offset still held. */
     public long startOffset()
     {
-        return startOffset;
+        return segments.startOffset();
     }
 
     /** The next offset to be assigned; every record below it is committed and readable. */
@@ -160,15 +160,6 @@ public final class PartitionLog
         return headerFreeFrom.get();
     }
 
-    /**
-     * Append thread: the record at {@code offset}, not committed yet, carries headers. A release store, ordered
-     * before the commit that makes the record readable.
-     */
-    void appendedWithHeaders(final long offset)
-    {
-        headerFreeFrom.lazySet(offset + 1);
-    }
-
     public RecoveryReport recoveryReport()
     {
         return recoveryReport;
@@ -180,36 +171,24 @@ public final class PartitionLog
         return appendsClosed;
     }
 
-    /** True once {@link #close()} ran: the appender refuses what is still in the ring for this log. */
-    boolean isClosedForWriter()
-    {
-        return closed;
-    }
-
     /**
      * True once the store closed this log: its readers are refused. A deleted log's readers are not: they find its
      * records gone, as retention would have left them.
      */
     boolean isClosedForReaders()
     {
-        return closed && !deleted;
+        return closed && !retention.isDeleted();
     }
 
     public int segmentCount()
     {
-        return segments.length;
+        return segments.count();
     }
 
     /** Bytes the segments hold (headers and frames, not pre-allocated space). */
     public long sizeInBytes()
     {
-        final Segment[] current = segments;
-        long total = 0;
-        for (int i = 0; i < current.length - 1; i++)
-        {
-            total += current[i].sizeBytes();
-        }
-        return total + appender.writePosition();
+        return segments.sizeInBytes(writer.writePosition());
     }
 
     /** A cursor at {@link #startOffset()}; close it when done, it may hold a mapped segment. */
@@ -223,8 +202,8 @@ public final class PartitionLog
      */
     public long offsetForTimestamp(final long timestampMillis)
     {
-        final Segment[] current = segments;
-        long from = startOffset;
+        final Segment[] current = segments.snapshot();
+        long from = segments.startOffset();
         for (int i = 0; i < current.length; i++)
         {
             final Segment segment = current[i];
@@ -249,7 +228,7 @@ public final class PartitionLog
         final long[] found = {-1};
         try (LogReader reader = newReader())
         {
-            reader.seek(Math.min(Math.max(from, startOffset), endOffset()));
+            reader.seek(Math.min(Math.max(from, segments.startOffset()), endOffset()));
             while (found[0] < 0 && reader.poll(record ->
             {
                 if (found[0] < 0 && record.timestamp() >= timestampMillis)
@@ -302,7 +281,7 @@ public final class PartitionLog
     /** Adds a listener told of every commit; see {@link CommitListener}. */
     public void addCommitListener(final CommitListener listener)
     {
-        synchronized (structureLock)
+        synchronized (listenersLock)
         {
             final CommitListener[] current = commitListeners;
             final CommitListener[] next = Arrays.copyOf(current, current.length + 1);
@@ -313,7 +292,7 @@ public final class PartitionLog
 
     public void removeCommitListener(final CommitListener listener)
     {
-        synchronized (structureLock)
+        synchronized (listenersLock)
         {
             commitListeners = Arrays.stream(commitListeners).filter(l -> l != listener).toArray(CommitListener[]::new);
         }
@@ -338,41 +317,10 @@ public final class PartitionLog
         }
     }
 
-    Segment[] segments()
+    /** The segments the log holds: readers find theirs there. */
+    LogSegments segments()
     {
         return segments;
-    }
-
-    /**
-     * The segment holding {@code offset}, or when it lies in a hole the first segment after the hole; null if below
-     * the start. From one snapshot of the segment list.
-     */
-    Segment segmentHolding(final long offset)
-    {
-        final Segment[] current = segments;
-        int low = 0;
-        int high = current.length - 1;
-        int found = -1;
-        while (low <= high)
-        {
-            final int mid = (low + high) >>> 1;
-            if (current[mid].baseOffset() <= offset)
-            {
-                found = mid;
-                low = mid + 1;
-            }
-            else
-            {
-                high = mid - 1;
-            }
-        }
-        if (found < 0)
-        {
-            return null;
-        }
-        final Segment floor = current[found];
-        final boolean inHoleAfter = floor.isClosed() && offset >= floor.endOffset() && found + 1 < current.length;
-        return inHoleAfter ? current[found + 1] : floor;
     }
 
     /**
@@ -381,26 +329,8 @@ public final class PartitionLog
      */
     public List<LogHole> holes()
     {
-        final long start = startOffset;
+        final long start = segments.startOffset();
         return recoveryReport.holes().stream().filter(hole -> hole.toOffset() > start).toList();
-    }
-
-    /** The segment appends go to; read off the writer thread it may already have been rolled past. */
-    Segment activeSegment()
-    {
-        final Segment[] current = segments;
-        return current.length == 0 ? null : current[current.length - 1];
-    }
-
-    void addSegment(final Segment segment)
-    {
-        synchronized (structureLock)
-        {
-            final Segment[] current = segments;
-            final Segment[] next = Arrays.copyOf(current, current.length + 1);
-            next[current.length] = segment;
-            segments = next;
-        }
     }
 
     /**
@@ -411,30 +341,7 @@ public final class PartitionLog
      */
     int applyRetention(final long nowMillis)
     {
-        synchronized (retentionLock)
-        {
-            int drop = 0;
-            synchronized (structureLock)
-            {
-                final Segment[] current = segments;
-                long size = sizeInBytes();
-                while (drop < current.length - 1)
-                {
-                    final Segment oldest = current[drop];
-                    final boolean tooOld = config.retentionMillis() > 0 &&
-                        nowMillis - oldest.maxTimestamp() > config.retentionMillis();
-                    final boolean tooBig = config.retentionBytes() > 0 &&
-                        size - oldest.sizeBytes() >= config.retentionBytes();
-                    if (!tooOld && !tooBig)
-                    {
-                        break;
-                    }
-                    size -= oldest.sizeBytes();
-                    drop++;
-                }
-            }
-            return dropHead(drop);
-        }
+        return retention.apply(nowMillis);
     }
 
     /**
@@ -446,49 +353,7 @@ public final class PartitionLog
      */
     public int deleteSegmentsBelow(final long offset)
     {
-        synchronized (retentionLock)
-        {
-            int drop = 0;
-            synchronized (structureLock)
-            {
-                final Segment[] current = segments;
-                final long dedupHorizon = clock.time() - config.dedupWindowMillis();
-                while (drop < current.length - 1 && current[drop].endOffset() <= offset &&
-                    !(current[drop].hasDedupRecords() && current[drop].maxTimestamp() > dedupHorizon))
-                {
-                    drop++;
-                }
-            }
-            return dropHead(drop);
-        }
-    }
-
-    /**
-     * Takes the {@code drop} oldest segments out of the log. The caller holds {@link #retentionLock}, so the head
-     * counted is still the head: appends only add at the tail.
-     */
-    private int dropHead(final int drop)
-    {
-        if (drop == 0 || deleted)
-        {
-            return 0;
-        }
-        // Recorded before any file goes: files deleted out of offset order (an earlier one still held by a reader)
-        // or not at all (a crash) must read as retention's leftovers at the next open, not as a hole. Written
-        // outside the structure lock, so a roll on the append thread never waits for this force.
-        LogStart.write(fileSync, dir, segments[drop].baseOffset());
-        synchronized (structureLock)
-        {
-            final Segment[] current = segments;
-            final Segment[] next = Arrays.copyOfRange(current, drop, current.length);
-            startOffset = next[0].baseOffset();
-            segments = next;
-            for (int i = 0; i < drop; i++)
-            {
-                current[i].markDeleted();
-            }
-        }
-        return drop;
+        return retention.deleteBelow(offset);
     }
 
     IngestPipeline pipeline()
@@ -496,9 +361,11 @@ public final class PartitionLog
         return pipeline;
     }
 
+    /** Attaches the log to the pipeline that will write it; before the first publish. */
     void attach(final IngestPipeline pipeline)
     {
         this.pipeline = pipeline;
+        pipeline.attach(writer);
     }
 
     /**
@@ -513,8 +380,8 @@ public final class PartitionLog
         }
         appendsClosed = true;
         closed = true;
-        flusher.releaseSegment();
-        for (final Segment segment : segments)
+        writer.close();
+        for (final Segment segment : segments.snapshot())
         {
             segment.evictIdleMapping();
         }
@@ -527,18 +394,7 @@ public final class PartitionLog
     /** Marks every segment deleted; files go as their last readers leave. Call after {@link #close()}. */
     void deleteSegments()
     {
-        synchronized (retentionLock)
-        {
-            deleted = true;
-            synchronized (structureLock)
-            {
-                for (final Segment segment : segments)
-                {
-                    segment.markDeleted();
-                }
-                segments = NO_SEGMENTS;
-            }
-        }
+        retention.deleteLog();
     }
 
     void markClosedForAppends()
@@ -549,7 +405,7 @@ public final class PartitionLog
     @Override
     public String toString()
     {
-        return "PartitionLog{" + name + ", start=" + startOffset + ", end=" + committedOffset + ", segments=" +
-            segments.length + '}';
+        return "PartitionLog{" + name + ", start=" + segments.startOffset() + ", end=" + committedOffset + ", segments=" +
+            segments.count() + '}';
     }
 }

@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.log.internal.pipeline.AppendEvent;
+import io.spool.log.internal.pipeline.RecordFramer;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 import org.agrona.collections.IntArrayList;
@@ -218,7 +220,7 @@ public final class RecordBatch
         final int keyLength = keyLength(record);
         final int headersLength = headersLength(record);
         final int keyBytes = Math.max(0, keyLength);
-        framer.frame(slot, LogProducer.appendTime(slot.log, timestamps.getLong(record), nowMillis),
+        framer.frame(slot, LogProducer.appendTime(slot.log.config(), timestamps.getLong(record), nowMillis),
             layout.getInt(record * FIELDS + 4),
             source, start, keyLength,
             source, start + keyBytes, headersLength,

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.pipeline.AppendEvent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -108,8 +108,8 @@ class SegmentLifecycleTest
             {
                 rollAndRead(log, store.newProducer(), reader, 4);
             }
-            final Segment first = log.segmentHolding(0);
-            final Segment second = log.segmentHolding(first.endOffset());
+            final Segment first = log.segments().holding(0);
+            final Segment second = log.segments().holding(first.endOffset());
             assertThat(first.isClosed()).isTrue();
             assertThat(second.isClosed()).isTrue();
 

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.log.internal.pipeline.SegmentPrefaulter;
 import io.spool.log.internal.segment.Segment;
 import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.log.tools.LogInspector;
@@ -35,7 +36,7 @@ class SegmentPrefaulterTest
         {
             final PartitionLog log = store.openLog("t/0", LogConfig.builder().segmentBytes(64 << 20).build());
             final LogProducer producer = store.newProducer();
-            final Segment active = log.activeSegment();
+            final Segment active = log.segments().active();
             final int position = SegmentDescriptor.HEADER_LENGTH;
             assertThat(active.isResident(position + lead / 2, position + lead)).as("a fresh segment is sparse").isFalse();
 
@@ -44,7 +45,7 @@ class SegmentPrefaulterTest
             do
             {
                 producer.appendAndWait(log, null, null, new byte[100]);
-                writePosition = log.appender.writePosition();
+                writePosition = log.writer.writePosition();
             }
             while (!active.isResident(pageAfter(writePosition), pageAfter(writePosition) + lead / 4) &&
                 System.nanoTime() < deadline);
@@ -99,8 +100,8 @@ class SegmentPrefaulterTest
             for (int i = 0; i < records; i++)
             {
                 producer.appendAndWait(log, null, null, value(i));
-                assertThat(log.activeSegment().cachedEnd()).as("the fill is ahead of the writer")
-                    .isGreaterThanOrEqualTo(log.appender.writePosition());
+                assertThat(log.segments().active().cachedEnd()).as("the fill is ahead of the writer")
+                    .isGreaterThanOrEqualTo(log.writer.writePosition());
             }
             assertThat(log.segmentCount()).as("segments rolled").isGreaterThan(10);
         }

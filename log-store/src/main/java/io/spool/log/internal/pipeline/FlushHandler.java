@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
 import com.lmax.disruptor.EventHandler;
 import org.agrona.concurrent.EpochClock;
@@ -14,7 +14,7 @@ final class FlushHandler implements EventHandler<AppendEvent>
 {
     private final EpochClock clock;
     private final IngestPipeline pipeline;
-    private PartitionLog[] dirty = new PartitionLog[16];
+    private PartitionWriter[] dirty = new PartitionWriter[16];
     private int dirtyCount;
     private volatile long forces;
 
@@ -29,7 +29,7 @@ final class FlushHandler implements EventHandler<AppendEvent>
     {
         if (event.appendedRecords > 0 && !event.aborted)
         {
-            final PartitionLog log = event.log;
+            final PartitionWriter log = event.log;
             final LogFlusher flusher = log.flusher;
             if (event.rolled)
             {
@@ -81,9 +81,9 @@ final class FlushHandler implements EventHandler<AppendEvent>
         final long now = clock.time();
         long done = 0;
         boolean forcesOwed = false;
-        for (final PartitionLog log : pipeline.logs())
+        for (final PartitionWriter log : pipeline.logs())
         {
-            if (!log.isClosedForWriter())
+            if (!log.isClosed())
             {
                 done += log.flusher.forceIfDue(now);
                 forcesOwed |= log.flusher.awaitsIntervalForce();

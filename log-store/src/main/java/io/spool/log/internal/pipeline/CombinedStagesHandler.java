@@ -1,5 +1,6 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.PipelineThreading;
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.RingBuffer;
 

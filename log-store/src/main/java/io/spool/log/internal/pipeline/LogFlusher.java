@@ -1,8 +1,13 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.Durability;
+import io.spool.log.FileSync;
+import io.spool.log.LogConfig;
 import io.spool.log.internal.segment.Segment;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 
 /**
  * The flush stage of one log: follows what the appender wrote, forces it to disk as the log's durability policy
@@ -11,8 +16,10 @@ import java.io.UncheckedIOException;
  */
 final class LogFlusher
 {
-    private final PartitionLog log;
+    private final Path dir;
     private final Durability durability;
+    private final FileSync fileSync;
+    private final CommitPublisher committed;
 
     private Segment segment;
     private int forcedPosition;
@@ -23,10 +30,13 @@ final class LogFlusher
     private boolean directoryUnforced = true;
     boolean dirtyInBatch;
 
-    LogFlusher(final PartitionLog log, final Segment active, final int writtenPosition)
+    LogFlusher(final Path dir, final LogConfig config, final FileSync fileSync, final CommitPublisher committed,
+        final Segment active, final int writtenPosition)
     {
-        this.log = log;
-        this.durability = log.config().durability();
+        this.dir = dir;
+        this.durability = config.durability();
+        this.fileSync = fileSync;
+        this.committed = committed;
         this.segment = active;
         this.pendingEndPosition = writtenPosition;
     }
@@ -54,7 +64,7 @@ final class LogFlusher
     {
         if (durability.kind() != Durability.Kind.NONE)
         {
-            segment.force(log.fileSync(), forcedPosition, segment.sizeBytes());
+            segment.force(fileSync, forcedPosition, segment.sizeBytes());
             forceDirectory();
         }
         segment.release();
@@ -76,7 +86,7 @@ final class LogFlusher
         {
             forces = force(nowMillis);
         }
-        log.publishCommitted(pendingEndOffset);
+        committed.publishCommitted(pendingEndOffset);
         return forces;
     }
 
@@ -111,7 +121,7 @@ final class LogFlusher
             forceDirectory();
             directoryUnforced = false;
         }
-        segment.force(log.fileSync(), forcedPosition, pendingEndPosition);
+        segment.force(fileSync, forcedPosition, pendingEndPosition);
         forcedPosition = pendingEndPosition;
         unforced = false;
         return 1;
@@ -122,12 +132,12 @@ final class LogFlusher
     {
         try
         {
-            log.fileSync().forceDirectory(log.dir());
-            log.fileSync().forceDirectory(log.dir().getParent());
+            fileSync.forceDirectory(dir);
+            fileSync.forceDirectory(dir.getParent());
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot force log directory " + log.dir(), ex);
+            throw new UncheckedIOException("cannot force log directory " + dir, ex);
         }
     }
 

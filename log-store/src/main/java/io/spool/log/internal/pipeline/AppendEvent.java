@@ -1,5 +1,7 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.ConfirmListener;
+import io.spool.log.SpoolException;
 import io.spool.log.internal.segment.Segment;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -14,7 +16,7 @@ import java.nio.ByteBuffer;
  * Record {@code i} of the slot is confirmed with correlation {@link #correlation}{@code + i} and offset
  * {@link #offset}{@code + i}: the writer stores a slot's records at consecutive offsets.
  */
-final class AppendEvent
+public final class AppendEvent
 {
     /**
      * How many bytes of frames a producer packs into one slot before it takes the next, and what every slot holds
@@ -23,9 +25,10 @@ final class AppendEvent
      * takes a slot of its own; slots are allocated whole up front because a slot first used after warm-up would
      * otherwise allocate on a producer's hot path.
      */
-    static final int BATCH_BYTES = 4 * 1024;
+    public static final int BATCH_BYTES = 4 * 1024;
 
-    PartitionLog log;
+    /** The writing side of the log the slot's records go to. */
+    public PartitionWriter log;
     /** The records' frames, back to back from 0, each at an aligned length; the offsets are still blank. */
     final UnsafeBuffer frames = new UnsafeBuffer(new byte[BATCH_BYTES]);
     /** A view of {@link #frames}'s array for the checksum, replaced only when the array grows. */
@@ -59,7 +62,7 @@ final class AppendEvent
     /**
      * Empties the slot for records of {@code log} that take {@code bytes} bytes of frames.
      */
-    void begin(final PartitionLog log, final int bytes, final ConfirmListener listener, final long correlation)
+    public void begin(final PartitionWriter log, final int bytes, final ConfirmListener listener, final long correlation)
     {
         if (frames.capacity() < bytes)
         {
@@ -94,7 +97,7 @@ final class AppendEvent
     }
 
     /** Turns a claimed slot the producer could not fill into a no-op: nothing is appended, nobody is told. */
-    void abort()
+    public void abort()
     {
         aborted = true;
         appendedRecords = 0;

@@ -1,5 +1,7 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.EngineClosedException;
+import io.spool.log.SpoolException;
 import com.lmax.disruptor.EventHandler;
 import org.agrona.concurrent.EpochClock;
 
@@ -33,8 +35,8 @@ final class AppendHandler implements EventHandler<AppendEvent>
         {
             return;
         }
-        final PartitionLog log = event.log;
-        if (log.isClosedForWriter())
+        final PartitionWriter log = event.log;
+        if (log.isClosed())
         {
             event.error = new EngineClosedException("log " + log.name());
             return;

@@ -1,5 +1,6 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.ConfirmListener;
 import com.lmax.disruptor.EventHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

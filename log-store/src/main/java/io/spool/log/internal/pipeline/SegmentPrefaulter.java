@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
 import io.spool.log.internal.segment.PageCacheFill;
 import io.spool.log.internal.segment.Segment;
@@ -39,7 +39,7 @@ public final class SegmentPrefaulter implements AutoCloseable
     private volatile boolean running = true;
 
     /** @param maxLeadBytes the most bytes faulted in ahead of a writer. */
-    SegmentPrefaulter(final int maxLeadBytes)
+    public SegmentPrefaulter(final int maxLeadBytes)
     {
         this.maxLeadBytes = Math.max(maxLeadBytes, MIN_LEAD_BYTES);
         this.thread = new Thread(this::run, "spool-prefault");
@@ -47,7 +47,7 @@ public final class SegmentPrefaulter implements AutoCloseable
         thread.start();
     }
 
-    synchronized void add(final PartitionLog log)
+    public synchronized void add(final PartitionWriter log)
     {
         final Ahead[] current = logs;
         final Ahead[] next = Arrays.copyOf(current, current.length + 1);
@@ -55,7 +55,7 @@ public final class SegmentPrefaulter implements AutoCloseable
         logs = next;
     }
 
-    synchronized void remove(final PartitionLog log)
+    public synchronized void remove(final PartitionWriter log)
     {
         logs = Arrays.stream(logs).filter(ahead -> ahead.log != log).toArray(Ahead[]::new);
     }
@@ -100,13 +100,13 @@ public final class SegmentPrefaulter implements AutoCloseable
     /** What the prefaulter knows of one log; touched only by the prefaulter thread. */
     private static final class Ahead
     {
-        final PartitionLog log;
+        final PartitionWriter log;
         Segment segment;
         int lastSeenPosition;
         int touchedUpTo;
         int leadBytes = MIN_LEAD_BYTES;
 
-        Ahead(final PartitionLog log)
+        Ahead(final PartitionWriter log)
         {
             this.log = log;
         }

@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
 import com.lmax.disruptor.AlertException;
 import com.lmax.disruptor.Sequence;

@@ -1,4 +1,4 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
 import org.agrona.collections.Long2LongHashMap;
 

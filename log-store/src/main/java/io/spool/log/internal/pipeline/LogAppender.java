@@ -1,11 +1,21 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.DedupKey;
+import io.spool.log.HeadersCodec;
+import io.spool.log.LogConfig;
+import io.spool.log.LogProducer;
+import io.spool.log.RecordView;
+import io.spool.log.internal.segment.IdleSegmentMappings;
+import io.spool.log.internal.segment.LogSegments;
 import io.spool.log.internal.segment.OffsetIndex;
 import io.spool.log.internal.segment.Segment;
 import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.log.internal.segment.SegmentScanner;
 import io.spool.log.internal.segment.TimeIndex;
 import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.spool.log.RecordDescriptor.*;
 
@@ -19,8 +29,12 @@ import static io.spool.log.RecordDescriptor.*;
  */
 final class LogAppender
 {
-    private final PartitionLog log;
+    private final Path dir;
     private final LogConfig config;
+    private final IdleSegmentMappings idleMappings;
+    private final LogSegments segments;
+    /** The log's "no headers from here on" offset: moved past each record written with headers. */
+    private final AtomicLong headerFreeFrom;
     private final DedupIndex dedup;
     private boolean activeHasDedup;
 
@@ -34,10 +48,15 @@ final class LogAppender
     private long firstTimestamp;
     private long maxTimestamp;
 
-    LogAppender(final PartitionLog log, final Segment active, final SegmentScanner.Result scanned)
+    LogAppender(final Path dir, final LogConfig config, final IdleSegmentMappings idleMappings,
+        final LogSegments segments, final AtomicLong headerFreeFrom, final Segment active,
+        final SegmentScanner.Result scanned)
     {
-        this.log = log;
-        this.config = log.config();
+        this.dir = dir;
+        this.config = config;
+        this.idleMappings = idleMappings;
+        this.segments = segments;
+        this.headerFreeFrom = headerFreeFrom;
         this.dedup = new DedupIndex(config.dedupWindowMillis());
         attach(active);
         if (scanned != null)
@@ -215,7 +234,8 @@ final class LogAppender
             final long timestamp = frames.getLong(at + TIMESTAMP_OFFSET);
             if (frames.getInt(at + HEADERS_LENGTH_OFFSET) > 0)
             {
-                log.appendedWithHeaders(nextOffset);
+                // A release store, ordered before the commit that makes the record readable.
+                headerFreeFrom.lazySet(nextOffset + 1);
             }
             if (firstTimestamp < 0)
             {
@@ -273,9 +293,9 @@ final class LogAppender
     {
         active.close(nextOffset, writePosition, firstTimestamp, maxTimestamp, activeHasDedup);
         activeHasDedup = false;
-        final Segment next = Segment.createActive(log.dir(), nextOffset, config, nowMillis, log.idleMappings());
+        final Segment next = Segment.createActive(dir, nextOffset, config, nowMillis, idleMappings);
         // Attached before it is published, so whoever sees the new segment also sees its write position.
         attach(next);
-        log.addSegment(next);
+        segments.add(next);
     }
 }

@@ -1,5 +1,6 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.PipelineThreading;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
@@ -17,9 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * or three ({@link PipelineThreading}). The ring's size bounds the unconfirmed publishes: a full ring pushes back on producers.
  * Thread-safe.
  */
-final class IngestPipeline implements AutoCloseable
+public final class IngestPipeline implements AutoCloseable
 {
-    private static final PartitionLog[] NO_LOGS = new PartitionLog[0];
+    private static final PartitionWriter[] NO_LOGS = new PartitionWriter[0];
 
     private final int id;
     private final BackoffWaitStrategy waitStrategy;
@@ -28,10 +29,10 @@ final class IngestPipeline implements AutoCloseable
     private final FlushHandler flushHandler;
     /** The stage whose progress means a record is confirmed. */
     private final com.lmax.disruptor.EventHandlerIdentity lastStage;
-    private volatile PartitionLog[] logs = NO_LOGS;
+    private volatile PartitionWriter[] logs = NO_LOGS;
     private volatile boolean closed;
 
-    IngestPipeline(final int id, final int ringSize, final long idleFlushCheckMillis, final EpochClock clock,
+    public IngestPipeline(final int id, final int ringSize, final long idleFlushCheckMillis, final EpochClock clock,
         final PipelineThreading threading)
     {
         this.id = id;
@@ -75,7 +76,7 @@ final class IngestPipeline implements AutoCloseable
         return waitStrategy;
     }
 
-    RingBuffer<AppendEvent> ring()
+    public RingBuffer<AppendEvent> ring()
     {
         return ring;
     }
@@ -90,26 +91,26 @@ final class IngestPipeline implements AutoCloseable
         return closed;
     }
 
-    PartitionLog[] logs()
+    PartitionWriter[] logs()
     {
         return logs;
     }
 
-    synchronized void attach(final PartitionLog log)
+    public synchronized void attach(final PartitionWriter log)
     {
-        final PartitionLog[] current = logs;
-        final PartitionLog[] next = Arrays.copyOf(current, current.length + 1);
+        final PartitionWriter[] current = logs;
+        final PartitionWriter[] next = Arrays.copyOf(current, current.length + 1);
         next[current.length] = log;
         logs = next;
         log.attach(this);
     }
 
-    synchronized void detach(final PartitionLog log)
+    public synchronized void detach(final PartitionWriter log)
     {
-        logs = Arrays.stream(logs).filter(l -> l != log).toArray(PartitionLog[]::new);
+        logs = Arrays.stream(logs).filter(l -> l != log).toArray(PartitionWriter[]::new);
     }
 
-    long forces()
+    public long forces()
     {
         return flushHandler.forces();
     }
@@ -117,7 +118,7 @@ final class IngestPipeline implements AutoCloseable
     /**
      * Waits until every event published so far has been confirmed.
      */
-    void awaitDrained()
+    public void awaitDrained()
     {
         final long target = ring.getCursor();
         while (disruptor.getSequenceValueFor(lastStage) < target)

@@ -1,5 +1,7 @@
-package io.spool.log;
+package io.spool.log.internal.pipeline;
 
+import io.spool.log.LogProducer;
+import io.spool.log.RecordDescriptor;
 import io.spool.log.internal.segment.Checksums;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -13,7 +15,7 @@ import static io.spool.log.RecordDescriptor.*;
  * computes its version 2 checksum there, leaving the offset blank for the log's writer, which only copies the frame
  * and stores it. Not thread-safe: one per {@link LogProducer}.
  */
-final class RecordFramer
+public final class RecordFramer
 {
     private final CRC32C crc = new CRC32C();
 
@@ -22,7 +24,7 @@ final class RecordFramer
      *
      * @param timestamp epoch millis: the producer's own, or the append time it read from the store's clock.
      */
-    void frame(final AppendEvent slot, final long timestamp, final int attributes,
+    public void frame(final AppendEvent slot, final long timestamp, final int attributes,
         final DirectBuffer key, final int keyOffset, final int keyLength,
         final DirectBuffer headers, final int headersOffset, final int headersLength,
         final DirectBuffer value, final int valueOffset, final int valueLength)
