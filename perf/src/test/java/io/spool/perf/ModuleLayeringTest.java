@@ -53,6 +53,24 @@ class ModuleLayeringTest
     }
 
     /**
+     * A module's {@code internal} packages are its own machinery (docs/decisions/016): other modules use its API.
+     * No exceptions are named today; one added here must say why the API cannot serve.
+     */
+    @Test
+    void noModuleUsesAnotherModulesInternals()
+    {
+        noClasses().that().resideOutsideOfPackage("io.spool.log..")
+            .should().dependOnClassesThat().resideInAPackage("io.spool.log.internal..")
+            .because("the log store's internals change without notice; its API is io.spool.log")
+            .check(SPOOL_CLASSES);
+        noClasses().that().resideOutsideOfPackage("io.spool.stream..")
+            .should().dependOnClassesThat().resideInAPackage("io.spool.stream.internal..")
+            .allowEmptyShould(true)
+            .because("the stream layer's internals change without notice; its API is io.spool.stream")
+            .check(SPOOL_CLASSES);
+    }
+
+    /**
      * Kafka's generated message classes carry no compatibility promise between releases, so one adapter package
      * holds every use of them (and of the rest of kafka-clients): a new Kafka version touches that package only.
      */
