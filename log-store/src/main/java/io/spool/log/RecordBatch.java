@@ -54,21 +54,8 @@ public final class RecordBatch
         RecordRanges.check(key, keyOffset, keyLength, headers, headersOffset, headersLength,
             value, valueOffset, valueLength);
         final int start = used;
-        if (keyLength > 0)
-        {
-            bytes.putBytes(used, key, keyOffset, keyLength);
-            used += keyLength;
-        }
-        if (headersLength > 0)
-        {
-            bytes.putBytes(used, headers, headersOffset, headersLength);
-            used += headersLength;
-        }
-        if (valueLength > 0)
-        {
-            bytes.putBytes(used, value, valueOffset, valueLength);
-            used += valueLength;
-        }
+        used = RecordFramer.copyBody(bytes, start, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength);
         return note(timestamp, attributes, start, keyLength, headersLength, valueLength);
     }
 

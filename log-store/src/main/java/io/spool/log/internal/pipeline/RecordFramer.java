@@ -4,6 +4,7 @@ import io.spool.log.LogProducer;
 import io.spool.log.RecordDescriptor;
 import io.spool.log.internal.segment.Checksums;
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.zip.CRC32C;
@@ -44,7 +45,25 @@ public final class RecordFramer
         into.putLong(at + TIMESTAMP_OFFSET, timestamp);
         into.putInt(at + HEADERS_LENGTH_OFFSET, headersLength);
         into.putInt(at + VALUE_LENGTH_OFFSET, valueLength);
-        int body = at + HEADER_LENGTH;
+        copyBody(into, at + HEADER_LENGTH, key, keyOffset, keyLength, headers, headersOffset, headersLength,
+            value, valueOffset, valueLength);
+        into.putInt(at + CRC_OFFSET, Checksums.record(crc, slot.framesView, at, frameLength, CURRENT_VERSION));
+        slot.framed(aligned);
+    }
+
+    /**
+     * Copies a record's body (key, headers, value, back to back; a length of -1 or 0 copies nothing) to {@code at}:
+     * the one place that lays a body out, for a frame here and for a {@link io.spool.log.RecordBatch}'s staging
+     * buffer, whose bodies are framed from where they lie.
+     *
+     * @return where the body ends.
+     */
+    public static int copyBody(final MutableDirectBuffer into, final int at,
+        final DirectBuffer key, final int keyOffset, final int keyLength,
+        final DirectBuffer headers, final int headersOffset, final int headersLength,
+        final DirectBuffer value, final int valueOffset, final int valueLength)
+    {
+        int body = at;
         if (keyLength > 0)
         {
             into.putBytes(body, key, keyOffset, keyLength);
@@ -58,8 +77,8 @@ public final class RecordFramer
         if (valueLength > 0)
         {
             into.putBytes(body, value, valueOffset, valueLength);
+            body += valueLength;
         }
-        into.putInt(at + CRC_OFFSET, Checksums.record(crc, slot.framesView, at, frameLength, CURRENT_VERSION));
-        slot.framed(aligned);
+        return body;
     }
 }
