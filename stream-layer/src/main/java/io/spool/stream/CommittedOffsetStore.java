@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.group.OffsetLogDescriptor;
 import io.spool.log.DurableFiles;
 import io.spool.log.EngineClosedException;
 import io.spool.log.FileSync;

@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.group.ConsumerGroup;
 import org.agrona.concurrent.EpochClock;
 
 import java.util.ArrayList;

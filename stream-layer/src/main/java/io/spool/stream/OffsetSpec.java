@@ -56,7 +56,7 @@ public record OffsetSpec(Kind kind, long value)
     }
 
     /** The offset this spec names in {@code log}'s partition now. */
-    long resolve(final PartitionLog log)
+    public long resolve(final PartitionLog log)
     {
         switch (kind)
         {

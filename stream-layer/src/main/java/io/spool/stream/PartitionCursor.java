@@ -9,12 +9,12 @@ import io.spool.log.RecordHandler;
  * A consumer's position in one assigned partition and the reader behind it. The position is {@link #UNSET}
  * until a seek, a committed offset or the reset policy gives it one. Not thread-safe: owned by one consumer.
  */
-final class PartitionCursor
+public final class PartitionCursor
 {
-    static final long UNSET = -1;
+    public static final long UNSET = -1;
 
-    final TopicPartition partition;
-    final PartitionLog log;
+    public final TopicPartition partition;
+    public final PartitionLog log;
     private final LogReader reader;
     private long position = UNSET;
     private long lastCommitted = UNSET;
@@ -33,7 +33,7 @@ final class PartitionCursor
         return position;
     }
 
-    boolean hasPosition()
+    public boolean hasPosition()
     {
         return position != UNSET;
     }
@@ -41,7 +41,7 @@ final class PartitionCursor
     /**
      * @throws OffsetOutOfRangeException when {@code offset} is below the log start or above its end
      */
-    void seek(final long offset)
+    public void seek(final long offset)
     {
         checkInRange(offset);
         position = offset;
@@ -106,12 +106,12 @@ final class PartitionCursor
     }
 
     /** The position to commit, or {@link #UNSET} when it has not moved since the last commit. */
-    long positionToCommit()
+    public long positionToCommit()
     {
         return position != lastCommitted ? position : UNSET;
     }
 
-    void committed(final long offset)
+    public void committed(final long offset)
     {
         lastCommitted = offset;
     }

@@ -11,7 +11,7 @@ import java.util.Set;
  * without allocating, and the wakeup registered on each of their logs so one park covers them all.
  * Not thread-safe: owned by one consumer, except {@link #wakeUp}.
  */
-final class PartitionCursors
+public final class PartitionCursors
 {
     private static final PartitionCursor[] NONE = new PartitionCursor[0];
 
@@ -19,7 +19,7 @@ final class PartitionCursors
     private final ConsumerWakeup wakeup = new ConsumerWakeup();
     private PartitionCursor[] inOrder = NONE;
 
-    PartitionCursor get(final TopicPartition partition)
+    public PartitionCursor get(final TopicPartition partition)
     {
         return byPartition.get(partition);
     }

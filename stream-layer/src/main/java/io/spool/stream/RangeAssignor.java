@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.group.Assignments;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.group.Assignments;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

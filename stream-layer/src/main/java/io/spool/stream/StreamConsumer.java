@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.group.ConsumerOffsets;
+import io.spool.stream.internal.group.GroupMembership;
 import io.spool.log.EngineClosedException;
 import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.RecordHandler;

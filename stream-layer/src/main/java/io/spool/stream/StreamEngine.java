@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.group.GroupReports;
 import io.spool.log.LogStore;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;

@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.log.LogFixture;
 import io.spool.log.OpenReport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.log.CopiedFile;
 import io.spool.log.LogConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,7 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
+import io.spool.stream.MemberSubscription;
+import io.spool.stream.TopicPartition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -8,13 +10,13 @@ import java.util.Map;
 /**
  * Helpers the assignors share. Stateless, thread-safe.
  */
-final class Assignments
+public final class Assignments
 {
     private Assignments()
     {
     }
 
-    static Map<String, List<TopicPartition>> emptyFor(final Map<String, MemberSubscription> subscriptions)
+    public static Map<String, List<TopicPartition>> emptyFor(final Map<String, MemberSubscription> subscriptions)
     {
         final Map<String, List<TopicPartition>> assignment = new HashMap<>();
         for (final String member : subscriptions.keySet())
@@ -24,7 +26,7 @@ final class Assignments
         return assignment;
     }
 
-    static List<String> sortedSubscribersOf(final String topic, final Map<String, MemberSubscription> subscriptions)
+    public static List<String> sortedSubscribersOf(final String topic, final Map<String, MemberSubscription> subscriptions)
     {
         final List<String> members = new ArrayList<>();
         for (final Map.Entry<String, MemberSubscription> entry : subscriptions.entrySet())

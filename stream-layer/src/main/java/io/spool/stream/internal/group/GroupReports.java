@@ -1,5 +1,18 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
+import io.spool.stream.ExternalGroups;
+import io.spool.stream.GroupCoordinator;
+import io.spool.stream.GroupDescription;
+import io.spool.stream.GroupReport;
+import io.spool.stream.InvalidGroupException;
+import io.spool.stream.OffsetSpec;
+import io.spool.stream.Topic;
+import io.spool.stream.TopicNames;
+import io.spool.stream.TopicPartition;
+import io.spool.stream.TopicRegistry;
+import io.spool.stream.UnknownGroupException;
+import io.spool.stream.UnknownPartitionException;
+import io.spool.stream.UnknownTopicException;
 import io.spool.log.PartitionLog;
 
 import java.util.ArrayList;
@@ -14,30 +27,30 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Reads where consumer groups stand against the logs (committed offset, log start and end, lag per partition) and
  * works out the offsets a reset would commit. Thread-safe: it reads the registry and the coordinator, which are.
  */
-final class GroupReports
+public final class GroupReports
 {
     private final TopicRegistry topics;
     private final GroupCoordinator groups;
     private final List<ExternalGroups> external = new CopyOnWriteArrayList<>();
 
-    GroupReports(final TopicRegistry topics, final GroupCoordinator groups)
+    public GroupReports(final TopicRegistry topics, final GroupCoordinator groups)
     {
         this.topics = topics;
         this.groups = groups;
     }
 
-    void addExternal(final ExternalGroups source)
+    public void addExternal(final ExternalGroups source)
     {
         external.add(source);
     }
 
-    void removeExternal(final ExternalGroups source)
+    public void removeExternal(final ExternalGroups source)
     {
         external.remove(source);
     }
 
     /** The engine's groups and those of the external sources, sorted. */
-    List<String> groupIds()
+    public List<String> groupIds()
     {
         final TreeSet<String> ids = new TreeSet<>(groups.groupIds());
         for (final ExternalGroups source : external)
@@ -70,7 +83,7 @@ final class GroupReports
      * @throws InvalidGroupException when the id breaks the naming rules
      * @throws UnknownGroupException when the group has neither live members nor committed offsets
      */
-    GroupReport describe(final String groupId)
+    public GroupReport describe(final String groupId)
     {
         TopicNames.validateGroup(groupId);
         final GroupDescription membership = membership(groupId);
@@ -84,7 +97,7 @@ final class GroupReports
     }
 
     /** Lag per partition, as {@link #describe} has it; empty for a group that does not exist. */
-    Map<TopicPartition, Long> lag(final String groupId)
+    public Map<TopicPartition, Long> lag(final String groupId)
     {
         final Map<TopicPartition, Long> lag = new TreeMap<>();
         for (final GroupReport.PartitionPosition position : positions(groupId, membership(groupId)))
@@ -101,7 +114,7 @@ final class GroupReports
      * @throws UnknownTopicException     when the topic does not exist
      * @throws UnknownPartitionException when it has no such partition
      */
-    Map<TopicPartition, Long> planReset(final String groupId, final String topic,
+    public Map<TopicPartition, Long> planReset(final String groupId, final String topic,
         final Collection<Integer> partitions, final OffsetSpec spec)
     {
         TopicNames.validateGroup(groupId);

@@ -1,5 +1,13 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
+import io.spool.stream.CommittedOffsetStore;
+import io.spool.stream.GroupCoordinator;
+import io.spool.stream.NoOffsetForPartitionException;
+import io.spool.stream.OffsetResetPolicy;
+import io.spool.stream.PartitionCursor;
+import io.spool.stream.PartitionCursors;
+import io.spool.stream.StreamConsumer;
+import io.spool.stream.TopicPartition;
 import io.spool.log.OffsetOutOfRangeException;
 
 import org.slf4j.Logger;
@@ -15,7 +23,7 @@ import java.util.Map;
  * offset or the reset policy. The group id comes with each call because subscribing changes it.
  * Not thread-safe: owned by one consumer.
  */
-final class ConsumerOffsets
+public final class ConsumerOffsets
 {
     // under the consumer's name, so logging configured for StreamConsumer still covers what is logged here
     private static final Logger LOGGER = LoggerFactory.getLogger(StreamConsumer.class);
@@ -24,7 +32,7 @@ final class ConsumerOffsets
     private final OffsetResetPolicy resetPolicy;
     private final PartitionCursors cursors;
 
-    ConsumerOffsets(final GroupCoordinator coordinator, final OffsetResetPolicy resetPolicy,
+    public ConsumerOffsets(final GroupCoordinator coordinator, final OffsetResetPolicy resetPolicy,
         final PartitionCursors cursors)
     {
         this.coordinator = coordinator;
@@ -33,7 +41,7 @@ final class ConsumerOffsets
     }
 
     /** The positions of these assigned partitions that moved since their last commit. */
-    Map<TopicPartition, Long> movedPositions(final Collection<TopicPartition> partitions)
+    public Map<TopicPartition, Long> movedPositions(final Collection<TopicPartition> partitions)
     {
         final Map<TopicPartition, Long> offsets = new HashMap<>();
         for (final TopicPartition partition : partitions)
@@ -48,7 +56,7 @@ final class ConsumerOffsets
     }
 
     /** Records the offsets as committed for the partitions still assigned. */
-    void markCommitted(final Map<TopicPartition, Long> offsets)
+    public void markCommitted(final Map<TopicPartition, Long> offsets)
     {
         offsets.forEach((partition, offset) ->
         {
@@ -64,7 +72,7 @@ final class ConsumerOffsets
      * @param group the consumer's group id, or null when it has none
      * @throws NoOffsetForPartitionException when there is no committed offset and the reset policy is ERROR
      */
-    void ensurePosition(final PartitionCursor cursor, final String group)
+    public void ensurePosition(final PartitionCursor cursor, final String group)
     {
         if (cursor.hasPosition())
         {
@@ -93,7 +101,7 @@ final class ConsumerOffsets
      * a committed offset retention already removed stays unset, so the next poll reports it and the callback
      * still runs.
      */
-    void ensurePositionQuietly(final PartitionCursor cursor, final String group)
+    public void ensurePositionQuietly(final PartitionCursor cursor, final String group)
     {
         if (resetPolicy != OffsetResetPolicy.ERROR ||
             coordinator.committed(group, cursor.partition) != CommittedOffsetStore.NO_OFFSET)

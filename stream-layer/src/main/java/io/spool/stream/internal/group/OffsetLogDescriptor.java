@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
 /**
  * Layout of the committed-offset file, an append-only log replayed on open and compacted by rewrite.
@@ -18,27 +18,27 @@ package io.spool.stream;
  * {@code length} counts the bytes after the crc; {@code crc32c} covers exactly those bytes. An offset of
  * {@link #TOMBSTONE} deletes the entry. Integers are little-endian. Stateless, thread-safe.
  */
-final class OffsetLogDescriptor
+public final class OffsetLogDescriptor
 {
-    static final int MAGIC = 0x4650_5053; // "SPPF" read little-endian: Spool partition offsets file
-    static final int VERSION = 1;
-    static final int FILE_HEADER_LENGTH = 8;
-    static final int RECORD_HEADER_LENGTH = 8;
-    static final int LENGTH_OFFSET = 0;
-    static final int CRC_OFFSET = 4;
-    static final long TOMBSTONE = -1L;
+    public static final int MAGIC = 0x4650_5053; // "SPPF" read little-endian: Spool partition offsets file
+    public static final int VERSION = 1;
+    public static final int FILE_HEADER_LENGTH = 8;
+    public static final int RECORD_HEADER_LENGTH = 8;
+    public static final int LENGTH_OFFSET = 0;
+    public static final int CRC_OFFSET = 4;
+    public static final long TOMBSTONE = -1L;
 
     private OffsetLogDescriptor()
     {
     }
 
     /** Bytes a record takes on disk for the given UTF-8 name lengths. */
-    static int recordLength(final int groupBytes, final int topicBytes)
+    public static int recordLength(final int groupBytes, final int topicBytes)
     {
         return RECORD_HEADER_LENGTH + bodyLength(groupBytes, topicBytes);
     }
 
-    static int bodyLength(final int groupBytes, final int topicBytes)
+    public static int bodyLength(final int groupBytes, final int topicBytes)
     {
         return Short.BYTES + groupBytes + Short.BYTES + topicBytes + Integer.BYTES + Long.BYTES;
     }

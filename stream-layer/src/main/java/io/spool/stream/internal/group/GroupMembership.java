@@ -1,5 +1,11 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
+import io.spool.stream.ConsumerConfig;
+import io.spool.stream.GroupCoordinator;
+import io.spool.stream.MemberAssignment;
+import io.spool.stream.RebalanceListener;
+import io.spool.stream.TopicPartition;
+import io.spool.stream.UnknownMemberException;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -12,10 +18,10 @@ import java.util.TreeSet;
  * revoke and assign steps on the consumer. Rejoins under a new member id when its session expired. Not
  * thread-safe: owned by one consumer.
  */
-final class GroupMembership
+public final class GroupMembership
 {
     /** What the consumer does when partitions come and go; the membership only decides when. */
-    interface Owner
+    public interface Owner
     {
         Set<TopicPartition> ownedPartitions();
 
@@ -39,7 +45,7 @@ final class GroupMembership
     /**
      * @param onGroupChange run by the coordinator when this member's view may have changed; must not block
      */
-    GroupMembership(final GroupCoordinator coordinator, final ConsumerConfig config, final Set<String> topics,
+    public GroupMembership(final GroupCoordinator coordinator, final ConsumerConfig config, final Set<String> topics,
         final RebalanceListener listener, final Runnable onGroupChange)
     {
         this.onGroupChange = onGroupChange;
@@ -50,18 +56,18 @@ final class GroupMembership
         this.listener = listener;
     }
 
-    String groupId()
+    public String groupId()
     {
         return groupId;
     }
 
-    String memberId()
+    public String memberId()
     {
         return memberId;
     }
 
     /** Heartbeats, then gives up revoked partitions and takes newly assigned ones. */
-    void sync(final Owner owner)
+    public void sync(final Owner owner)
     {
         if (memberId == null)
         {
@@ -120,13 +126,13 @@ final class GroupMembership
         return coordinator.join(groupId, topics, config.assignor(), config.sessionTimeoutMillis(), onGroupChange);
     }
 
-    void commit(final Map<TopicPartition, Long> offsets)
+    public void commit(final Map<TopicPartition, Long> offsets)
     {
         coordinator.commit(groupId, memberId, offsets);
     }
 
     /** Revokes everything (the listener may commit) and leaves the group so the others take over at once. */
-    void leave(final Owner owner)
+    public void leave(final Owner owner)
     {
         if (memberId == null)
         {

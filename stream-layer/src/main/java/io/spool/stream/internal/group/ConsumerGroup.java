@@ -1,5 +1,11 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
+import io.spool.stream.GroupCoordinator;
+import io.spool.stream.GroupDescription;
+import io.spool.stream.MemberAssignment;
+import io.spool.stream.MemberSubscription;
+import io.spool.stream.PartitionAssignor;
+import io.spool.stream.TopicPartition;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,10 +23,10 @@ import java.util.function.ToIntFunction;
  * joiner's start. A member whose view has not changed gets no new assignment object, so steady polling allocates
  * nothing. Not thread-safe: {@link GroupCoordinator} locks the group around every call.
  */
-final class ConsumerGroup
+public final class ConsumerGroup
 {
-    final String id;
-    final PartitionAssignor assignor;
+    public final String id;
+    public final PartitionAssignor assignor;
     private final Map<String, Member> members = new TreeMap<>();
     private final Map<TopicPartition, String> owners = new HashMap<>();
     private Map<String, List<TopicPartition>> target = new HashMap<>();
@@ -29,23 +35,23 @@ final class ConsumerGroup
     private long version;
     private long lastExpiryScan = Long.MIN_VALUE;
 
-    ConsumerGroup(final String id, final PartitionAssignor assignor)
+    public ConsumerGroup(final String id, final PartitionAssignor assignor)
     {
         this.id = id;
         this.assignor = assignor;
     }
 
-    int generation()
+    public int generation()
     {
         return generation;
     }
 
-    boolean isEmpty()
+    public boolean isEmpty()
     {
         return members.isEmpty();
     }
 
-    boolean hasMember(final String memberId)
+    public boolean hasMember(final String memberId)
     {
         return members.containsKey(memberId);
     }
@@ -54,14 +60,14 @@ final class ConsumerGroup
      * @param onChange run (under the group's lock, so it must not block) whenever the member's view may have
      *                 changed, so a member parked in a long poll wakes to take part in the rebalance
      */
-    void add(final String memberId, final Set<String> topics, final long sessionTimeoutMillis, final long now,
+    public void add(final String memberId, final Set<String> topics, final long sessionTimeoutMillis, final long now,
         final Runnable onChange, final ToIntFunction<String> partitionCount)
     {
         members.put(memberId, new Member(Set.copyOf(topics), sessionTimeoutMillis, now, onChange));
         rebalance(partitionCount);
     }
 
-    void remove(final String memberId, final ToIntFunction<String> partitionCount)
+    public void remove(final String memberId, final ToIntFunction<String> partitionCount)
     {
         members.remove(memberId);
         owners.values().removeIf(memberId::equals);
@@ -69,7 +75,7 @@ final class ConsumerGroup
     }
 
     /** Removes members whose last heartbeat is older than their session timeout; returns how many. */
-    int expire(final long now, final ToIntFunction<String> partitionCount)
+    public int expire(final long now, final ToIntFunction<String> partitionCount)
     {
         if (now == lastExpiryScan)
         {
@@ -105,7 +111,7 @@ final class ConsumerGroup
      * @param knownVersion the {@link MemberAssignment#version()} the member last saw
      * @return null when nothing changed since {@code knownVersion}, so a steady member's poll allocates nothing
      */
-    MemberAssignment heartbeat(final String memberId, final long now, final long knownVersion)
+    public MemberAssignment heartbeat(final String memberId, final long now, final long knownVersion)
     {
         members.get(memberId).lastHeartbeat = now;
         if (knownVersion == version)
@@ -124,7 +130,7 @@ final class ConsumerGroup
         return new MemberAssignment(generation, version, readable);
     }
 
-    void release(final String memberId, final Iterable<TopicPartition> partitions)
+    public void release(final String memberId, final Iterable<TopicPartition> partitions)
     {
         boolean released = false;
         for (final TopicPartition partition : partitions)
@@ -137,12 +143,12 @@ final class ConsumerGroup
         }
     }
 
-    boolean owns(final String memberId, final TopicPartition partition)
+    public boolean owns(final String memberId, final TopicPartition partition)
     {
         return memberId.equals(owners.get(partition));
     }
 
-    void rebalance(final ToIntFunction<String> partitionCount)
+    public void rebalance(final ToIntFunction<String> partitionCount)
     {
         final Map<String, Integer> partitionsPerTopic = new HashMap<>();
         final Map<String, MemberSubscription> subscriptions = new HashMap<>();
@@ -174,7 +180,7 @@ final class ConsumerGroup
         }
     }
 
-    GroupDescription describe()
+    public GroupDescription describe()
     {
         final Map<String, Set<String>> subscriptions = new HashMap<>();
         members.forEach((memberId, member) -> subscriptions.put(memberId, member.topics));
