@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.consumer.PartitionCursor;
+import io.spool.stream.internal.consumer.PartitionCursors;
 import io.spool.stream.internal.group.ConsumerOffsets;
 import io.spool.stream.internal.group.GroupMembership;
 import io.spool.log.EngineClosedException;

@@ -1,5 +1,7 @@
-package io.spool.stream;
+package io.spool.stream.internal.consumer;
 
+import io.spool.stream.TopicPartition;
+import io.spool.stream.UnknownTopicException;
 import io.spool.log.LogReader;
 import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.PartitionLog;
@@ -28,7 +30,7 @@ public final class PartitionCursor
         this.reader = log.newReader();
     }
 
-    long position()
+    public long position()
     {
         return position;
     }
@@ -61,7 +63,7 @@ public final class PartitionCursor
      *                                   offset left, so the caller can seek there
      * @throws UnknownTopicException     when the topic was deleted
      */
-    int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
+    public int poll(final RecordHandler handler, final int maxRecords, final int maxBytes)
     {
         polledBytes = 0;
         if (log.isClosed())
@@ -100,7 +102,7 @@ public final class PartitionCursor
     }
 
     /** The frame bytes of the records the last {@link #poll} handed over. */
-    int polledBytes()
+    public int polledBytes()
     {
         return polledBytes;
     }

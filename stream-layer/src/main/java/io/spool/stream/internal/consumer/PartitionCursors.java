@@ -1,5 +1,7 @@
-package io.spool.stream;
+package io.spool.stream.internal.consumer;
 
+import io.spool.stream.Topic;
+import io.spool.stream.TopicPartition;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,29 +26,29 @@ public final class PartitionCursors
         return byPartition.get(partition);
     }
 
-    boolean contains(final TopicPartition partition)
+    public boolean contains(final TopicPartition partition)
     {
         return byPartition.containsKey(partition);
     }
 
-    boolean isEmpty()
+    public boolean isEmpty()
     {
         return byPartition.isEmpty();
     }
 
     /** A live view; copy it before changing the set. */
-    Set<TopicPartition> partitions()
+    public Set<TopicPartition> partitions()
     {
         return byPartition.keySet();
     }
 
     /** The cursors as an array that is replaced, never changed, when the assignment changes. */
-    PartitionCursor[] inOrder()
+    public PartitionCursor[] inOrder()
     {
         return inOrder;
     }
 
-    PartitionCursor add(final TopicPartition partition, final Topic topic)
+    public PartitionCursor add(final TopicPartition partition, final Topic topic)
     {
         final PartitionCursor cursor = new PartitionCursor(partition, topic.partition(partition.partition()));
         cursor.log.addCommitListener(wakeup);
@@ -55,7 +57,7 @@ public final class PartitionCursors
         return cursor;
     }
 
-    void drop(final Collection<TopicPartition> partitions)
+    public void drop(final Collection<TopicPartition> partitions)
     {
         for (final TopicPartition partition : List.copyOf(partitions))
         {
@@ -70,13 +72,13 @@ public final class PartitionCursors
     }
 
     /** Ends the current or next {@link #awaitData} early; safe from any thread. */
-    void wakeUp()
+    public void wakeUp()
     {
         wakeup.signal();
     }
 
     /** Starts a poll round: wakeups from before it are forgotten, since the round looks at everything anyway. */
-    void startRound()
+    public void startRound()
     {
         wakeup.clear();
     }
@@ -85,7 +87,7 @@ public final class PartitionCursors
      * Parks until an assigned partition commits new records, {@link #wakeUp} is called (both counted since
      * {@link #startRound}) or {@code nanos} pass.
      */
-    void awaitData(final long nanos)
+    public void awaitData(final long nanos)
     {
         for (final PartitionCursor cursor : inOrder)
         {

@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.consumer;
 
 import io.spool.log.CommitListener;
 import io.spool.log.PartitionLog;
