@@ -1,24 +1,14 @@
 package io.spool.log;
 
-import com.tngtech.archunit.base.DescribedPredicate;
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.JavaMember;
-import com.tngtech.archunit.core.domain.JavaMethod;
-import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
-import com.tngtech.archunit.lang.ArchCondition;
-import com.tngtech.archunit.lang.ConditionEvents;
-import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.spool.log.internal.recovery.SegmentInspection;
+import io.spool.testing.ApiRules;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.members;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
@@ -42,12 +32,7 @@ class LogStoreArchitectureTest
     @Test
     void apiMembersNeverExposeInternalTypes()
     {
-        members().that().areDeclaredInClassesThat().resideInAnyPackage("io.spool.log", "io.spool.log.tools")
-            .and().areDeclaredInClassesThat().arePublic()
-            .and(isPublicOrProtected())
-            .should(notMentionInternalTypes())
-            .because("users of the log store see its API only; internals change without notice")
-            .check(LOG_STORE);
+        ApiRules.apiNeverExposesInternals(EXPOSED_ON_PURPOSE, "io.spool.log", "io.spool.log.tools").check(LOG_STORE);
     }
 
     @Test
@@ -85,44 +70,5 @@ class LogStoreArchitectureTest
             .should().dependOnClassesThat().belongToAnyOf(LogStore.class, PartitionLog.class, LogReader.class)
             .because("the engine classes are built from the internals, so a call back up would be a cycle")
             .check(LOG_STORE);
-    }
-
-    private static DescribedPredicate<JavaMember> isPublicOrProtected()
-    {
-        return DescribedPredicate.describe("are public or protected", member ->
-            member.getModifiers().contains(JavaModifier.PUBLIC) || member.getModifiers().contains(JavaModifier.PROTECTED));
-    }
-
-    private static ArchCondition<JavaMember> notMentionInternalTypes()
-    {
-        return new ArchCondition<>("not mention internal types in their signature")
-        {
-            @Override
-            public void check(final JavaMember member, final ConditionEvents events)
-            {
-                final List<JavaClass> types = new ArrayList<>();
-                if (member instanceof JavaMethod method)
-                {
-                    types.add(method.getRawReturnType());
-                }
-                if (member instanceof com.tngtech.archunit.core.domain.JavaCodeUnit codeUnit)
-                {
-                    types.addAll(codeUnit.getRawParameterTypes());
-                }
-                if (member instanceof com.tngtech.archunit.core.domain.JavaField field)
-                {
-                    types.add(field.getRawType());
-                }
-                for (final JavaClass type : types)
-                {
-                    final JavaClass base = type.isArray() ? type.getBaseComponentType() : type;
-                    if (base.getPackageName().contains(".internal") && !EXPOSED_ON_PURPOSE.contains(base.getName()))
-                    {
-                        events.add(SimpleConditionEvent.violated(member,
-                            member.getFullName() + " exposes the internal type " + base.getName()));
-                    }
-                }
-            }
-        };
     }
 }
