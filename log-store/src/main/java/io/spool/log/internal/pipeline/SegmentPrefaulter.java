@@ -2,6 +2,7 @@ package io.spool.log.internal.pipeline;
 
 import io.spool.log.internal.segment.PageCacheFill;
 import io.spool.log.internal.segment.Segment;
+
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 

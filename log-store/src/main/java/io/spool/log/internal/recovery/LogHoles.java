@@ -3,6 +3,7 @@ package io.spool.log.internal.recovery;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
 import io.spool.log.LogHole;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
 package io.spool.log.internal.segment;
 
 import io.spool.log.RecordDescriptor;
+
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 

@@ -2,6 +2,7 @@ package io.spool.log.internal.segment;
 
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 

@@ -1,6 +1,7 @@
 package io.spool.log.internal.segment;
 
 import io.spool.log.LogConfig;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
