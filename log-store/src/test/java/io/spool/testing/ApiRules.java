@@ -18,7 +18,7 @@ import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.members;
 
-/** ArchUnit rules every module's architecture test applies to its own API packages (docs/decisions/016). */
+/** ArchUnit rules every module's architecture test applies to its own API packages (docs/decisions/014). */
 public final class ApiRules
 {
     private ApiRules()

@@ -53,7 +53,7 @@ class ModuleLayeringTest
     }
 
     /**
-     * A module's {@code internal} packages are its own machinery (docs/decisions/016): other modules use its API.
+     * A module's {@code internal} packages are its own machinery (docs/decisions/014): other modules use its API.
      * No exceptions are named today; one added here must say why the API cannot serve.
      */
     @Test
