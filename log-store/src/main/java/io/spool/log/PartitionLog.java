@@ -8,6 +8,7 @@ import io.spool.log.internal.recovery.LogRecovery;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import io.spool.log.internal.segment.LogStart;
 import io.spool.log.internal.segment.Segment;
+import org.agrona.collections.ArrayUtil;
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;
@@ -283,10 +284,7 @@ public final class PartitionLog
     {
         synchronized (listenersLock)
         {
-            final CommitListener[] current = commitListeners;
-            final CommitListener[] next = Arrays.copyOf(current, current.length + 1);
-            next[current.length] = listener;
-            commitListeners = next;
+            commitListeners = ArrayUtil.add(commitListeners, listener);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.spool.log.internal.segment;
 
+import org.agrona.collections.ArrayUtil;
+
 import java.util.Arrays;
 import java.util.List;
 
@@ -103,10 +105,7 @@ public final class LogSegments
     {
         synchronized (structureLock)
         {
-            final Segment[] current = segments;
-            final Segment[] next = Arrays.copyOf(current, current.length + 1);
-            next[current.length] = segment;
-            segments = next;
+            segments = ArrayUtil.add(segments, segment);
         }
     }
 
