@@ -1,7 +1,5 @@
 package io.spool.log;
 
-import io.spool.log.internal.segment.SegmentDescriptor;
-
 /**
  * The settings of one partition log. Immutable, thread-safe; build with {@link #builder()}.
  */
@@ -10,6 +8,8 @@ public final class LogConfig
     public static final int DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
     public static final int DEFAULT_INDEX_INTERVAL_BYTES = 4096;
     public static final int DEFAULT_MAX_RECORD_BYTES = 1024 * 1024;
+    /** Bytes each segment file spends on its header; a segment must hold one largest record after it. */
+    public static final int SEGMENT_HEADER_BYTES = 64;
     public static final LogConfig DEFAULT = builder().build();
 
     private final int segmentBytes;
@@ -205,7 +205,7 @@ public final class LogConfig
                 throw new IllegalArgumentException("maxRecordBytes " + maxRecordBytes +
                     " is smaller than the record header of " + RecordDescriptor.HEADER_LENGTH + " bytes");
             }
-            final long smallestSegment = (long)SegmentDescriptor.HEADER_LENGTH + RecordDescriptor.align(maxRecordBytes);
+            final long smallestSegment = (long)SEGMENT_HEADER_BYTES + RecordDescriptor.align(maxRecordBytes);
             if (segmentBytes < smallestSegment)
             {
                 throw new IllegalArgumentException("segmentBytes " + segmentBytes +

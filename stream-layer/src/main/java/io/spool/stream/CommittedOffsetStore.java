@@ -35,7 +35,7 @@ public final class CommittedOffsetStore implements AutoCloseable
     /** Below this size the file is never compacted: rewriting it would cost more than it saves. */
     static final long MIN_COMPACTION_BYTES = 64 * 1024;
 
-    public static final long NO_OFFSET = -1L;
+    public static final long NO_OFFSET = GroupReport.PartitionPosition.NO_OFFSET;
 
     private final Path file;
     private final FileSync sync;

@@ -34,6 +34,6 @@ public record GroupReport(String groupId, GroupDescription membership, List<Part
     public record PartitionPosition(TopicPartition partition, long committed, long startOffset, long endOffset,
         long lag)
     {
-        public static final long NO_OFFSET = CommittedOffsetStore.NO_OFFSET;
+        public static final long NO_OFFSET = -1L;
     }
 }

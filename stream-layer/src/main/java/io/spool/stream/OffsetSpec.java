@@ -1,7 +1,5 @@
 package io.spool.stream;
 
-import io.spool.log.PartitionLog;
-
 import java.util.Locale;
 
 /**
@@ -53,21 +51,5 @@ public record OffsetSpec(Kind kind, long value)
     public static OffsetSpec timestamp(final long epochMillis)
     {
         return new OffsetSpec(Kind.TIMESTAMP, epochMillis);
-    }
-
-    /** The offset this spec names in {@code log}'s partition now. */
-    public long resolve(final PartitionLog log)
-    {
-        switch (kind)
-        {
-            case EARLIEST:
-                return log.startOffset();
-            case LATEST:
-                return log.endOffset();
-            case OFFSET:
-                return Math.max(log.startOffset(), Math.min(value, log.endOffset()));
-            default:
-                return log.offsetForTimestamp(value);
-        }
     }
 }

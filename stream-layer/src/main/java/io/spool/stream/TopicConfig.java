@@ -1,10 +1,6 @@
 package io.spool.stream;
 
-import io.spool.log.Durability;
 import io.spool.log.LogConfig;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * A topic's partition count, the log settings every one of its partitions uses (segment size, retention by
@@ -13,17 +9,7 @@ import java.util.Map;
  */
 public record TopicConfig(int partitions, LogConfig log, boolean dedupByContent)
 {
-    static final String SEGMENT_BYTES = "segment.bytes";
-    static final String INDEX_INTERVAL_BYTES = "index.interval.bytes";
-    static final String MAX_RECORD_BYTES = "max.record.bytes";
-    static final String SEGMENT_ROLL_MS = "segment.roll.ms";
-    static final String RETENTION_MS = "retention.ms";
-    static final String RETENTION_BYTES = "retention.bytes";
-    static final String DURABILITY = "durability";
-    static final String DEDUP_WINDOW_MS = "dedup.window.ms";
-    static final String DEDUP_BY_CONTENT = "dedup.by.content";
-    static final String LOG_APPEND_TIME = "log.append.time";
-    static final int MAX_PARTITIONS = 10_000;
+    public static final int MAX_PARTITIONS = 10_000;
 
     public TopicConfig
     {
@@ -59,96 +45,5 @@ public record TopicConfig(int partitions, LogConfig log, boolean dedupByContent)
     public TopicConfig withDedupByContent(final boolean byContent)
     {
         return new TopicConfig(partitions, log, byContent);
-    }
-
-    Map<String, String> toSettings()
-    {
-        final Map<String, String> settings = new HashMap<>();
-        settings.put(SEGMENT_BYTES, Integer.toString(log.segmentBytes()));
-        settings.put(INDEX_INTERVAL_BYTES, Integer.toString(log.indexIntervalBytes()));
-        settings.put(MAX_RECORD_BYTES, Integer.toString(log.maxRecordBytes()));
-        settings.put(SEGMENT_ROLL_MS, Long.toString(log.segmentRollMillis()));
-        settings.put(RETENTION_MS, Long.toString(log.retentionMillis()));
-        settings.put(RETENTION_BYTES, Long.toString(log.retentionBytes()));
-        settings.put(DURABILITY, encode(log.durability()));
-        settings.put(DEDUP_WINDOW_MS, Long.toString(log.dedupWindowMillis()));
-        settings.put(DEDUP_BY_CONTENT, Boolean.toString(dedupByContent));
-        settings.put(LOG_APPEND_TIME, Boolean.toString(log.logAppendTime()));
-        return settings;
-    }
-
-    /** Settings absent from an older file keep their defaults. */
-    static TopicConfig fromSettings(final int partitions, final Map<String, String> settings)
-    {
-        final LogConfig.Builder builder = LogConfig.DEFAULT.toBuilder();
-        final String segmentBytes = settings.get(SEGMENT_BYTES);
-        if (segmentBytes != null)
-        {
-            builder.segmentBytes(Integer.parseInt(segmentBytes));
-        }
-        final String indexInterval = settings.get(INDEX_INTERVAL_BYTES);
-        if (indexInterval != null)
-        {
-            builder.indexIntervalBytes(Integer.parseInt(indexInterval));
-        }
-        final String maxRecord = settings.get(MAX_RECORD_BYTES);
-        if (maxRecord != null)
-        {
-            builder.maxRecordBytes(Integer.parseInt(maxRecord));
-        }
-        final String roll = settings.get(SEGMENT_ROLL_MS);
-        if (roll != null)
-        {
-            builder.segmentRollMillis(Long.parseLong(roll));
-        }
-        final String retentionMs = settings.get(RETENTION_MS);
-        if (retentionMs != null)
-        {
-            builder.retentionMillis(Long.parseLong(retentionMs));
-        }
-        final String retentionBytes = settings.get(RETENTION_BYTES);
-        if (retentionBytes != null)
-        {
-            builder.retentionBytes(Long.parseLong(retentionBytes));
-        }
-        final String durability = settings.get(DURABILITY);
-        if (durability != null)
-        {
-            builder.durability(decode(durability));
-        }
-        final String dedupWindow = settings.get(DEDUP_WINDOW_MS);
-        if (dedupWindow != null)
-        {
-            builder.dedupWindowMillis(Long.parseLong(dedupWindow));
-        }
-        builder.logAppendTime(Boolean.parseBoolean(settings.get(LOG_APPEND_TIME)));
-        return new TopicConfig(partitions, builder.build(), Boolean.parseBoolean(settings.get(DEDUP_BY_CONTENT)));
-    }
-
-    private static String encode(final Durability durability)
-    {
-        return switch (durability.kind())
-        {
-            case NONE -> "none";
-            case EVERY_BATCH -> "every-batch";
-            case INTERVAL -> "interval:" + durability.intervalMillis();
-        };
-    }
-
-    private static Durability decode(final String durability)
-    {
-        if (durability.equals("none"))
-        {
-            return Durability.NONE;
-        }
-        if (durability.equals("every-batch"))
-        {
-            return Durability.EVERY_BATCH;
-        }
-        if (durability.startsWith("interval:"))
-        {
-            return Durability.interval(Long.parseLong(durability.substring("interval:".length())));
-        }
-        throw new CorruptFileException("unknown durability \"" + durability + "\" in topic metadata");
     }
 }

@@ -51,7 +51,7 @@ public final class TopicRegistry
         boolean save = false;
         for (final StoredTopic stored : loadOrRebuild())
         {
-            final TopicConfig config = TopicConfig.fromSettings(stored.partitions(), stored.settings());
+            final TopicConfig config = TopicSettings.fromSettings(stored.partitions(), stored.settings());
             save |= stored.id() == null;
             final String id = stored.id() == null ? newId() : stored.id();
             topics.put(stored.name(), openPartitions(stored.name(), id, config));
@@ -295,7 +295,7 @@ public final class TopicRegistry
         for (final String name : list())
         {
             final Topic topic = topics.get(name);
-            stored.add(new StoredTopic(name, topic.id(), topic.partitionCount(), topic.config().toSettings()));
+            stored.add(new StoredTopic(name, topic.id(), topic.partitionCount(), TopicSettings.toSettings(topic.config())));
         }
         metadata.save(stored);
     }

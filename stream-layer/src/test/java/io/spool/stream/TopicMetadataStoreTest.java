@@ -147,14 +147,14 @@ class TopicMetadataStoreTest
     @Test
     void unknownDurabilityInStoredSettingsIsReportedAsCorrupt()
     {
-        assertThatThrownBy(() -> TopicConfig.fromSettings(1, Map.of(TopicConfig.DURABILITY, "sometimes")))
+        assertThatThrownBy(() -> TopicSettings.fromSettings(1, Map.of(TopicSettings.DURABILITY, "sometimes")))
             .isInstanceOf(CorruptFileException.class).hasMessageContaining("unknown durability \"sometimes\"");
     }
 
     @Test
     void settingsMissingFromAnOlderFileKeepTheirDefaults()
     {
-        final TopicConfig config = TopicConfig.fromSettings(3, Map.of(TopicConfig.RETENTION_MS, "5000"));
+        final TopicConfig config = TopicSettings.fromSettings(3, Map.of(TopicSettings.RETENTION_MS, "5000"));
         assertThat(config.partitions()).isEqualTo(3);
         assertThat(config.log().retentionMillis()).isEqualTo(5000);
         assertThat(config.log().segmentBytes()).isEqualTo(LogConfig.DEFAULT.segmentBytes());

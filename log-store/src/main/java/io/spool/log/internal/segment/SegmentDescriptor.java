@@ -1,5 +1,7 @@
 package io.spool.log.internal.segment;
 
+import io.spool.log.LogConfig;
+
 /**
  * Layout of a segment file and of the two index files beside it.
  * <pre>
@@ -35,7 +37,7 @@ public final class SegmentDescriptor
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;
     public static final int BASE_OFFSET_OFFSET = 16;
-    public static final int HEADER_LENGTH = 64;
+    public static final int HEADER_LENGTH = LogConfig.SEGMENT_HEADER_BYTES;
 
     public static final int INDEX_HEADER_LENGTH = 16;
     public static final int INDEX_ENTRY_LENGTH_OFFSET = 12;

@@ -1,5 +1,6 @@
 package io.spool.stream.internal.group;
 
+import io.spool.log.PartitionLog;
 import io.spool.stream.ExternalGroups;
 import io.spool.stream.GroupCoordinator;
 import io.spool.stream.GroupDescription;
@@ -13,7 +14,6 @@ import io.spool.stream.TopicRegistry;
 import io.spool.stream.UnknownGroupException;
 import io.spool.stream.UnknownPartitionException;
 import io.spool.stream.UnknownTopicException;
-import io.spool.log.PartitionLog;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -123,7 +123,7 @@ public final class GroupReports
         final Map<TopicPartition, Long> offsets = new TreeMap<>();
         for (final int partition : chosen)
         {
-            offsets.put(new TopicPartition(topic, partition), spec.resolve(stored.partition(partition)));
+            offsets.put(new TopicPartition(topic, partition), resolve(spec, stored.partition(partition)));
         }
         return offsets;
     }
@@ -173,5 +173,21 @@ public final class GroupReports
             }
         }
         return positions;
+    }
+
+    /** The offset {@code spec} names in {@code log}'s partition now. */
+    private static long resolve(final OffsetSpec spec, final PartitionLog log)
+    {
+        switch (spec.kind())
+        {
+            case EARLIEST:
+                return log.startOffset();
+            case LATEST:
+                return log.endOffset();
+            case OFFSET:
+                return Math.max(log.startOffset(), Math.min(spec.value(), log.endOffset()));
+            default:
+                return log.offsetForTimestamp(spec.value());
+        }
     }
 }
