@@ -65,6 +65,8 @@ public final class LogFixture implements AutoCloseable
     /**
      * Copies a running engine's directory into {@code image}: what a process killed now would leave on disk, since
      * every write the engine finished is in the page cache, mapped segments included, whether or not it was forced.
+     * Each file reads back byte for byte as it was, at its length; the zeros at its end are a hole in the copy
+     * ({@link CrashImageFile}).
      */
     public static void copyCrashImage(final Path dir, final Path image)
     {
@@ -79,7 +81,7 @@ public final class LogFixture implements AutoCloseable
                 }
                 else
                 {
-                    Files.copy(path, target);
+                    CrashImageFile.copy(path, target);
                 }
             }
         }
