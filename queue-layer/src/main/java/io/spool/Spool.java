@@ -59,7 +59,8 @@ public final class Spool implements AutoCloseable
         {
             this.subscriptions = new SubscriptionRegistry(streams, builder.dataDir.resolve(QUEUE_DIRECTORY),
                 builder.clock, StateStoreConfig.DEFAULT.durability(builder.stateDurability)
-                    .compactionThresholdBytes(builder.stateCompactionThresholdBytes));
+                    .compactionThresholdBytes(builder.stateCompactionThresholdBytes)
+                    .journalWindowBytes(builder.stateJournalWindowBytes));
             this.router = new Router(builder.dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE), subscriptions,
                 streams, builder.clock);
             this.redriver = new Redriver(streams, subscriptions);
@@ -284,6 +285,7 @@ public final class Spool implements AutoCloseable
         private boolean syncEachCommit;
         private StateDurability stateDurability = StateDurability.NONE;
         private long stateCompactionThresholdBytes = StateStoreConfig.DEFAULT_COMPACTION_THRESHOLD_BYTES;
+        private int stateJournalWindowBytes = StateStoreConfig.DEFAULT_JOURNAL_WINDOW_BYTES;
         private FileSync fileSync = FileSync.FORCE;
 
         private Builder(final Path dataDir)
@@ -334,6 +336,19 @@ public final class Spool implements AutoCloseable
         {
             StateStoreConfig.DEFAULT.compactionThresholdBytes(bytes); // refuses a bad threshold here, not at open
             this.stateCompactionThresholdBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The window each subscription partition's state journal is written through, and by which its file grows
+         * ahead of what it holds (see {@link StateStoreConfig#journalWindowBytes}).
+         *
+         * @throws io.spool.queue.InvalidSettingsException if it is not a multiple of 64 KiB between 64 KiB and 1 GiB.
+         */
+        public Builder stateJournalWindowBytes(final int bytes)
+        {
+            StateStoreConfig.DEFAULT.journalWindowBytes(bytes); // refuses a bad window here, not at open
+            this.stateJournalWindowBytes = bytes;
             return this;
         }
 

@@ -10,7 +10,8 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 
 /**
- * Writes a file's growing tail through a shared mapping, a window of {@link #WINDOW_BYTES} at a time: a copy into
+ * Writes a file's growing tail through a shared mapping, a window at a time ({@link #WINDOW_BYTES} unless the
+ * journal is configured otherwise, {@link StateStoreConfig#journalWindowBytes}): a copy into
  * the page cache instead of a system call per write (the positional write was most of a subscription pass's time).
  * What is copied is in the page cache as a positional write's bytes would be, so it survives the process being
  * killed, and forcing the channel forces it to disk. Zeros go ahead of the stores by positional writes,
@@ -33,6 +34,7 @@ final class MappedTail implements AutoCloseable
     static final int FILL_BYTES = 64 * 1024;
 
     private final FileChannel channel;
+    private final int windowBytes;
     private final ByteBuffer zeros = ByteBuffer.allocateDirect(FILL_BYTES);
     /** Where the zeros written ahead end, or the file's content before the first write. */
     private long filledTo;
@@ -40,10 +42,14 @@ final class MappedTail implements AutoCloseable
     private MappedByteBuffer window;
     private long windowStart = -1;
 
-    /** A tail whose writes go on from {@code contentLength}, the bytes the file holds already. */
-    MappedTail(final FileChannel channel, final long contentLength)
+    /**
+     * A tail whose writes go on from {@code contentLength}, the bytes the file holds already, through windows of
+     * {@code windowBytes}, a multiple of {@link #FILL_BYTES}.
+     */
+    MappedTail(final FileChannel channel, final long contentLength, final int windowBytes)
     {
         this.channel = channel;
+        this.windowBytes = windowBytes;
         this.filledTo = contentLength;
     }
 
@@ -56,12 +62,12 @@ final class MappedTail implements AutoCloseable
         int remaining = length;
         while (remaining > 0)
         {
-            if (window == null || at < windowStart || at >= windowStart + WINDOW_BYTES)
+            if (window == null || at < windowStart || at >= windowStart + windowBytes)
             {
-                mapWindowAt(at - at % WINDOW_BYTES);
+                mapWindowAt(at - at % windowBytes);
             }
             final int inWindow = (int)(at - windowStart);
-            final int n = Math.min(remaining, WINDOW_BYTES - inWindow);
+            final int n = Math.min(remaining, windowBytes - inWindow);
             view.putBytes(inWindow, source, from, n);
             at += n;
             from += n;
@@ -90,7 +96,7 @@ final class MappedTail implements AutoCloseable
     private void mapWindowAt(final long start) throws IOException
     {
         unmapWindow();
-        window = channel.map(FileChannel.MapMode.READ_WRITE, start, WINDOW_BYTES);
+        window = channel.map(FileChannel.MapMode.READ_WRITE, start, windowBytes);
         view.wrap(window);
         windowStart = start;
     }

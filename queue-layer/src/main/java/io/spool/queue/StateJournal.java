@@ -29,6 +29,7 @@ final class StateJournal implements StateLog, AutoCloseable
     private final ExpandableDirectByteBuffer pending = new ExpandableDirectByteBuffer(64 * 1024);
     private final CRC32C crc = new CRC32C();
     private final StateDurability durability;
+    private final int windowBytes;
     private final FileSync sync;
     private final EpochClock clock;
     private FileChannel channel;
@@ -46,9 +47,10 @@ final class StateJournal implements StateLog, AutoCloseable
     /** Opens a journal for appending after {@code validLength} bytes, writing a header if the file is new. */
     StateJournal(
         final Path path, final long generation, final long validLength, final StateDurability durability,
-        final FileSync sync, final EpochClock clock)
+        final int windowBytes, final FileSync sync, final EpochClock clock)
     {
         this.durability = durability;
+        this.windowBytes = windowBytes;
         this.sync = sync;
         this.clock = clock;
         this.lastForceMillis = clock.time();
@@ -355,7 +357,7 @@ final class StateJournal implements StateLog, AutoCloseable
                 fileLength = validLength;
             }
             forcedEnd = fileLength;
-            tail = new MappedTail(channel, fileLength);
+            tail = new MappedTail(channel, fileLength, windowBytes);
         }
         catch (final IOException ex)
         {

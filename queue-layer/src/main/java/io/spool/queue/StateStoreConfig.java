@@ -4,8 +4,9 @@ import io.spool.log.FileSync;
 
 /**
  * How a {@link SubscriptionStateStore} keeps its files: the journal's {@link StateDurability}, the journal size
- * after which a commit compacts it into a snapshot, and the {@link FileSync} its forces go through (the log store's,
- * set by the registry). Immutable and thread-safe.
+ * after which a commit compacts it into a snapshot, the window the journal is written through (by which its file
+ * grows ahead of what it holds), and the {@link FileSync} its forces go through (the log store's, set by the
+ * registry). Immutable and thread-safe.
  */
 public final class StateStoreConfig
 {
@@ -13,18 +14,25 @@ public final class StateStoreConfig
     /** Journals are read back through one mapping, so they must stay well below 2 GiB. */
     public static final long MAX_COMPACTION_THRESHOLD_BYTES = 1L << 30;
 
-    public static final StateStoreConfig DEFAULT =
-        new StateStoreConfig(StateDurability.NONE, DEFAULT_COMPACTION_THRESHOLD_BYTES, FileSync.FORCE);
+    public static final int DEFAULT_JOURNAL_WINDOW_BYTES = MappedTail.WINDOW_BYTES;
+    /** The journal grows by whole steps of zeros, so a window holds a whole number of them. */
+    public static final int MIN_JOURNAL_WINDOW_BYTES = MappedTail.FILL_BYTES;
+    public static final int MAX_JOURNAL_WINDOW_BYTES = 1 << 30;
+
+    public static final StateStoreConfig DEFAULT = new StateStoreConfig(StateDurability.NONE,
+        DEFAULT_COMPACTION_THRESHOLD_BYTES, DEFAULT_JOURNAL_WINDOW_BYTES, FileSync.FORCE);
 
     private final StateDurability durability;
     private final long compactionThresholdBytes;
+    private final int journalWindowBytes;
     private final FileSync fileSync;
 
     private StateStoreConfig(final StateDurability durability, final long compactionThresholdBytes,
-        final FileSync fileSync)
+        final int journalWindowBytes, final FileSync fileSync)
     {
         this.durability = durability;
         this.compactionThresholdBytes = compactionThresholdBytes;
+        this.journalWindowBytes = journalWindowBytes;
         this.fileSync = fileSync;
     }
 
@@ -37,7 +45,7 @@ public final class StateStoreConfig
         {
             throw new InvalidSettingsException("journal durability must be none, interval or every batch, was null");
         }
-        return new StateStoreConfig(durability, compactionThresholdBytes, fileSync);
+        return new StateStoreConfig(durability, compactionThresholdBytes, journalWindowBytes, fileSync);
     }
 
     /**
@@ -50,13 +58,30 @@ public final class StateStoreConfig
             throw new InvalidSettingsException("journal compaction threshold must be between 1024 and " +
                 MAX_COMPACTION_THRESHOLD_BYTES + " bytes, was " + bytes);
         }
-        return new StateStoreConfig(durability, bytes, fileSync);
+        return new StateStoreConfig(durability, bytes, journalWindowBytes, fileSync);
+    }
+
+    /**
+     * The window the journal is written through: mapping one allocates, so a large window keeps the hot path free
+     * of allocation, while the file grows (sparse) by up to a window ahead of what it holds, which a recovery after
+     * a crash reads through. A small one suits engines opened and crashed many times, as tests do.
+     *
+     * @throws InvalidSettingsException if it is not a multiple of 64 KiB between 64 KiB and 1 GiB.
+     */
+    public StateStoreConfig journalWindowBytes(final int bytes)
+    {
+        if (bytes < MIN_JOURNAL_WINDOW_BYTES || bytes > MAX_JOURNAL_WINDOW_BYTES || bytes % MIN_JOURNAL_WINDOW_BYTES != 0)
+        {
+            throw new InvalidSettingsException("journal window must be a multiple of " + MIN_JOURNAL_WINDOW_BYTES +
+                " bytes between " + MIN_JOURNAL_WINDOW_BYTES + " and " + MAX_JOURNAL_WINDOW_BYTES + ", was " + bytes);
+        }
+        return new StateStoreConfig(durability, compactionThresholdBytes, bytes, fileSync);
     }
 
     /** The same settings, forcing through {@code sync}. */
     StateStoreConfig fileSync(final FileSync sync)
     {
-        return new StateStoreConfig(durability, compactionThresholdBytes, sync);
+        return new StateStoreConfig(durability, compactionThresholdBytes, journalWindowBytes, sync);
     }
 
     FileSync fileSync()
@@ -74,10 +99,15 @@ public final class StateStoreConfig
         return compactionThresholdBytes;
     }
 
+    public int journalWindowBytes()
+    {
+        return journalWindowBytes;
+    }
+
     @Override
     public String toString()
     {
         return "StateStoreConfig{durability=" + durability + ", compactionThresholdBytes=" +
-            compactionThresholdBytes + '}';
+            compactionThresholdBytes + ", journalWindowBytes=" + journalWindowBytes + '}';
     }
 }

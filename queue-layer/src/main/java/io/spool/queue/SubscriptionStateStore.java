@@ -130,7 +130,7 @@ public final class SubscriptionStateStore implements AutoCloseable
         final long truncatedBytes = Math.max(0, JournalReader.writtenLength(journalFile) - validLength);
         deleteStaleFiles(directory, journalFile);
         final StateJournal journal = new StateJournal(journalFile, generation, validLength,
-            config.durability(), config.fileSync(), clock);
+            config.durability(), config.journalWindowBytes(), config.fileSync(), clock);
         state.stateLog(journal);
         restorer.complete();
         if (expiryInspector != null)

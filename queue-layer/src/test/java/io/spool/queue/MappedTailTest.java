@@ -24,7 +24,7 @@ class MappedTailTest
         final byte[] expected = new byte[MappedTail.WINDOW_BYTES + 1000];
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
             StandardOpenOption.WRITE);
-            MappedTail tail = new MappedTail(channel, 0))
+            MappedTail tail = new MappedTail(channel, 0, MappedTail.WINDOW_BYTES))
         {
             final UnsafeBuffer chunk = new UnsafeBuffer(new byte[700]);
             long position = 0;

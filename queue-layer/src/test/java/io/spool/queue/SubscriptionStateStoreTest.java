@@ -393,6 +393,45 @@ class SubscriptionStateStoreTest
     }
 
     @Test
+    void aSmallJournalWindowGrowsTheFileByItAndACrashImageRestoresEveryAck(@TempDir final Path image)
+        throws IOException
+    {
+        final int window = StateStoreConfig.MIN_JOURNAL_WINDOW_BYTES;
+        final StateStoreConfig config = StateStoreConfig.DEFAULT.journalWindowBytes(window);
+        try (SubscriptionStateStore store = open(config))
+        {
+            final SubscriptionPartitionState state = store.state();
+            state.logEnd(40_000);
+            state.acquire(40_000, CONSUMER, (offset, deliveryNumber) -> {});
+            for (long offset = 0; offset < 40_000; offset += 2)
+            {
+                state.ack(offset, 1);
+            }
+            store.commit();
+            assertThat(store.journalBytes()).as("journal past a few windows").isGreaterThan(2L * window);
+
+            final long fileBytes;
+            try (var files = Files.list(directory))
+            {
+                fileBytes = files.mapToLong(file -> file.toFile().length()).max().orElseThrow();
+            }
+            assertThat(fileBytes % window).as("the file grows by whole windows").isZero();
+            assertThat(fileBytes).as("no more than a window ahead").isLessThanOrEqualTo(store.journalBytes() + window);
+            io.spool.log.LogFixture.copyCrashImage(directory, image);
+        }
+        try (SubscriptionStateStore store = SubscriptionStateStore.open(image, 2, LIMIT_3, 0, clock, config,
+            (offset, reason, deliveries) -> { }))
+        {
+            final SubscriptionPartitionState state = store.state();
+            for (long offset = 0; offset < 40_000; offset++)
+            {
+                assertThat(state.state(offset) == MessageState.ACKED).as("offset %d acked", offset)
+                    .isEqualTo(offset % 2 == 0);
+            }
+        }
+    }
+
+    @Test
     void inOrderAcksTakeAFewBytesAndScatteredOnesEightEach()
     {
         try (SubscriptionStateStore store = open())
@@ -461,6 +500,12 @@ class SubscriptionStateStoreTest
             .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("compaction threshold");
         assertThatThrownBy(() -> StateStoreConfig.DEFAULT.durability(null))
             .isInstanceOf(InvalidSettingsException.class);
+        for (final int window : new int[] {0, 4096, StateStoreConfig.MIN_JOURNAL_WINDOW_BYTES + 4096,
+            StateStoreConfig.MAX_JOURNAL_WINDOW_BYTES + StateStoreConfig.MIN_JOURNAL_WINDOW_BYTES})
+        {
+            assertThatThrownBy(() -> StateStoreConfig.DEFAULT.journalWindowBytes(window))
+                .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("journal window");
+        }
         assertThatThrownBy(() -> StateDurability.interval(0))
             .isInstanceOf(InvalidSettingsException.class).hasMessageContaining("interval");
     }
