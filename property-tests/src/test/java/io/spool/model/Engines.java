@@ -1,7 +1,10 @@
 package io.spool.model;
 
+import io.spool.log.FileSync;
 import io.spool.log.LogConfig;
 import io.spool.log.LogFixture;
+import io.spool.log.PageCacheFileSync;
+import io.spool.queue.StateStoreConfig;
 import io.spool.stream.TopicConfig;
 
 import java.io.IOException;
@@ -17,6 +20,19 @@ import java.util.stream.Stream;
  */
 final class Engines
 {
+    /**
+     * Every engine of the properties forces nothing: their crashes are a killed process (a copy of the page cache,
+     * {@link #crashImage}), which no force changes, and the forces were much of their time. What survives a power
+     * loss is {@code PowerLossTest}'s to check.
+     */
+    static final FileSync FILE_SYNC = PageCacheFileSync.INSTANCE;
+
+    /**
+     * The smallest state journal window: a journal grows by its window when first written, and a crash image and
+     * the recovery after it read the whole file, which at the default window was most of a crash's time.
+     */
+    static final int STATE_JOURNAL_WINDOW_BYTES = StateStoreConfig.MIN_JOURNAL_WINDOW_BYTES;
+
     private static final long DEDUP_WINDOW_MILLIS = 24 * 3_600_000L;
 
     private Engines()

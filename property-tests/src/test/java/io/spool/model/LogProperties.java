@@ -184,7 +184,7 @@ class LogProperties
         private void open()
         {
             store = LogStore.open(dir, LogStoreConfig.builder().clock(clock).backgroundMaintenance(false)
-                .ringSize(64).build());
+                .ringSize(64).fileSync(Engines.FILE_SYNC).build());
             log = store.openLog(LOG, config);
         }
 

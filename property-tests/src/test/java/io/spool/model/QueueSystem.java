@@ -169,7 +169,8 @@ final class QueueSystem
 
     private void open()
     {
-        spool = Spool.builder(dir).clock(clock).backgroundMaintenance(false).open();
+        spool = Spool.builder(dir).clock(clock).backgroundMaintenance(false).fileSync(Engines.FILE_SYNC)
+            .stateJournalWindowBytes(Engines.STATE_JOURNAL_WINDOW_BYTES).open();
     }
 
     String nextValue()

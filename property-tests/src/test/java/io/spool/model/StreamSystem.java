@@ -77,7 +77,8 @@ final class StreamSystem
     private void open()
     {
         engine = StreamEngine.open(dir, new StreamEngineConfig(
-            LogStoreConfig.builder().clock(clock).backgroundMaintenance(false).build(), false));
+            LogStoreConfig.builder().clock(clock).backgroundMaintenance(false).fileSync(Engines.FILE_SYNC).build(),
+            false));
         producer = engine.newProducer();
         model.newProducer();
     }
