@@ -169,14 +169,7 @@ class LogProperties
 
         LogSystem()
         {
-            try
-            {
-                dir = Files.createTempDirectory("spool-log-property");
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException(ex);
-            }
+            dir = Engines.temporaryDirectory("spool-log-property");
             clock.update(1_000_000);
             open();
         }
