@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.DeadlineTimers;
+import io.spool.queue.internal.table.OffsetWindow;
+
 /**
  * Hands messages to a consumer: those queued for it by key first, then released ones, lowest offset first (a
  * released one heading an ordered group brings the run of its group's messages behind it), then new ones from the

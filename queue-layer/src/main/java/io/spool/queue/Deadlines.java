@@ -1,5 +1,9 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.DeadlineTimers;
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
+
 import java.util.function.LongPredicate;
 
 /**

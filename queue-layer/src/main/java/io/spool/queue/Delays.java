@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.InFlightTable;
+
 /**
  * Messages that wait for a time before they may be delivered: published with a delivery time, nacked with a
  * delay, or nacked under a retry ladder. A delayed message is a held record with the {@link InFlightTable#DELAYED} holder and its due time on the

@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
+
 /**
  * Message groups for one subscription partition. With {@link GroupMode#ORDERED} (SQS FIFO) a receive, or a push
  * consumer's credit, that takes a group's head takes the messages behind it along, in offset order, as one run held

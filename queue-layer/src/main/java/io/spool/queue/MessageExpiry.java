@@ -1,5 +1,10 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.DelayedAhead;
+import io.spool.queue.internal.table.ExpiryQueue;
+import io.spool.queue.internal.table.OffsetWindow;
+import io.spool.queue.internal.table.PlainMarks;
+
 import org.agrona.concurrent.EpochClock;
 
 import java.util.function.LongPredicate;
@@ -14,7 +19,7 @@ import java.util.function.LongPredicate;
  * Not thread-safe: owned by the subscription
  * partition's thread.
  */
-final class MessageExpiry
+public final class MessageExpiry
 {
     /** How far past the ack floor messages are read ahead of delivery to find their expiry. */
     static final long READ_AHEAD = 1 << 20;

@@ -1,5 +1,9 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.FirstDeliveryTimes;
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
+
 /**
  * Answers what the state machine holds about a message or the partition, for metrics, tools and tests; reads only.
  * Not thread-safe: owned by the subscription partition's thread.

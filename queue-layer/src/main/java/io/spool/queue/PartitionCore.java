@@ -1,5 +1,11 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.DeadlineTimers;
+import io.spool.queue.internal.table.DelayedAhead;
+import io.spool.queue.internal.table.FirstDeliveryTimes;
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
+
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.EpochClock;
 
@@ -69,7 +75,6 @@ final class PartitionCore
     {
         timers.schedule(records.allocate(offset, consumerId), deadline);
     }
-
 
     /** {@code count} more messages are in flight, held by {@code consumerId}; none if {@code count} is 0. */
     void countHolds(final int consumerId, final int count)

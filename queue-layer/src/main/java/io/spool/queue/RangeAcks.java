@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
+
 /**
  * Acks a range of consecutive offsets of one delivery number, as a push consumer's in-order acks arrive: each offset
  * is checked and refused on its own, as a single ack would be, but the counts of held messages, the journal and the

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.OffsetWindow;
+
 /**
  * The read cursor of one subscription partition: it meets each message of the log once, in offset order, and
  * decides what the message becomes: routed elsewhere (done here), expired, waiting behind its group, waiting for

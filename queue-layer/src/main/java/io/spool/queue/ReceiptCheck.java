@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
+
 /**
  * Decides whether a receipt names the delivery that holds its message now, and if not, builds the specific
  * exception that says why: already settled, never delivered, redelivered since, released, delayed, or lock expired.

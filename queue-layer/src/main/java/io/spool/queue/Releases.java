@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.InFlightTable;
+
 /**
  * Held messages coming back: a delivery released by a nack, a lock that ended, a consumer that left, or a restart.
  * A returned message is available again, marked redelivered, or dead when it reached its delivery limit or its time

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.FirstDeliveryTimes;
+
 /**
  * Layout of a subscription partition state snapshot ({@code snapshot.bin}), little-endian. Stateless and
  * thread-safe.

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.OffsetWindow;
+
 import org.agrona.collections.Long2LongHashMap;
 
 /**

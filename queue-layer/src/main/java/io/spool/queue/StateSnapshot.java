@@ -2,6 +2,9 @@ package io.spool.queue;
 
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
+import io.spool.queue.internal.table.FirstDeliveryTimes;
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochClock;

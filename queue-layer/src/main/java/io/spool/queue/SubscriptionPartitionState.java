@@ -1,5 +1,9 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.table.FirstDeliveryTimes;
+import io.spool.queue.internal.table.InFlightTable;
+import io.spool.queue.internal.table.OffsetWindow;
+
 import org.agrona.concurrent.EpochClock;
 
 /**

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 import java.util.Arrays;
 

@@ -1,4 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
+
+import io.spool.queue.SubscriptionPartitionState;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 import org.agrona.collections.Long2LongHashMap;
 
@@ -15,7 +15,7 @@ import org.agrona.collections.Long2LongHashMap;
  * read-ahead finds the delayed messages again. Due times come from a heap that keeps an entry until its time, as
  * {@link ExpiryQueue} does, so that the cursor meeting a message costs a map removal and no heap work.
  */
-final class DelayedAhead
+public final class DelayedAhead
 {
     private static final long NOT_HELD = -1;
 
@@ -28,7 +28,7 @@ final class DelayedAhead
      * The read-ahead found the message at {@code offset}, not met by the cursor, due at {@code deliverAt};
      * {@code size} is its frame's length in the log.
      */
-    void found(final long offset, final long deliverAt, final int size)
+    public void found(final long offset, final long deliverAt, final int size)
     {
         if (sizes.get(offset) == NOT_HELD)
         {
@@ -39,7 +39,7 @@ final class DelayedAhead
     }
 
     /** Whether the message at {@code offset}, past the cursor, waits for its delivery time. */
-    boolean holds(final long offset)
+    public boolean holds(final long offset)
     {
         return !sizes.isEmpty() && sizes.containsKey(offset);
     }
@@ -49,7 +49,7 @@ final class DelayedAhead
      *
      * @return whether it counted.
      */
-    boolean release(final long offset)
+    public boolean release(final long offset)
     {
         if (sizes.isEmpty())
         {
@@ -69,7 +69,7 @@ final class DelayedAhead
      *
      * @return how many did.
      */
-    int releaseDue(final long now)
+    public int releaseDue(final long now)
     {
         int released = 0;
         while (!dueTimes.isEmpty() && dueTimes.nextExpiry() <= now)
@@ -83,7 +83,7 @@ final class DelayedAhead
     }
 
     /** Retention removed every message below {@code end}: those held stop counting as delayed. */
-    void releaseBelow(final long end)
+    public void releaseBelow(final long end)
     {
         final Long2LongHashMap.KeyIterator offsets = sizes.keySet().iterator();
         while (offsets.hasNext())
@@ -97,18 +97,18 @@ final class DelayedAhead
         }
     }
 
-    int count()
+    public int count()
     {
         return sizes.size();
     }
 
     /** The frame bytes of the messages held. */
-    long bytes()
+    public long bytes()
     {
         return bytes;
     }
 
-    long footprintBytes()
+    public long footprintBytes()
     {
         return dueTimes.footprintBytes() + (long)sizes.capacity() * 2 * Long.BYTES;
     }

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 import java.util.Arrays;
 
@@ -25,11 +25,11 @@ import java.util.Arrays;
  * record clears its mark; a record that gets a deadline of its own (extended, or delayed) goes on the wheel. Runs
  * wholly below the ack floor leave the queue as the floor passes them, so the queue holds the runs in flight.
  */
-final class DeadlineTimers
+public final class DeadlineTimers
 {
     /** Told about each record whose deadline passed; the record is already unlinked. */
     @FunctionalInterface
-    interface ExpiryHandler
+    public interface ExpiryHandler
     {
         void onDeadline(int record);
     }
@@ -60,14 +60,14 @@ final class DeadlineTimers
     /** Records whose deadline is their run's. */
     private int inRuns;
 
-    DeadlineTimers(final InFlightTable records, final long startTimeMillis)
+    public DeadlineTimers(final InFlightTable records, final long startTimeMillis)
     {
         this.records = records;
         this.tick = startTimeMillis / TICK_MILLIS;
         Arrays.fill(heads, InFlightTable.NIL);
     }
 
-    void schedule(final int record, final long deadline)
+    public void schedule(final int record, final long deadline)
     {
         records.deadline(record, deadline);
         link(record, deadline / TICK_MILLIS);
@@ -75,7 +75,7 @@ final class DeadlineTimers
     }
 
     /** Whether a run with this deadline may join the queue of runs: none queued ends later. */
-    boolean takesRunUntil(final long deadline)
+    public boolean takesRunUntil(final long deadline)
     {
         return runs.size() == 0 || runs.lastValue() <= deadline;
     }
@@ -84,7 +84,7 @@ final class DeadlineTimers
      * Holds the messages at the {@code length} offsets from {@code from} on for {@code holder} until
      * {@code deadline}, as one run; only if {@link #takesRunUntil} said so.
      */
-    void holdRun(final long from, final int length, final int holder, final long deadline)
+    public void holdRun(final long from, final int length, final int holder, final long deadline)
     {
         records.allocateRun(from, length, holder, deadline, IN_RUN);
         inRuns += length;
@@ -95,7 +95,7 @@ final class DeadlineTimers
      * How many of the {@code max} records from {@code offset} on (up to the end of their page) are held by one
      * consumer, marked in their run and not due at {@code now}.
      */
-    int markedRunLength(final long offset, final int max, final long now)
+    public int markedRunLength(final long offset, final int max, final long now)
     {
         return records.heldRunLength(offset, max, IN_RUN, now);
     }
@@ -104,12 +104,12 @@ final class DeadlineTimers
      * {@code count} records {@link #markedRunLength} found leave their runs; the caller frees them with
      * {@link InFlightTable#freeRun}, which clears their marks.
      */
-    void unlinkMarked(final int count)
+    public void unlinkMarked(final int count)
     {
         inRuns -= count;
     }
 
-    void unlink(final int record)
+    public void unlink(final int record)
     {
         final int previous = records.previous(record);
         if (previous == IN_RUN)
@@ -142,7 +142,7 @@ final class DeadlineTimers
      *
      * @return the number of records expired.
      */
-    int expireDue(final long now, final long ackFloor, final ExpiryHandler handler)
+    public int expireDue(final long now, final long ackFloor, final ExpiryHandler handler)
     {
         runs.dropBelow(ackFloor);
         int expired = 0;
@@ -197,12 +197,12 @@ final class DeadlineTimers
     }
 
     /** Records with a deadline on the wheel. */
-    long timerCount()
+    public long timerCount()
     {
         return count + inRuns;
     }
 
-    long footprintBytes()
+    public long footprintBytes()
     {
         return (long)heads.length * Integer.BYTES + runs.footprintBytes();
     }

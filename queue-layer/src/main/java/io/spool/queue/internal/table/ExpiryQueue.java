@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 import java.util.Arrays;
 
@@ -10,7 +10,7 @@ import java.util.Arrays;
  * whether the message still needs expiring. That keeps an ack free of heap work, and costs at most one stale entry
  * per message until its expiry passes.
  */
-final class ExpiryQueue
+public final class ExpiryQueue
 {
     /** Bytes per queued message: expiry and offset. */
     static final int BYTES_PER_ENTRY = 2 * Long.BYTES;
@@ -19,7 +19,7 @@ final class ExpiryQueue
     private long[] offsets = new long[64];
     private int size;
 
-    void add(final long expireAt, final long offset)
+    public void add(final long expireAt, final long offset)
     {
         if (size == expiries.length)
         {
@@ -42,19 +42,19 @@ final class ExpiryQueue
         offsets[at] = offset;
     }
 
-    boolean isEmpty()
+    public boolean isEmpty()
     {
         return size == 0;
     }
 
     /** The earliest expiry; only when not empty. */
-    long nextExpiry()
+    public long nextExpiry()
     {
         return expiries[0];
     }
 
     /** Removes the entry with the earliest expiry and returns its offset; only when not empty. */
-    long removeFirst()
+    public long removeFirst()
     {
         final long offset = offsets[0];
         final int last = --size;
@@ -85,7 +85,7 @@ final class ExpiryQueue
         return offset;
     }
 
-    long footprintBytes()
+    public long footprintBytes()
     {
         return (long)expiries.length * BYTES_PER_ENTRY;
     }

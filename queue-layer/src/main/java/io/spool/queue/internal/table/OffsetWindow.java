@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 import org.agrona.collections.Long2LongHashMap;
 
@@ -14,9 +14,9 @@ import org.agrona.collections.Long2LongHashMap;
  * Design note: delivery counts above 254 are rare (only with high or disabled delivery limits), so they spill into
  * a hash map keyed by offset instead of widening every slot.
  */
-final class OffsetWindow
+public final class OffsetWindow
 {
-    static final int MAX_CAPACITY = 1 << 30;
+    public static final int MAX_CAPACITY = 1 << 30;
     private static final int MIN_CAPACITY = 1 << 10;
     private static final int COUNT_SPILLED = 0xFF;
 
@@ -30,24 +30,24 @@ final class OffsetWindow
     private int readyCount;
     private long lowestReadyHint = Long.MAX_VALUE;
 
-    OffsetWindow(final long floor)
+    public OffsetWindow(final long floor)
     {
         this.floor = floor;
         allocate(MIN_CAPACITY);
     }
 
-    long floor()
+    public long floor()
     {
         return floor;
     }
 
-    int capacity()
+    public int capacity()
     {
         return mask + 1;
     }
 
     /** Grows the ring so that {@code offset} has a slot. Allocates only when it grows. */
-    void ensureCovers(final long offset)
+    public void ensureCovers(final long offset)
     {
         final long needed = offset - floor + 1;
         if (needed > capacity())
@@ -61,22 +61,22 @@ final class OffsetWindow
         }
     }
 
-    boolean isSettled(final long offset)
+    public boolean isSettled(final long offset)
     {
         return bit(settled, offset);
     }
 
-    boolean isDead(final long offset)
+    public boolean isDead(final long offset)
     {
         return bit(dead, offset);
     }
 
-    boolean isReady(final long offset)
+    public boolean isReady(final long offset)
     {
         return bit(ready, offset);
     }
 
-    void settle(final long offset, final boolean isDead)
+    public void settle(final long offset, final boolean isDead)
     {
         setBit(settled, offset);
         if (isDead)
@@ -90,7 +90,7 @@ final class OffsetWindow
      * with delivery count {@code count}, counted from {@code offset} to the first that is not; 0 for a count that
      * spills or is 0.
      */
-    int unsettledWithCount(final long offset, final int max, final int count)
+    public int unsettledWithCount(final long offset, final int max, final int count)
     {
         if (count < 1 || count >= COUNT_SPILLED)
         {
@@ -109,7 +109,7 @@ final class OffsetWindow
     }
 
     /** Settles, as acked, the {@code count} offsets from {@code offset} on, all in one word of 64. */
-    void settleRun(final long offset, final int count)
+    public void settleRun(final long offset, final int count)
     {
         final int slot = (int)offset & mask;
         settled[slot >>> 6] |= (count == 64 ? -1L : (1L << count) - 1) << (slot & 63);
@@ -120,7 +120,7 @@ final class OffsetWindow
      * it moves the floor to {@code end}, so that a range however long costs at most one pass over the window's
      * slots; above the floor it sets their bits, a word of 64 at a time.
      */
-    void settleRange(final long from, final long end)
+    public void settleRange(final long from, final long end)
     {
         if (from != floor)
         {
@@ -147,7 +147,7 @@ final class OffsetWindow
         floor = end;
     }
 
-    void markReady(final long offset)
+    public void markReady(final long offset)
     {
         setBit(ready, offset);
         readyCount++;
@@ -157,19 +157,19 @@ final class OffsetWindow
         }
     }
 
-    void clearReady(final long offset)
+    public void clearReady(final long offset)
     {
         clearBit(ready, offset);
         readyCount--;
     }
 
-    int readyCount()
+    public int readyCount()
     {
         return readyCount;
     }
 
     /** The lowest ready offset, or -1; scans 64 offsets per step from a hint that only moves down on release. */
-    long lowestReady()
+    public long lowestReady()
     {
         if (readyCount == 0)
         {
@@ -193,13 +193,13 @@ final class OffsetWindow
             floor);
     }
 
-    int deliveryCount(final long offset)
+    public int deliveryCount(final long offset)
     {
         final int count = counts[(int)offset & mask] & 0xFF;
         return count == COUNT_SPILLED ? (int)spilledCounts.get(offset) : count;
     }
 
-    void deliveryCount(final long offset, final int count)
+    public void deliveryCount(final long offset, final int count)
     {
         final int slot = (int)offset & mask;
         if (count >= COUNT_SPILLED)
@@ -223,7 +223,7 @@ final class OffsetWindow
      *
      * @return the new floor.
      */
-    long advanceFloor(final long limit)
+    public long advanceFloor(final long limit)
     {
         while (floor < limit)
         {
@@ -253,18 +253,18 @@ final class OffsetWindow
     }
 
     /** The settled bits of the 64 offsets from {@code offset} on, lowest offset in the lowest bit. */
-    long settledBits(final long offset)
+    public long settledBits(final long offset)
     {
         return bits64(settled, offset);
     }
 
-    long deadBits(final long offset)
+    public long deadBits(final long offset)
     {
         return bits64(dead, offset);
     }
 
     /** Bytes held by this window's arrays and maps, counted from their real capacities. */
-    long footprintBytes()
+    public long footprintBytes()
     {
         return 3L * settled.length * Long.BYTES + counts.length + (long)spilledCounts.capacity() * 2 * Long.BYTES;
     }

@@ -1,16 +1,16 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 /**
  * Which messages ahead of the read cursor the read-ahead found plain (routed here, in no group, due at once, never
  * expiring), so that the cursor delivers them without reading their records a second time: one bit per offset in
- * a ring that grows to span the offsets read ahead of the cursor, at most {@link MessageExpiry#READ_AHEAD}. Not
- * thread-safe: owned by the subscription partition's thread.
+ * a ring that grows to span the offsets read ahead of the cursor, at most the expiry's read-ahead
+ * ({@code MessageExpiry.READ_AHEAD}). Not thread-safe: owned by the subscription partition's thread.
  * <p>
  * Design note: the read-ahead writes the bit of every offset it reads at or past the cursor, plain or not, and
  * reads each offset once, so a slot always holds the bit of the last offset written there; the ring spans every
  * offset from the cursor to the last one read, so that offset is the one the cursor asks about.
  */
-final class PlainMarks
+public final class PlainMarks
 {
     private static final int MIN_BITS = 1 << 10;
 
@@ -19,7 +19,7 @@ final class PlainMarks
     private long highest = -1;
 
     /** Records whether the message at {@code offset} is plain; {@code cursor} is the lowest offset still asked. */
-    void mark(final long offset, final boolean plain, final long cursor)
+    public void mark(final long offset, final boolean plain, final long cursor)
     {
         if (offset - cursor + 1 > mask + 1)
         {
@@ -38,7 +38,7 @@ final class PlainMarks
     }
 
     /** Records the {@code count} messages from {@code from} on as plain, a word of marks at a time. */
-    void markPlain(final long from, final int count, final long cursor)
+    public void markPlain(final long from, final int count, final long cursor)
     {
         final long last = from + count - 1;
         if (last - cursor + 1 > mask + 1)
@@ -57,7 +57,7 @@ final class PlainMarks
     }
 
     /** Only for an offset at or past the cursor that was marked. */
-    boolean isPlain(final long offset)
+    public boolean isPlain(final long offset)
     {
         return (bits[((int)offset & mask) >>> 6] & (1L << offset)) != 0;
     }
@@ -66,7 +66,7 @@ final class PlainMarks
      * How many offsets from {@code from} on, before {@code end}, are marked plain in a row, read a word of marks at
      * a time. Only for offsets at or past the cursor that were marked.
      */
-    int plainRunLength(final long from, final long end)
+    public int plainRunLength(final long from, final long end)
     {
         long offset = from;
         while (offset < end)
@@ -84,7 +84,7 @@ final class PlainMarks
         return (int)(offset - from);
     }
 
-    long footprintBytes()
+    public long footprintBytes()
     {
         return (long)bits.length * Long.BYTES;
     }

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 import java.util.Arrays;
 
@@ -13,11 +13,11 @@ import java.util.Arrays;
  * pages are found from the name alone. Growing the page table therefore never renames a record, and the timer
  * links that hold names stay valid.
  */
-final class InFlightTable
+public final class InFlightTable
 {
-    static final int NIL = -1;
+    public static final int NIL = -1;
     /** Holder of a record that is delayed rather than held by a consumer. */
-    static final int DELAYED = -2;
+    public static final int DELAYED = -2;
     /** Bytes each offset of a page costs: holder, deadline, previous and next links. */
     static final int BYTES_PER_SLOT = 3 * Integer.BYTES + Long.BYTES;
     private static final int NAME_MASK = (1 << 30) - 1;
@@ -48,7 +48,7 @@ final class InFlightTable
     private int size;
 
     /** Records a held message at {@code offset}, unlinked; returns its name. */
-    int allocate(final long offset, final int holder)
+    public int allocate(final long offset, final int holder)
     {
         final Page page = pageFor(offset);
         final int slot = (int)offset & SLOT_MASK;
@@ -112,7 +112,7 @@ final class InFlightTable
     }
 
     /** Frees the {@code count} records from {@code offset} on, all in one page, clearing their links. */
-    void freeRun(final long offset, final int count)
+    public void freeRun(final long offset, final int count)
     {
         final int index = (int)(offset >>> PAGE_SHIFT) & (table.length - 1);
         final Page page = table[index];
@@ -127,7 +127,7 @@ final class InFlightTable
         }
     }
 
-    void free(final int record)
+    public void free(final int record)
     {
         final int index = (record >>> PAGE_SHIFT) & (table.length - 1);
         final Page page = table[index];
@@ -150,62 +150,62 @@ final class InFlightTable
     }
 
     /** The record held at {@code offset}, or {@link #NIL}. */
-    int recordAt(final long offset)
+    public int recordAt(final long offset)
     {
         final Page page = table[(int)(offset >>> PAGE_SHIFT) & (table.length - 1)];
         return page != null && page.base == (offset & ~(long)SLOT_MASK) && page.holder[(int)offset & SLOT_MASK] != 0 ?
             (int)offset & NAME_MASK : NIL;
     }
 
-    int size()
+    public int size()
     {
         return size;
     }
 
     /** Slots of the page table; {@link #recordInSlot} visits every record in {@code slots * 1024} steps. */
-    int tableSlots()
+    public int tableSlots()
     {
         return table.length;
     }
 
     /** The record for the {@code i}-th offset of the page in table slot {@code slot}, or {@link #NIL}. */
-    int recordInSlot(final int slot, final int i)
+    public int recordInSlot(final int slot, final int i)
     {
         final Page page = table[slot];
         return page == null || page.holder[i] == 0 ? NIL : (int)(page.base + i) & NAME_MASK;
     }
 
-    boolean hasPage(final int slot)
+    public boolean hasPage(final int slot)
     {
         return table[slot] != null;
     }
 
-    static int pageSize()
+    public static int pageSize()
     {
         return PAGE_SIZE;
     }
 
-    long offset(final int record, final long floor)
+    public long offset(final int record, final long floor)
     {
         return floor + ((record - (int)floor) & NAME_MASK);
     }
 
-    int consumer(final int record)
+    public int consumer(final int record)
     {
         return page(record).holder[record & SLOT_MASK] - HOLDER_BIAS;
     }
 
-    void consumer(final int record, final int holder)
+    public void consumer(final int record, final int holder)
     {
         page(record).holder[record & SLOT_MASK] = holder + HOLDER_BIAS;
     }
 
-    long deadline(final int record)
+    public long deadline(final int record)
     {
         return page(record).deadline[record & SLOT_MASK];
     }
 
-    void deadline(final int record, final long deadlineMillis)
+    public void deadline(final int record, final long deadlineMillis)
     {
         page(record).deadline[record & SLOT_MASK] = deadlineMillis;
     }
@@ -230,7 +230,7 @@ final class InFlightTable
         page(record).next[record & SLOT_MASK] = nextRecord;
     }
 
-    long footprintBytes()
+    public long footprintBytes()
     {
         return (long)(table.length + spare.length) * REFERENCE_BYTES +
             (long)(livePages + spareCount) * PAGE_SIZE * BYTES_PER_SLOT;

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.table;
 
 import org.agrona.collections.Long2LongHashMap;
 
@@ -12,23 +12,23 @@ import org.agrona.collections.Long2LongHashMap;
  * and held records need no time field. Only a message first delivered after the cursor went past it (one that
  * waited for its message group or its delivery time) gets an entry of its own in a small map.
  */
-final class FirstDeliveryTimes
+public final class FirstDeliveryTimes
 {
-    static final long UNKNOWN = -1;
+    public static final long UNKNOWN = -1;
     /** Bytes per run: start offset, length and time. */
-    static final int BYTES_PER_RUN = OffsetRuns.BYTES_PER_RUN;
+    public static final int BYTES_PER_RUN = OffsetRuns.BYTES_PER_RUN;
 
     private final OffsetRuns runs = new OffsetRuns();
     private final Long2LongHashMap outOfOrder = new Long2LongHashMap(UNKNOWN);
 
     /** The message at {@code offset} was delivered for the first time at {@code timeMillis}. */
-    void delivered(final long offset, final long timeMillis)
+    public void delivered(final long offset, final long timeMillis)
     {
         delivered(offset, 1, timeMillis);
     }
 
     /** The {@code count} messages from {@code start} on were first delivered at {@code timeMillis}, in order. */
-    void delivered(final long start, final int count, final long timeMillis)
+    public void delivered(final long start, final int count, final long timeMillis)
     {
         if (runs.size() > 0 && start < runs.end())
         {
@@ -42,7 +42,7 @@ final class FirstDeliveryTimes
     }
 
     /** Restores a run read from a snapshot; runs arrive in offset order, single out-of-order entries anywhere. */
-    void restore(final long start, final int count, final long timeMillis)
+    public void restore(final long start, final int count, final long timeMillis)
     {
         if (runs.size() == 0 || start >= runs.end())
         {
@@ -56,7 +56,7 @@ final class FirstDeliveryTimes
     }
 
     /** The first delivery time of a delivered message, or {@link #UNKNOWN}. */
-    long timeOf(final long offset)
+    public long timeOf(final long offset)
     {
         if (!outOfOrder.isEmpty())
         {
@@ -93,7 +93,7 @@ final class FirstDeliveryTimes
     }
 
     /** The message is acked or dead: its time is no longer needed. */
-    void settled(final long offset)
+    public void settled(final long offset)
     {
         if (!outOfOrder.isEmpty())
         {
@@ -102,7 +102,7 @@ final class FirstDeliveryTimes
     }
 
     /** The {@code count} messages from {@code from} on were acked: {@link #settled} for each, if any was out of order. */
-    void settledRun(final long from, final int count)
+    public void settledRun(final long from, final int count)
     {
         if (outOfOrder.isEmpty())
         {
@@ -115,37 +115,37 @@ final class FirstDeliveryTimes
     }
 
     /** Drops the runs wholly below the ack floor. */
-    void trimBelow(final long floor)
+    public void trimBelow(final long floor)
     {
         runs.dropBelow(floor);
     }
 
-    int runCount()
+    public int runCount()
     {
         return runs.size();
     }
 
-    long runStart(final int i)
+    public long runStart(final int i)
     {
         return runs.start(i);
     }
 
-    int runLength(final int i)
+    public int runLength(final int i)
     {
         return runs.length(i);
     }
 
-    long runTime(final int i)
+    public long runTime(final int i)
     {
         return runs.value(i);
     }
 
-    Long2LongHashMap outOfOrder()
+    public Long2LongHashMap outOfOrder()
     {
         return outOfOrder;
     }
 
-    long footprintBytes()
+    public long footprintBytes()
     {
         return runs.footprintBytes() + (long)outOfOrder.capacity() * 2 * Long.BYTES;
     }
