@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.Settlement;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+
 import org.agrona.collections.IntArrayList;
 import org.agrona.collections.LongArrayList;
 

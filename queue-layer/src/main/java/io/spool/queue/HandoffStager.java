@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+
 /**
  * Stages what an acquire hands out straight into the hand-off of the push consumer it is for, without collecting it
  * first: a run of first deliveries as one run, any other delivery on its own with its first delivery time looked up.

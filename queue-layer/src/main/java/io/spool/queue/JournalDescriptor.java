@@ -49,7 +49,7 @@ package io.spool.queue;
  * </ul>
  * Version 3 added the two dead-letter types; a version 2 journal has none and reads the same.
  */
-final class JournalDescriptor
+public final class JournalDescriptor
 {
     static final int MAGIC = 0x4A515053;
     static final int VERSION = 3;
@@ -59,7 +59,7 @@ final class JournalDescriptor
     static final int VERSION_OFFSET = 4;
     static final int GENERATION_OFFSET = 8;
 
-    static final int ENTRY_HEADER_LENGTH = 16;
+    public static final int ENTRY_HEADER_LENGTH = 16;
     static final int LENGTH_OFFSET = 0;
     static final int CRC_OFFSET = 4;
     static final int TYPE_OFFSET = 8;

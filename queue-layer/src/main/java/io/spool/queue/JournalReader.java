@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.StateLog;
+
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 

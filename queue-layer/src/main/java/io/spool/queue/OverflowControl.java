@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.ReadyBytes;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+
 /**
  * Keeps a subscription's backlog within its maximum length and size: under {@link OverflowPolicy#DROP_HEAD} it
  * dead-letters the oldest ready messages, across partitions oldest first, each agent pass; under the reject

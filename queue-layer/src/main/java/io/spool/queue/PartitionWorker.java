@@ -5,6 +5,8 @@ import io.spool.log.HeadersCodec;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordView;
 import io.spool.log.SpoolException;
+import io.spool.queue.internal.state.DueDeadLetters;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

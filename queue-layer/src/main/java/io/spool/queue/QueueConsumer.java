@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.RecordView;
+import io.spool.queue.internal.state.Settlement;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;

@@ -5,6 +5,8 @@ import io.spool.log.LogReader;
 import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
+import io.spool.queue.internal.state.MessageInspector;
+import io.spool.queue.internal.state.MessageTraits;
 import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -235,12 +237,12 @@ final class RecordInspector implements MessageInspector, RecordHandler
         final long delay = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELAY_BYTES);
         if (delay > 0)
         {
-            target.deliverAt = published + Math.min(delay, SubscriptionPartitionState.MAX_DELAY_MILLIS);
+            target.deliverAt = published + Math.min(delay, RetryPolicy.MAX_DELAY_MILLIS);
         }
         final long deliverAt = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELIVER_AT_BYTES);
         if (deliverAt > 0)
         {
-            target.deliverAt = Math.min(deliverAt, published + SubscriptionPartitionState.MAX_DELAY_MILLIS);
+            target.deliverAt = Math.min(deliverAt, published + RetryPolicy.MAX_DELAY_MILLIS);
         }
         final long ttl = millisHeader(buffer, headersAt, headersLength, QueueHeaders.TTL_BYTES);
         if (ttl >= 0)

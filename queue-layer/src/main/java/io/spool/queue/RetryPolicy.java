@@ -11,6 +11,8 @@ public final class RetryPolicy
     /** No ladder: a nack makes the message available again at once. */
     public static final RetryPolicy NONE = new RetryPolicy(new long[0]);
     public static final int MAX_RUNGS = 64;
+    /** Longest delay a nack, a rung of the ladder or a message's deliver-at header can ask for: 30 days. */
+    public static final long MAX_DELAY_MILLIS = 30L * 24 * 60 * 60 * 1000;
 
     private final long[] delaysMillis;
 
@@ -21,7 +23,7 @@ public final class RetryPolicy
 
     /**
      * @throws InvalidSettingsException if there are no delays, more than {@link #MAX_RUNGS}, or one is not between
-     *                                  1 ms and {@link SubscriptionPartitionState#MAX_DELAY_MILLIS}.
+     *                                  1 ms and {@link #MAX_DELAY_MILLIS}.
      */
     public static RetryPolicy ladder(final long... delaysMillis)
     {
@@ -32,10 +34,10 @@ public final class RetryPolicy
         }
         for (final long delay : delaysMillis)
         {
-            if (delay < 1 || delay > SubscriptionPartitionState.MAX_DELAY_MILLIS)
+            if (delay < 1 || delay > MAX_DELAY_MILLIS)
             {
                 throw new InvalidSettingsException("every retry delay must be between 1 ms and " +
-                    SubscriptionPartitionState.MAX_DELAY_MILLIS + " ms, was " + delay + " ms");
+                    MAX_DELAY_MILLIS + " ms, was " + delay + " ms");
             }
         }
         return new RetryPolicy(delaysMillis.clone());

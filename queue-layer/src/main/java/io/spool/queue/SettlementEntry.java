@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.Settlement;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 

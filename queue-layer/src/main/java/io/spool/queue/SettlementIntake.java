@@ -1,5 +1,9 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.RangeAcks;
+import io.spool.queue.internal.state.ReceiptCheck;
+import io.spool.queue.internal.state.Settlement;
+
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 

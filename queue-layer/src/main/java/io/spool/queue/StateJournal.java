@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.FileSync;
+import io.spool.queue.internal.state.StateLog;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.EpochClock;
 
@@ -22,7 +23,7 @@ import static io.spool.queue.JournalDescriptor.*;
  * Design note: a batch reaches the file (the page cache) before commit returns under every policy, which is what
  * makes a committed ack survive SIGKILL; the policy only adds forcing, which is what survives a power cut.
  */
-final class StateJournal implements StateLog, AutoCloseable
+public final class StateJournal implements StateLog, AutoCloseable
 {
     static final int ACK_RUN_TO_RANGE = 4;
 

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.StateLog;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.table.OffsetWindow;
 
 import org.agrona.collections.Long2LongHashMap;
@@ -9,7 +11,7 @@ import org.agrona.collections.Long2LongHashMap;
  * because whether a delay still stands is known only once the whole journal is read, then settles what nobody
  * holds any more. Not thread-safe: used by one restore.
  */
-final class StateRestorer implements StateLog
+public final class StateRestorer implements StateLog
 {
     private final SubscriptionPartitionState state;
     private final Long2LongHashMap delays;

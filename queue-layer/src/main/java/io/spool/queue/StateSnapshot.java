@@ -2,6 +2,8 @@ package io.spool.queue;
 
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
+import io.spool.queue.internal.state.StateLog;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.table.FirstDeliveryTimes;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
@@ -28,7 +30,7 @@ import static io.spool.queue.SnapshotDescriptor.*;
  * complete snapshot; that is done for its copy first and then for the snapshot itself, so one damaged file costs
  * nothing. Stateless and thread-safe; the state passed in must not change during a call.
  */
-final class StateSnapshot
+public final class StateSnapshot
 {
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.table.OffsetWindow;
 
 import org.agrona.collections.Long2LongHashMap;

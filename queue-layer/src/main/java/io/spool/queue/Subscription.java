@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.Settlement;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,7 +54,6 @@ public final class Subscription
     {
         return settings;
     }
-
 
     SubscriptionAgent agent()
     {

@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.Settlement;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.lang.invoke.MethodHandles;
@@ -28,9 +31,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * Thread-safe: every method but {@link #run()} may be called from any thread.
  */
-final class SubscriptionAgent implements Runnable
+public final class SubscriptionAgent implements Runnable
 {
-    static final int PULL_CONSUMER = 0;
+    public static final int PULL_CONSUMER = 0;
     /** What {@link #tryPass()} returns when another thread is running the pass. */
     private static final int PASS_ELSEWHERE = -1;
     /**

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.ReadyBytes;
+
 import java.util.Objects;
 import java.util.regex.Pattern;
 

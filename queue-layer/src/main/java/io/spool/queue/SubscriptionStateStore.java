@@ -1,6 +1,9 @@
 package io.spool.queue;
 
 import io.spool.log.DurableFiles;
+import io.spool.queue.internal.state.MessageInspector;
+import io.spool.queue.internal.state.StateLog;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochClock;
 

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.MessageState;
 import io.spool.stream.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.MessageInspector;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.testing.SlowTest;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,5 +1,9 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.MessageGroups;
+import io.spool.queue.internal.state.MessageState;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 

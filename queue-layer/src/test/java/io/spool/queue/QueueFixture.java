@@ -24,11 +24,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * An engine on a test directory with a hand-driven clock and no background maintenance.
  */
-final class QueueFixture implements AutoCloseable
+public final class QueueFixture implements AutoCloseable
 {
     final Path dir;
-    final CachedEpochClock clock = new CachedEpochClock();
-    Spool spool;
+    public final CachedEpochClock clock = new CachedEpochClock();
+    public Spool spool;
 
     QueueFixture(final Path dir)
     {
@@ -53,7 +53,7 @@ final class QueueFixture implements AutoCloseable
         return new QueueFixture(image, clock.time());
     }
 
-    QueueFixture reopen()
+    public QueueFixture reopen()
     {
         if (spool != null)
         {
@@ -63,13 +63,13 @@ final class QueueFixture implements AutoCloseable
         return this;
     }
 
-    void topic(final String name, final int partitions)
+    public void topic(final String name, final int partitions)
     {
         spool.createTopic(name, new TopicConfig(partitions, LogConfig.builder().segmentBytes(64 * 1024)
             .maxRecordBytes(16 * 1024).build()));
     }
 
-    void publish(final String topic, final String... values)
+    public void publish(final String topic, final String... values)
     {
         for (final String value : values)
         {
@@ -87,7 +87,7 @@ final class QueueFixture implements AutoCloseable
     }
 
     /** Waits (on the real clock: deliveries arrive on the consumers' threads) up to 30 s for the latch to open. */
-    static void await(final CountDownLatch latch)
+    public static void await(final CountDownLatch latch)
     {
         try
         {
@@ -101,7 +101,7 @@ final class QueueFixture implements AutoCloseable
     }
 
     /** Publishes one message with headers given as name, value pairs; returns its offset. */
-    long publishWith(final String topic, final String value, final String... headerPairs)
+    public long publishWith(final String topic, final String value, final String... headerPairs)
     {
         final Map<String, byte[]> headers = new LinkedHashMap<>();
         for (int i = 0; i < headerPairs.length; i += 2)
@@ -113,7 +113,7 @@ final class QueueFixture implements AutoCloseable
     }
 
     /** Advances the clock and waits until the subscription has acted on it. */
-    void advance(final Subscription subscription, final long millis)
+    public void advance(final Subscription subscription, final long millis)
     {
         clock.advance(millis);
         subscription.sync();
@@ -132,7 +132,7 @@ final class QueueFixture implements AutoCloseable
         return values;
     }
 
-    static List<String> values(final List<Delivery> deliveries)
+    public static List<String> values(final List<Delivery> deliveries)
     {
         final List<String> out = new ArrayList<>();
         deliveries.forEach(d -> out.add(d.valueAsString()));
@@ -140,7 +140,7 @@ final class QueueFixture implements AutoCloseable
     }
 
     /** Every record of a topic's partition 0, read as a stream. */
-    List<ConsumerRecord> readTopic(final String topic)
+    public List<ConsumerRecord> readTopic(final String topic)
     {
         try (StreamConsumer consumer = spool.newConsumer(ConsumerConfig.standalone()))
         {
@@ -151,7 +151,7 @@ final class QueueFixture implements AutoCloseable
     }
 
     /** Waits (on the real clock: a publish confirms on another thread) until a topic has {@code count} records. */
-    List<ConsumerRecord> awaitRecords(final String topic, final int count)
+    public List<ConsumerRecord> awaitRecords(final String topic, final int count)
     {
         final long deadline = System.nanoTime() + 30_000_000_000L;
         List<ConsumerRecord> records = readTopic(topic);
@@ -164,7 +164,7 @@ final class QueueFixture implements AutoCloseable
         return records;
     }
 
-    static String header(final ConsumerRecord record, final String name)
+    public static String header(final ConsumerRecord record, final String name)
     {
         final byte[] value = record.headers().get(name);
         return value == null ? null : new String(value, StandardCharsets.UTF_8);

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.MessageState;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.MessageState;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

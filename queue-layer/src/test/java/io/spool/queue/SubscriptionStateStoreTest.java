@@ -1,5 +1,10 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.MessageInspector;
+import io.spool.queue.internal.state.MessageState;
+import io.spool.queue.internal.state.MessageTraits;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

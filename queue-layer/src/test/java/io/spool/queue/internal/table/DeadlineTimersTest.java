@@ -1,6 +1,6 @@
 package io.spool.queue.internal.table;
 
-import io.spool.queue.SubscriptionPartitionState;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
 
 import org.junit.jupiter.api.Test;
 

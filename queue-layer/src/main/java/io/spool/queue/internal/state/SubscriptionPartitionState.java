@@ -1,5 +1,20 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
+import io.spool.queue.AlreadySettledException;
+import io.spool.queue.DeadLetterHandler;
+import io.spool.queue.DeadReason;
+import io.spool.queue.DeliveryHandler;
+import io.spool.queue.GroupMode;
+import io.spool.queue.InvalidRequestException;
+import io.spool.queue.QueueException;
+import io.spool.queue.Receipt;
+import io.spool.queue.StaleReceiptException;
+import io.spool.queue.StateJournal;
+import io.spool.queue.StateRestorer;
+import io.spool.queue.StateSnapshot;
+import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.SubscriptionStateStore;
+import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.internal.table.FirstDeliveryTimes;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
@@ -31,13 +46,11 @@ import org.agrona.concurrent.EpochClock;
  */
 public final class SubscriptionPartitionState
 {
-    /** Longest delay a nack can ask for: 30 days. */
-    public static final long MAX_DELAY_MILLIS = 30L * 24 * 60 * 60 * 1000;
     /**
      * Messages one acquire may pass over without delivering any (delayed, waiting for their group, routed elsewhere,
      * expired), so that a long run of them costs several short acquires instead of one long one.
      */
-    static final int MAX_PASSED_PER_ACQUIRE = 1 << 14;
+    public static final int MAX_PASSED_PER_ACQUIRE = 1 << 14;
     /** Delayed messages a partition holds before the read cursor stops: 20 MB of records. */
     static final int MAX_DELAYED = 1 << 20;
 
@@ -58,7 +71,7 @@ public final class SubscriptionPartitionState
     /** Whether the read cursor meets messages as the log end passes them, not when an acquire reaches them. */
     private final boolean meetsArrivals;
 
-    SubscriptionPartitionState(
+    public SubscriptionPartitionState(
         final int partition,
         final SubscriptionSettings settings,
         final EpochClock clock,
@@ -109,13 +122,13 @@ public final class SubscriptionPartitionState
     }
 
     /** Dead messages whose copy the dead-letter topic has not confirmed yet. */
-    DueDeadLetters dueDeadLetters()
+    public DueDeadLetters dueDeadLetters()
     {
         return core.dueLetters;
     }
 
     /** The copy of the dead message at {@code offset} is stored (or never can be): journaled, and owed no more. */
-    void deadLetterStored(final long offset)
+    public void deadLetterStored(final long offset)
     {
         if (core.dueLetters.isDue(offset))
         {
@@ -190,7 +203,7 @@ public final class SubscriptionPartitionState
      * Takes the changeable settings of a live subscription: the lock timeout for deliveries from now on (those in
      * flight keep their deadlines) and the delivery limit for messages that come back from now on.
      */
-    void update(final SubscriptionSettings settings)
+    public void update(final SubscriptionSettings settings)
     {
         this.lockTimeoutMillis = settings.lockTimeoutMillis();
         dead.deliveryLimit(settings.deliveryLimit());
@@ -244,7 +257,7 @@ public final class SubscriptionPartitionState
      * {@link #ack(long, int)} would one by one for consumer {@code holder}; each refused offset goes to
      * {@code refusals} with its exception.
      */
-    void ackRange(final long from, final int count, final int deliveryNumber, final int holder,
+    public void ackRange(final long from, final int count, final int deliveryNumber, final int holder,
         final RangeAcks.Refusals refusals)
     {
         rangeAcks.ack(from, count, deliveryNumber, holder, refusals);
@@ -264,7 +277,7 @@ public final class SubscriptionPartitionState
     /**
      * Releases a delivery to become available after {@code delayMillis}; or dead if it reached the delivery limit.
      *
-     * @throws InvalidRequestException if the delay is not between 1 ms and {@link #MAX_DELAY_MILLIS}.
+     * @throws InvalidRequestException if the delay is not between 1 ms and {@link RetryPolicy#MAX_DELAY_MILLIS}.
      * @throws QueueException          as {@link #ack(long, int)} does.
      */
     public void nackWithDelay(final long offset, final int deliveryNumber, final long delayMillis)
@@ -302,7 +315,7 @@ public final class SubscriptionPartitionState
      * @throws InvalidRequestException if the argument is out of range.
      * @throws QueueException          as {@link #ack(long, int)} does, or if another consumer holds the delivery.
      */
-    long settle(final Settlement settlement, final long offset, final int deliveryNumber, final long argument,
+    public long settle(final Settlement settlement, final long offset, final int deliveryNumber, final long argument,
         final int holder)
     {
         switch (settlement)
@@ -314,9 +327,9 @@ public final class SubscriptionPartitionState
                 this.settlement.nack(offset, deliveryNumber, holder);
                 break;
             case NACK_DELAYED:
-                if (argument < 1 || argument > MAX_DELAY_MILLIS)
+                if (argument < 1 || argument > RetryPolicy.MAX_DELAY_MILLIS)
                 {
-                    throw new InvalidRequestException("nack delay must be between 1 ms and " + MAX_DELAY_MILLIS +
+                    throw new InvalidRequestException("nack delay must be between 1 ms and " + RetryPolicy.MAX_DELAY_MILLIS +
                         " ms, was " + argument + " ms");
                 }
                 this.settlement.nackWithDelay(offset, deliveryNumber, argument, holder);
@@ -510,14 +523,14 @@ public final class SubscriptionPartitionState
     }
 
     /** Reads the group, delivery time and expiry of the messages this state meets. */
-    void inspector(final MessageInspector inspector)
+    public void inspector(final MessageInspector inspector)
     {
         core.inspector = inspector;
         core.expiry.inspector(inspector);
     }
 
     /** Reads the traits of messages ahead of delivery, with a reader apart from the one the cursor uses. */
-    void readAheadInspector(final MessageInspector inspector)
+    public void readAheadInspector(final MessageInspector inspector)
     {
         core.expiry.inspector(inspector);
     }
@@ -526,7 +539,7 @@ public final class SubscriptionPartitionState
      * Once the log is attached after a restore: puts every unsettled message behind the head of its group again,
      * then counts the bytes of what is ready.
      */
-    void attached()
+    public void attached()
     {
         groups.rebuild();
         if (core.readyBytes != null)
@@ -536,7 +549,7 @@ public final class SubscriptionPartitionState
     }
 
     /** Reads the records' bytes as the log end passes them, for the overflow limit's count. */
-    void arrivalInspector(final MessageInspector inspector)
+    public void arrivalInspector(final MessageInspector inspector)
     {
         if (core.readyBytes != null)
         {
@@ -544,39 +557,39 @@ public final class SubscriptionPartitionState
         }
     }
 
-    OffsetWindow window()
+    public OffsetWindow window()
     {
         return window;
     }
 
-    InFlightTable records()
+    public InFlightTable records()
     {
         return core.records;
     }
 
-    FirstDeliveryTimes firstDeliveries()
+    public FirstDeliveryTimes firstDeliveries()
     {
         return core.firstDeliveries;
     }
 
-    long timerCount()
+    public long timerCount()
     {
         return core.timers.timerCount();
     }
 
-    void stateLog(final StateLog stateLog)
+    public void stateLog(final StateLog stateLog)
     {
         core.stateLog = stateLog;
     }
 
     /** Past the read cursor, offsets below it may have expired ahead of it; the snapshot keeps their bits. */
-    long expiredAheadEnd()
+    public long expiredAheadEnd()
     {
         return core.expiry.aheadEnd();
     }
 
     /** What the state files say is applied through this while the state is restored. */
-    RestoredStateWriter restore()
+    public RestoredStateWriter restore()
     {
         return restore;
     }

@@ -1,11 +1,11 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 /**
  * Reads the {@link MessageTraits} of a message when the state first meets it. Called only on the state's owning
  * thread; not thread-safe.
  */
 @FunctionalInterface
-interface MessageInspector
+public interface MessageInspector
 {
     /** Every message plain: no group, no delay, no expiry. */
     MessageInspector PLAIN = (offset, traits) -> traits.clear();

@@ -1,5 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
+import io.spool.queue.InvalidRequestException;
 import io.spool.queue.internal.table.FirstDeliveryTimes;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 import io.spool.queue.internal.table.OffsetWindow;
 
@@ -17,7 +17,7 @@ import org.agrona.collections.Long2LongHashMap;
  * what is taken off. When retention removed a record before the cursor met it (its bytes can no longer be read),
  * the unmet bytes are counted afresh from the cursor.
  */
-final class ReadyBytes
+public final class ReadyBytes
 {
     private static final long NOT_RELEASED = -1;
 

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 /**
  * The state of one message in one subscription; docs/design/queue-state-machine.md gives every transition.

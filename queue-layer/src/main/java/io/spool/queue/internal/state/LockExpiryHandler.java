@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 /**
  * Told about each delivery whose lock expired before it was settled; the message is available again (or dead on

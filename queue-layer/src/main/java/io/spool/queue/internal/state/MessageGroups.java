@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
@@ -14,14 +14,14 @@ import org.agrona.collections.LongHashSet;
  * chained through a map keyed by offset instead of a queue object per group, so opening and closing groups on the
  * delivery path allocates nothing once the maps have grown.
  */
-final class MessageGroups
+public final class MessageGroups
 {
     static final long NONE = -1;
     /**
      * Messages a partition lets wait behind their group's head before the read cursor stops: past it, a hot group
      * would hold the memory of the whole backlog.
      */
-    static final int MAX_WAITING = 1 << 16;
+    public static final int MAX_WAITING = 1 << 16;
 
     private final Long2LongHashMap headByGroup = new Long2LongHashMap(NONE);
     private final Long2LongHashMap groupByHead = new Long2LongHashMap(NONE);

@@ -1,5 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
+import io.spool.queue.QueueException;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
 
@@ -9,11 +10,11 @@ import io.spool.queue.internal.table.OffsetWindow;
  * ack floor move once per range rather than once per message. Not thread-safe: owned by the subscription
  * partition's thread.
  */
-final class RangeAcks
+public final class RangeAcks
 {
     /** Told about each offset of a range whose ack was refused, and why. */
     @FunctionalInterface
-    interface Refusals
+    public interface Refusals
     {
         void onRefused(int partition, long offset, int deliveryNumber, QueueException error);
     }

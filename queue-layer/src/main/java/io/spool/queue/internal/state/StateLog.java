@@ -1,11 +1,13 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
+
+import io.spool.queue.DeadReason;
 
 /**
  * Receives every change of a subscription partition's durable state, in the order it happened, so it can be
  * journaled. Lock holders and lock deadlines are not durable: a restart releases every delivery, like a lost
  * connection. Not thread-safe: called on the state's owning thread.
  */
-interface StateLog
+public interface StateLog
 {
     StateLog NONE = new StateLog()
     {

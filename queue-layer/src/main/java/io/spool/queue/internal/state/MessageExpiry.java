@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 import io.spool.queue.internal.table.DelayedAhead;
 import io.spool.queue.internal.table.ExpiryQueue;

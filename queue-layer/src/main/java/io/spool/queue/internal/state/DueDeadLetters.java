@@ -1,4 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
+
+import io.spool.queue.DeadReason;
 
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -10,15 +12,15 @@ import java.util.function.Consumer;
  * but not yet confirmed is not stored twice. Dead letters are few and rare next to deliveries, so a sorted map
  * serves. Not thread-safe: owned by the subscription partition's thread.
  */
-final class DueDeadLetters
+public final class DueDeadLetters
 {
     /** One dead message's copy owed to the dead-letter topic. */
-    static final class Letter
+    public static final class Letter
     {
-        final long offset;
-        final DeadReason reason;
-        final int deliveries;
-        final long timeMillis;
+        public final long offset;
+        public final DeadReason reason;
+        public final int deliveries;
+        public final long timeMillis;
         boolean sent;
 
         Letter(final long offset, final DeadReason reason, final int deliveries, final long timeMillis)
@@ -34,7 +36,7 @@ final class DueDeadLetters
     /** Letters not sent in this run; a pass that killed nothing looks no further than this count. */
     private int unsent;
 
-    void due(final long offset, final DeadReason reason, final int deliveries, final long timeMillis)
+    public void due(final long offset, final DeadReason reason, final int deliveries, final long timeMillis)
     {
         final Letter previous = byOffset.put(offset, new Letter(offset, reason, deliveries, timeMillis));
         if (previous == null || previous.sent)
@@ -44,7 +46,7 @@ final class DueDeadLetters
     }
 
     /** The copy is stored, or will never be: nothing more is owed for that offset. */
-    void stored(final long offset)
+    public void stored(final long offset)
     {
         final Letter letter = byOffset.remove(offset);
         if (letter != null && !letter.sent)
@@ -58,7 +60,7 @@ final class DueDeadLetters
         return byOffset.containsKey(offset);
     }
 
-    boolean isEmpty()
+    public boolean isEmpty()
     {
         return byOffset.isEmpty();
     }
@@ -69,13 +71,13 @@ final class DueDeadLetters
     }
 
     /** The lowest offset whose copy is owed, which retention must keep; {@code Long.MAX_VALUE} if none. */
-    long lowestOffset()
+    public long lowestOffset()
     {
         return byOffset.isEmpty() ? Long.MAX_VALUE : byOffset.firstKey();
     }
 
     /** Hands each letter not yet sent in this run to {@code send}, lowest offset first, and counts it sent. */
-    int sendUnsent(final Consumer<Letter> send)
+    public int sendUnsent(final Consumer<Letter> send)
     {
         if (unsent == 0)
         {
@@ -96,7 +98,7 @@ final class DueDeadLetters
     }
 
     /** Every letter still owed, lowest offset first: for a new journal generation to owe them too. */
-    void forEach(final Consumer<Letter> action)
+    public void forEach(final Consumer<Letter> action)
     {
         byOffset.values().forEach(action);
     }

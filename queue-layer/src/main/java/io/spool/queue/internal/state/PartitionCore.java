@@ -1,5 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.table.DeadlineTimers;
 import io.spool.queue.internal.table.DelayedAhead;
 import io.spool.queue.internal.table.FirstDeliveryTimes;

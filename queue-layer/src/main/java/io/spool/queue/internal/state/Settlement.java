@@ -1,9 +1,9 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 /**
  * How a consumer settles a delivery. The codes travel in settlement messages to the subscription's agent.
  */
-enum Settlement
+public enum Settlement
 {
     ACK("ack"), NACK("nack"), NACK_DELAYED("nack with delay"), REJECT("reject"), EXTEND("extend");
 
@@ -17,17 +17,17 @@ enum Settlement
     }
 
     /** The settlement in words, as refusals name it. */
-    String action()
+    public String action()
     {
         return action;
     }
 
-    int code()
+    public int code()
     {
         return ordinal() + 1;
     }
 
-    static Settlement ofCode(final int code)
+    public static Settlement ofCode(final int code)
     {
         return BY_CODE[code - 1];
     }

@@ -1,5 +1,11 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
+import io.spool.queue.AlreadySettledException;
+import io.spool.queue.QueueException;
+import io.spool.queue.Receipt;
+import io.spool.queue.StaleReceiptException;
+import io.spool.queue.SubscriptionAgent;
+import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
 
@@ -8,10 +14,10 @@ import io.spool.queue.internal.table.OffsetWindow;
  * exception that says why: already settled, never delivered, redelivered since, released, delayed, or lock expired.
  * Not thread-safe: owned by the subscription partition's thread. Allocates only when it refuses.
  */
-final class ReceiptCheck
+public final class ReceiptCheck
 {
     /** The holder a settlement through the subscription names: whoever holds the delivery, as SQS allows. */
-    static final int ANY_HOLDER = Integer.MIN_VALUE;
+    public static final int ANY_HOLDER = Integer.MIN_VALUE;
 
     private final int partition;
     private final OffsetWindow window;

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2LongHashMap;

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.state;
 
 import org.agrona.collections.LongArrayList;
 
@@ -7,7 +7,7 @@ import org.agrona.collections.LongArrayList;
  * cursor got, which messages wait for a delay, which were held by consumers (they come back, redelivered), and which
  * expired ahead of the cursor. Not thread-safe: used by the thread that opens the state.
  */
-final class RestoredStateWriter
+public final class RestoredStateWriter
 {
     private final PartitionCore core;
     private final Delays delays;
@@ -22,7 +22,7 @@ final class RestoredStateWriter
     }
 
     /** Moves the read cursor up to {@code readCursor}; every offset below it was delivered. */
-    void cursor(final long readCursor)
+    public void cursor(final long readCursor)
     {
         if (readCursor > core.window.floor())
         {
@@ -32,7 +32,7 @@ final class RestoredStateWriter
     }
 
     /** A delayed message: held by nobody, due at {@code until}. */
-    void delayed(final long offset, final long until)
+    public void delayed(final long offset, final long until)
     {
         delays.hold(offset, until);
     }
@@ -43,13 +43,13 @@ final class RestoredStateWriter
      * as it comes back, as it would have had the process not stopped), and the log is not attached yet while the
      * files are replayed.
      */
-    void held(final long offset)
+    public void held(final long offset)
     {
         held.addLong(offset);
     }
 
     /** Marks a message that expired ahead of the read cursor; the cursor stays. */
-    void expiredAhead(final long offset)
+    public void expiredAhead(final long offset)
     {
         core.expiry.restoreExpiredAhead(offset);
     }
@@ -61,7 +61,7 @@ final class RestoredStateWriter
      * read-ahead starts again from the ack floor, and the cursor, once it meets a message, takes every offset below
      * it as read, so one it passed first would never expire.
      */
-    void finish()
+    public void finish()
     {
         core.expiry.recountExpiredAhead(core.cursor, core.window);
         for (int i = 0; i < held.size(); i++)
