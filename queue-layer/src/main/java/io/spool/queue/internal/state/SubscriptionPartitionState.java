@@ -8,6 +8,7 @@ import io.spool.queue.GroupMode;
 import io.spool.queue.InvalidRequestException;
 import io.spool.queue.QueueException;
 import io.spool.queue.Receipt;
+import io.spool.queue.RetryPolicy;
 import io.spool.queue.StaleReceiptException;
 import io.spool.queue.StateJournal;
 import io.spool.queue.StateRestorer;
@@ -329,8 +330,8 @@ public final class SubscriptionPartitionState
             case NACK_DELAYED:
                 if (argument < 1 || argument > RetryPolicy.MAX_DELAY_MILLIS)
                 {
-                    throw new InvalidRequestException("nack delay must be between 1 ms and " + RetryPolicy.MAX_DELAY_MILLIS +
-                        " ms, was " + argument + " ms");
+                    throw new InvalidRequestException("nack delay must be between 1 ms and " +
+                        RetryPolicy.MAX_DELAY_MILLIS + " ms, was " + argument + " ms");
                 }
                 this.settlement.nackWithDelay(offset, deliveryNumber, argument, holder);
                 break;

@@ -1,6 +1,6 @@
 package io.spool.queue.internal.table;
 
-import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.RetryPolicy;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +22,7 @@ class DeadlineTimersTest
         final SplittableRandom random = new SplittableRandom(7);
         final InFlightTable records = new InFlightTable();
         final DeadlineTimers timers = new DeadlineTimers(records, START);
-        final long[] spreads = {5, 2_000, 600_000, 86_400_000L, SubscriptionPartitionState.MAX_DELAY_MILLIS};
+        final long[] spreads = {5, 2_000, 600_000, 86_400_000L, RetryPolicy.MAX_DELAY_MILLIS};
         final long[] deadlines = new long[5_000];
         final Set<Integer> cancelled = new HashSet<>();
         for (int offset = 0; offset < deadlines.length; offset++)
