@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 
 import org.agrona.collections.IntArrayList;
@@ -142,7 +143,7 @@ final class Dispatcher
      */
     void receive(final int max, final long lockMillis, final List<Delivery> deliveries)
     {
-        final int n = acquire(max, SubscriptionAgent.PULL_CONSUMER, lockMillis, collect);
+        final int n = acquire(max, ReceiptCheck.PULL_CONSUMER, lockMillis, collect);
         for (int i = 0; i < n; i++)
         {
             final Delivery delivery = new Delivery();

@@ -3,6 +3,7 @@ package io.spool.queue;
 import io.spool.log.DurableFiles;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;

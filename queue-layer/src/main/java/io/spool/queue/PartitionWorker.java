@@ -7,6 +7,7 @@ import io.spool.log.RecordView;
 import io.spool.log.SpoolException;
 import io.spool.queue.internal.state.DueDeadLetters;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 import org.agrona.concurrent.EpochClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

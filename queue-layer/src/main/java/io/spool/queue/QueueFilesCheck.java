@@ -2,6 +2,8 @@ package io.spool.queue;
 
 import io.spool.log.CopiedFile;
 import io.spool.log.FileSync;
+import io.spool.queue.internal.store.SnapshotDescriptor;
+import io.spool.queue.internal.store.StateSnapshot;
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.store.SubscriptionStateStore;
+
 /**
  * When the subscription state journal is forced to disk, with the same three choices as the log. Every policy
  * writes each committed batch to the file before {@link SubscriptionStateStore#commit()} returns, so a killed

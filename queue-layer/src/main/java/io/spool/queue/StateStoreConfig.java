@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.FileSync;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 
 /**
  * How a {@link SubscriptionStateStore} keeps its files: the journal's {@link StateDurability}, the journal size
@@ -79,12 +80,12 @@ public final class StateStoreConfig
     }
 
     /** The same settings, forcing through {@code sync}. */
-    StateStoreConfig fileSync(final FileSync sync)
+    public StateStoreConfig fileSync(final FileSync sync)
     {
         return new StateStoreConfig(durability, compactionThresholdBytes, journalWindowBytes, sync);
     }
 
-    FileSync fileSync()
+    public FileSync fileSync()
     {
         return fileSync;
     }

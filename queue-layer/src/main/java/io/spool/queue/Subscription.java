@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.Settlement;
 
 import java.util.List;
@@ -28,7 +29,7 @@ public final class Subscription
     private volatile SubscriptionSettings settings;
     private final SubscriptionAgent agent;
     private final org.agrona.concurrent.EpochClock clock;
-    private final AtomicInteger consumerIds = new AtomicInteger(SubscriptionAgent.PULL_CONSUMER + 1);
+    private final AtomicInteger consumerIds = new AtomicInteger(ReceiptCheck.PULL_CONSUMER + 1);
 
     Subscription(final String name, final String topic, final SubscriptionSettings settings,
         final SubscriptionAgent agent, final org.agrona.concurrent.EpochClock clock)

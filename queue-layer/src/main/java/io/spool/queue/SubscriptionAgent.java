@@ -33,7 +33,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SubscriptionAgent implements Runnable
 {
-    public static final int PULL_CONSUMER = 0;
     /** What {@link #tryPass()} returns when another thread is running the pass. */
     private static final int PASS_ELSEWHERE = -1;
     /**

@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 
 import org.agrona.concurrent.SystemEpochClock;
 

@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.store.JournalDescriptor;
 import io.spool.stream.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.store.SubscriptionStateStore;
+
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 import io.spool.testing.SlowTest;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -2,6 +2,8 @@ package io.spool.queue;
 
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.SnapshotDescriptor;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 import io.spool.testing.CrashTest;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;

@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.CachedEpochClock;

@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.SubscriptionStateStore;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -4,7 +4,6 @@ import io.spool.queue.AlreadySettledException;
 import io.spool.queue.QueueException;
 import io.spool.queue.Receipt;
 import io.spool.queue.StaleReceiptException;
-import io.spool.queue.SubscriptionAgent;
 import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
@@ -18,6 +17,8 @@ public final class ReceiptCheck
 {
     /** The holder a settlement through the subscription names: whoever holds the delivery, as SQS allows. */
     public static final int ANY_HOLDER = Integer.MIN_VALUE;
+    /** The holder of what a pull receive acquired; push consumers are numbered from one up. */
+    public static final int PULL_CONSUMER = 0;
 
     private final int partition;
     private final OffsetWindow window;
@@ -102,7 +103,7 @@ public final class ReceiptCheck
 
     private static String holderName(final int consumerId)
     {
-        return consumerId == SubscriptionAgent.PULL_CONSUMER ? "a pull receive" : "consumer " + consumerId;
+        return consumerId == PULL_CONSUMER ? "a pull receive" : "consumer " + consumerId;
     }
 
     StaleReceiptException lockExpired(

@@ -10,11 +10,7 @@ import io.spool.queue.QueueException;
 import io.spool.queue.Receipt;
 import io.spool.queue.RetryPolicy;
 import io.spool.queue.StaleReceiptException;
-import io.spool.queue.StateJournal;
-import io.spool.queue.StateRestorer;
-import io.spool.queue.StateSnapshot;
 import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.SubscriptionStateStore;
 import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.internal.table.FirstDeliveryTimes;
 import io.spool.queue.internal.table.InFlightTable;
@@ -34,7 +30,7 @@ import org.agrona.concurrent.EpochClock;
  * <p>
  * Acquire, ack, nack, extend and expiry allocate nothing once the arrays have grown to the working set; only errors
  * allocate (their message). Changes of durable state go to a {@link StateLog}; the owner makes them durable with
- * {@link SubscriptionStateStore#commit()} before it tells anyone about them.
+ * the store's commit before it tells anyone about them.
  * <p>
  * Design note: the data (per-offset bits and counts, held records, deadlines, first delivery times, expiry) sits in
  * {@link PartitionCore}, and the state machine is split by job: this class checks requests; {@link DeliverySettlement}
@@ -42,8 +38,8 @@ import org.agrona.concurrent.EpochClock;
  * {@link ReadCursor} decides what a message met for the first time becomes, {@link Releases} brings held messages
  * back, {@link Delays} keeps delayed ones, {@link DeadLettering} ends dead ones, {@link GroupGate} orders groups,
  * {@link Deadlines} acts when locks, delays and times to live end, {@link MessageStateReader} answers questions, and
- * {@link RestoredStateWriter} applies what the files say. Persistence is {@link StateJournal}, {@link StateSnapshot}
- * and {@link StateRestorer}.
+ * {@link RestoredStateWriter} applies what the files say. Persistence is the store's (package
+ * {@code io.spool.queue.internal.store}), which this package never sees.
  */
 public final class SubscriptionPartitionState
 {

@@ -1,5 +1,9 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.DeadLetterHandler;
+import io.spool.queue.StateStorageException;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.table.OffsetWindow;
 

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
+import io.spool.queue.DeadReason;
 import io.spool.queue.internal.state.StateLog;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.table.OffsetWindow;

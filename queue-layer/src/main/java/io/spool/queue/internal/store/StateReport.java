@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
 /**
  * What {@link StateVerifier} found in a subscription partition's state directory. Immutable and thread-safe.

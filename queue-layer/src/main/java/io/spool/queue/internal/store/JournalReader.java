@@ -1,5 +1,8 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.DeadReason;
+import io.spool.queue.StateStorageException;
 import io.spool.queue.internal.state.StateLog;
 
 import org.agrona.IoUtil;
@@ -14,7 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
-import static io.spool.queue.JournalDescriptor.*;
+import static io.spool.queue.internal.store.JournalDescriptor.*;
 
 /**
  * Replays a journal file into a {@link StateLog}, entry by entry, and finds where its valid part ends: at the first

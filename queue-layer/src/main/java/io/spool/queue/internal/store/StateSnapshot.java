@@ -1,7 +1,11 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.DeadLetterHandler;
+import io.spool.queue.StateStorageException;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.StateLog;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.table.FirstDeliveryTimes;
@@ -22,7 +26,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
-import static io.spool.queue.SnapshotDescriptor.*;
+import static io.spool.queue.internal.store.SnapshotDescriptor.*;
 
 /**
  * Writes and reads snapshots of a subscription partition's durable state (see {@link SnapshotDescriptor}).
@@ -163,7 +167,7 @@ public final class StateSnapshot
     /**
      * @throws CorruptStateException if the file fails its checksum or format checks.
      */
-    static Restored read(
+    public static Restored read(
         final Path file, final SubscriptionSettings settings, final EpochClock clock,
         final DeadLetterHandler deadLetters)
     {
@@ -184,7 +188,7 @@ public final class StateSnapshot
      *
      * @throws CorruptStateException if it fails its checksum or format checks.
      */
-    static Restored read(
+    public static Restored read(
         final Path file, final byte[] bytes, final SubscriptionSettings settings, final EpochClock clock,
         final DeadLetterHandler deadLetters)
     {

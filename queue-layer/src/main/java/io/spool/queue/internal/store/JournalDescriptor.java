@@ -1,4 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
+
+import io.spool.queue.DeadReason;
 
 /**
  * Layout of the subscription state journal, an append-only file of checksummed entries. Stateless and
@@ -54,15 +56,15 @@ public final class JournalDescriptor
     static final int MAGIC = 0x4A515053;
     static final int VERSION = 3;
     static final int OLDEST_READABLE_VERSION = 2;
-    static final int FILE_HEADER_LENGTH = 16;
+    public static final int FILE_HEADER_LENGTH = 16;
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
     static final int GENERATION_OFFSET = 8;
 
     public static final int ENTRY_HEADER_LENGTH = 16;
-    static final int LENGTH_OFFSET = 0;
+    public static final int LENGTH_OFFSET = 0;
     static final int CRC_OFFSET = 4;
-    static final int TYPE_OFFSET = 8;
+    public static final int TYPE_OFFSET = 8;
     static final int COUNT_OFFSET = 12;
 
     static final int FIRST_DELIVERIES = 1;
@@ -72,7 +74,7 @@ public final class JournalDescriptor
     static final int DELAY = 5;
     static final int ACK_RANGE = 6;
     static final int DEAD_LETTER_DUE = 7;
-    static final int DEAD_LETTER_STORED = 8;
+    public static final int DEAD_LETTER_STORED = 8;
 
     private JournalDescriptor()
     {
@@ -101,7 +103,7 @@ public final class JournalDescriptor
         }
     }
 
-    static String fileName(final long generation)
+    public static String fileName(final long generation)
     {
         return "journal-" + generation + ".log";
     }

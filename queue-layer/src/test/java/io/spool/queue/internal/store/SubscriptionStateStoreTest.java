@@ -1,5 +1,12 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
+import io.spool.queue.AlreadySettledException;
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.DeadLetterHandler;
+import io.spool.queue.InvalidSettingsException;
+import io.spool.queue.StateDurability;
+import io.spool.queue.StateStoreConfig;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.MessageTraits;

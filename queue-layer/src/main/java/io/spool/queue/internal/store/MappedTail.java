@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;

@@ -1,6 +1,9 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
 import io.spool.log.FileSync;
+import io.spool.queue.DeadReason;
+import io.spool.queue.StateDurability;
+import io.spool.queue.StateStorageException;
 import io.spool.queue.internal.state.StateLog;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.EpochClock;
@@ -13,7 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
-import static io.spool.queue.JournalDescriptor.*;
+import static io.spool.queue.internal.store.JournalDescriptor.*;
 
 /**
  * Appends state changes to the journal file: changes collect in a buffer, consecutive changes of one type share an

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
 import io.spool.queue.internal.table.FirstDeliveryTimes;
 
@@ -50,7 +50,7 @@ import io.spool.queue.internal.table.FirstDeliveryTimes;
  * and never drops a range. Every snapshot is written twice, {@link #COPY_FILE_NAME} first, so a damaged one is read
  * from its copy.
  */
-final class SnapshotDescriptor
+public final class SnapshotDescriptor
 {
     static final int MAGIC = 0x53515053;
     static final int VERSION = 2;
@@ -68,7 +68,7 @@ final class SnapshotDescriptor
     static final int FIRST_DELIVERY_RUN_LENGTH = FirstDeliveryTimes.BYTES_PER_RUN;
     static final int CRC_LENGTH = Integer.BYTES;
 
-    static final String FILE_NAME = "snapshot.bin";
+    public static final String FILE_NAME = "snapshot.bin";
     /** The second copy, written before {@link #FILE_NAME} and read when it fails its checks. */
     static final String COPY_FILE_NAME = "snapshot.bin.bak";
     static final String TEMP_FILE_NAME = "snapshot.tmp";

@@ -1,6 +1,12 @@
-package io.spool.queue;
+package io.spool.queue.internal.store;
 
 import io.spool.log.DurableFiles;
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.DeadLetterHandler;
+import io.spool.queue.StateDurability;
+import io.spool.queue.StateStorageException;
+import io.spool.queue.StateStoreConfig;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.StateLog;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
@@ -77,7 +83,7 @@ public final class SubscriptionStateStore implements AutoCloseable
      * reading message traits from the log with {@code expiryInspector} so that a restored message past its
      * delivery limit whose time to live has passed dies as expired.
      */
-    static SubscriptionStateStore open(
+    public static SubscriptionStateStore open(
         final Path directory,
         final int partition,
         final SubscriptionSettings settings,
