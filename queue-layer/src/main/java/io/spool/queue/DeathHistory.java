@@ -28,7 +28,7 @@ public final class DeathHistory
     /**
      * The original headers with the death fields added or updated.
      */
-    static Map<String, byte[]> record(final Map<String, byte[]> original, final String topic,
+    public static Map<String, byte[]> record(final Map<String, byte[]> original, final String topic,
         final String subscription, final int partition, final long offset, final DeadReason reason,
         final int deliveries, final long nowMillis)
     {

@@ -37,7 +37,7 @@ public final class Delivery
     private int valueLength;
 
     /** A delivery that keeps a copy of its message, for a receive: it outlives the read of the log. */
-    Delivery()
+    public Delivery()
     {
         copy = new ExpandableArrayBuffer(256);
     }
@@ -57,7 +57,7 @@ public final class Delivery
     }
 
     /** Copies the message out of the log record and names the delivery; for a delivery that keeps a copy. */
-    void fill(final String subscription, final long issuer, final int partition, final int deliveryNumber,
+    public void fill(final String subscription, final long issuer, final int partition, final int deliveryNumber,
         final long firstDeliveryTime, final RecordView record)
     {
         names(subscription, issuer, partition, deliveryNumber, firstDeliveryTime);

@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.HeadersCodec;
+import io.spool.queue.internal.delivery.PendingConfirms;
 import io.spool.stream.ProducerRecord;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;

@@ -1,6 +1,14 @@
 package io.spool.queue;
 
 import io.spool.log.RecordView;
+import io.spool.queue.internal.delivery.AckRun;
+import io.spool.queue.internal.delivery.DeliveryHandoff;
+import io.spool.queue.internal.delivery.IdleBackoff;
+import io.spool.queue.internal.delivery.LookBeforePark;
+import io.spool.queue.internal.delivery.PartitionWorker;
+import io.spool.queue.internal.delivery.RecordFinder;
+import io.spool.queue.internal.delivery.SettlementEntry;
+import io.spool.queue.internal.delivery.SubscriptionAgent;
 import io.spool.queue.internal.state.Settlement;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
@@ -38,9 +46,9 @@ public final class QueueConsumer implements AutoCloseable
     private final ConsumerOptions options;
     private final DeliveryListener listener;
     private final SubscriptionAgent agent;
-    final DeliveryHandoff handoff;
-    final ManyToOneRingBuffer settlements;
-    final AckRun ackRun = new AckRun();
+    public final DeliveryHandoff handoff;
+    public final ManyToOneRingBuffer settlements;
+    public final AckRun ackRun = new AckRun();
     /** Things to tell the listener, run on the consumer thread between deliveries. */
     private final ConcurrentLinkedQueue<Runnable> notices = new ConcurrentLinkedQueue<>();
     /** One reader per partition and the one delivery the listener sees; owned by the consumer thread. */
@@ -77,7 +85,7 @@ public final class QueueConsumer implements AutoCloseable
         this.thread.setDaemon(true);
     }
 
-    void start()
+    public void start()
     {
         thread.start();
     }
@@ -267,14 +275,14 @@ public final class QueueConsumer implements AutoCloseable
     }
 
     /** Agent thread: a settlement of this consumer was refused; the consumer thread reports it. */
-    void refused(final Receipt receipt, final QueueException error)
+    public void refused(final Receipt receipt, final QueueException error)
     {
         notices.add(() -> listener.onSettlementRefused(receipt, error));
         LockSupport.unpark(thread);
     }
 
     /** Agent thread: the consumer held a delivery past its lock; it is no longer the consumer's. */
-    void lockExpired(final Receipt receipt)
+    public void lockExpired(final Receipt receipt)
     {
         notices.add(() -> listener.onLockExpired(receipt));
         LockSupport.unpark(thread);
@@ -366,7 +374,7 @@ public final class QueueConsumer implements AutoCloseable
     }
 
     /** Agent thread, after the journal commit: the staged deliveries become the consumer's to take. */
-    void handOverStaged()
+    public void handOverStaged()
     {
         if (!handoff.hasStaged())
         {

@@ -29,14 +29,14 @@ public final class QueueHeaders
     /** The routing key a message was published with. */
     public static final String ROUTING_KEY = "x-routing-key";
 
-    static final byte[] ROUTED_TO_BYTES = ROUTED_TO.getBytes(StandardCharsets.UTF_8);
-    static final byte[] GROUP_ID_BYTES = GROUP_ID.getBytes(StandardCharsets.UTF_8);
-    static final byte[] DELAY_BYTES = DELAY.getBytes(StandardCharsets.UTF_8);
-    static final byte[] DELIVER_AT_BYTES = DELIVER_AT.getBytes(StandardCharsets.UTF_8);
-    static final byte[] TTL_BYTES = TTL.getBytes(StandardCharsets.UTF_8);
+    public static final byte[] ROUTED_TO_BYTES = ROUTED_TO.getBytes(StandardCharsets.UTF_8);
+    public static final byte[] GROUP_ID_BYTES = GROUP_ID.getBytes(StandardCharsets.UTF_8);
+    public static final byte[] DELAY_BYTES = DELAY.getBytes(StandardCharsets.UTF_8);
+    public static final byte[] DELIVER_AT_BYTES = DELIVER_AT.getBytes(StandardCharsets.UTF_8);
+    public static final byte[] TTL_BYTES = TTL.getBytes(StandardCharsets.UTF_8);
 
     /** What {@link #parseMillis} returns for a value that is not a non-negative decimal number. */
-    static final long NOT_A_NUMBER = -1;
+    public static final long NOT_A_NUMBER = -1;
 
     private QueueHeaders()
     {
@@ -52,7 +52,7 @@ public final class QueueHeaders
      * Reads a non-negative decimal number without allocating; a malformed value reads as {@link #NOT_A_NUMBER}, so a
      * bad header never stops delivery.
      */
-    static long parseMillis(final DirectBuffer buffer, final int at, final int length)
+    public static long parseMillis(final DirectBuffer buffer, final int at, final int length)
     {
         if (length < 1 || length > 18)
         {

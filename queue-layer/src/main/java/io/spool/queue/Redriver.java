@@ -4,6 +4,7 @@ import io.spool.log.HeadersCodec;
 import io.spool.log.LogReader;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordView;
+import io.spool.queue.internal.delivery.PendingConfirms;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
 import io.spool.stream.Topic;

@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.queue.internal.delivery.AgentRequest;
+import io.spool.queue.internal.delivery.DeadLetterSink;
+import io.spool.queue.internal.delivery.SubscriptionAgent;
 import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.Settlement;
 

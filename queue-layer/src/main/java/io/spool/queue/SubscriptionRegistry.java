@@ -5,13 +5,19 @@ import io.spool.log.EngineClosedException;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
 import io.spool.log.SpoolException;
+import io.spool.queue.internal.delivery.DeadLetterOutcomes;
+import io.spool.queue.internal.delivery.DeadLetterReplay;
+import io.spool.queue.internal.delivery.DeadLetterSink;
+import io.spool.queue.internal.delivery.PartitionStateOpener;
+import io.spool.queue.internal.delivery.PartitionWorker;
+import io.spool.queue.internal.delivery.PassClock;
+import io.spool.queue.internal.delivery.SubscriptionAgent;
 import io.spool.stream.PublishListener;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
 import io.spool.stream.Topic;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
-
 
 import java.nio.file.Path;
 import java.util.ArrayList;

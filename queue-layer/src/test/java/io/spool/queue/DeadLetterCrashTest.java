@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * either there once or still in the subscription. {@code -Dspool.deadLetterCrash.rounds=N} runs more rounds than
  * the build's.
  */
-class DeadLetterCrashTest
+public class DeadLetterCrashTest
 {
     private static final int ROUNDS = Integer.getInteger("spool.deadLetterCrash.rounds", 12);
     private static final int MOST_DEATHS_PER_ROUND = 3;

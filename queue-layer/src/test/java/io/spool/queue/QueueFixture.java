@@ -46,7 +46,7 @@ public final class QueueFixture implements AutoCloseable
      * Opens what a process killed now would leave on disk: the running engine's files, copied into the empty
      * directory {@code image} before anything is closed, at the same time. The running engine is closed after.
      */
-    QueueFixture crashInto(final Path image)
+    public QueueFixture crashInto(final Path image)
     {
         LogFixture.copyCrashImage(dir, image);
         close();

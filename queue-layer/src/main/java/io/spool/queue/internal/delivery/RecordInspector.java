@@ -1,10 +1,15 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import io.spool.log.HeadersCodec;
 import io.spool.log.LogReader;
 import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.RecordHandler;
 import io.spool.log.RecordView;
+import io.spool.queue.GroupKeySource;
+import io.spool.queue.GroupMode;
+import io.spool.queue.QueueHeaders;
+import io.spool.queue.RetryPolicy;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.MessageTraits;
 import org.agrona.DirectBuffer;

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import io.spool.log.SpoolException;
 
@@ -6,7 +6,7 @@ import io.spool.log.SpoolException;
  * Told what became of each dead letter a partition sent: stored by the dead-letter topic, or refused. Thread-safe:
  * called on the thread that completes the dead-letter topic's publishes.
  */
-interface DeadLetterOutcomes
+public interface DeadLetterOutcomes
 {
     void letterStored(long offset);
 

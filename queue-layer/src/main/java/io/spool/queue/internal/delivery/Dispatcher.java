@@ -1,5 +1,8 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
+import io.spool.queue.Delivery;
+import io.spool.queue.DeliveryHandler;
+import io.spool.queue.QueueConsumer;
 import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 

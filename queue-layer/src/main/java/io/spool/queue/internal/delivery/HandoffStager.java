@@ -1,5 +1,7 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
+import io.spool.queue.DeliveryHandler;
+import io.spool.queue.QueueConsumer;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 
 /**

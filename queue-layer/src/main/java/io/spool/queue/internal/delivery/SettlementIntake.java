@@ -1,5 +1,9 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
+import io.spool.queue.QueueConsumer;
+import io.spool.queue.QueueException;
+import io.spool.queue.Receipt;
+import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.internal.state.RangeAcks;
 import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.Settlement;

@@ -1,4 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
+
+import io.spool.queue.QueueConsumer;
 
 import org.junit.jupiter.api.Test;
 

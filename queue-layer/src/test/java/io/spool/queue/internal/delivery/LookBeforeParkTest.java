@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,10 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import io.spool.log.HeadersCodec;
 import io.spool.log.LogReader;
 import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.RecordView;
+import io.spool.queue.DeathHistory;
 import io.spool.stream.Topic;
 
 import java.nio.charset.StandardCharsets;
@@ -17,14 +18,14 @@ import java.util.Arrays;
  * dead-letter topic exactly once. Runs on the opening thread before the subscription's agent starts; not
  * thread-safe.
  */
-final class DeadLetterReplay
+public final class DeadLetterReplay
 {
     private DeadLetterReplay()
     {
     }
 
     /** Settles what {@code deadLetterTopic} already holds, then sends the rest and waits for them. */
-    static void replay(final String subscription, final String topic, final Topic deadLetterTopic,
+    public static void replay(final String subscription, final String topic, final Topic deadLetterTopic,
         final PartitionWorker[] workers)
     {
         if (Arrays.stream(workers).allMatch(worker -> worker.state().dueDeadLetters().isEmpty()))

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import java.util.concurrent.TimeUnit;
 
@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
  * kept an idle server at several percent of a core in wake-ups alone. Time here is the machine's, never the
  * subscription's injected clock. Not thread-safe: one per thread.
  */
-final class IdleBackoff
+public final class IdleBackoff
 {
     static final long FIRST_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -18,13 +18,13 @@ final class IdleBackoff
     private long nextParkNanos = FIRST_PARK_NANOS;
 
     /** The thread did work: its next park is short again. */
-    void workDone()
+    public void workDone()
     {
         nextParkNanos = FIRST_PARK_NANOS;
     }
 
     /** How long to park now; each call without {@link #workDone()} between doubles the next, up to the maximum. */
-    long parkNanos()
+    public long parkNanos()
     {
         final long park = nextParkNanos;
         nextParkNanos = Math.min(park * 2, MAX_PARK_NANOS);

@@ -1,10 +1,14 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import io.spool.log.EngineClosedException;
 import io.spool.log.HeadersCodec;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordView;
 import io.spool.log.SpoolException;
+import io.spool.queue.DeathHistory;
+import io.spool.queue.Delivery;
+import io.spool.queue.SubscriptionRegistry;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.DueDeadLetters;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.store.SubscriptionStateStore;
@@ -30,7 +34,7 @@ import java.util.function.Consumer;
  * confirmation is journaled in a later pass. What a crash leaves owed, the next open sends again
  * ({@link DeadLetterReplay}).
  */
-final class PartitionWorker implements DeadLetterOutcomes
+public final class PartitionWorker implements DeadLetterOutcomes
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(PartitionWorker.class);
     /** Messages read ahead for their expiry per agent pass: enough to keep up, small enough to keep passes short. */
@@ -62,7 +66,7 @@ final class PartitionWorker implements DeadLetterOutcomes
     /** Made once: a pass sends through it without allocating. */
     private final Consumer<DueDeadLetters.Letter> sendLetter = this::send;
 
-    PartitionWorker(final String subscription, final long issuer, final String topic, final int partition,
+    public PartitionWorker(final String subscription, final long issuer, final String topic, final int partition,
         final PartitionLog log, final EpochClock clock, final String deadLetterTopic, final DeadLetterSink deadLetters)
     {
         this.subscription = subscription;
@@ -80,7 +84,7 @@ final class PartitionWorker implements DeadLetterOutcomes
      * Attaches the opened state store (it needs this worker as its dead-letter handler, hence two steps) and lets
      * its state read message traits from the log.
      */
-    void attach(final SubscriptionStateStore store, final SubscriptionSettings settings)
+    public void attach(final SubscriptionStateStore store, final SubscriptionSettings settings)
     {
         this.store = store;
         this.state = store.state();
@@ -97,7 +101,7 @@ final class PartitionWorker implements DeadLetterOutcomes
     }
 
     /** What to call when a dead letter's outcome arrives, so the agent journals it without waiting for other work. */
-    void wakeOnLetters(final Runnable wake)
+    public void wakeOnLetters(final Runnable wake)
     {
         this.wakeOnLetters = wake;
     }
@@ -125,17 +129,17 @@ final class PartitionWorker implements DeadLetterOutcomes
         return partition;
     }
 
-    SubscriptionPartitionState state()
+    public SubscriptionPartitionState state()
     {
         return state;
     }
 
-    PartitionLog log()
+    public PartitionLog log()
     {
         return log;
     }
 
-    long publishedAckFloor()
+    public long publishedAckFloor()
     {
         return publishedAckFloor;
     }
@@ -325,7 +329,7 @@ final class PartitionWorker implements DeadLetterOutcomes
     }
 
     /** Waits for the dead letters in flight first (see {@link #awaitLetters()}), then closes the files. */
-    void close()
+    public void close()
     {
         if (store != null)
         {

@@ -1,5 +1,11 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
+import io.spool.queue.Delivery;
+import io.spool.queue.QueueConsumer;
+import io.spool.queue.QueueException;
+import io.spool.queue.Receipt;
+import io.spool.queue.SubscriptionMetrics;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.Settlement;
 
 import java.util.ArrayList;
@@ -14,9 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * or, for a request made with a future, goes on and is told through the future. Not thread-safe: filled by the
  * caller, then owned by the agent until {@link #complete()}.
  */
-final class AgentRequest
+public final class AgentRequest
 {
-    enum Kind
+    public enum Kind
     {
         RECEIVE, SETTLE, ADD_CONSUMER, REMOVE_CONSUMER, METRICS, UPDATE, BARRIER
     }
@@ -25,29 +31,29 @@ final class AgentRequest
     final Thread caller = Thread.currentThread();
     /** Completed on the agent's thread instead of unparking the caller, or null for a caller that waits. */
     final CompletableFuture<AgentRequest> future;
-    int max;
-    long deadline;
+    public int max;
+    public long deadline;
     /** A receive's lock, or 0 for the subscription's lock timeout. */
-    long lockMillis;
-    SubscriptionSettings settings;
+    public long lockMillis;
+    public SubscriptionSettings settings;
     /** Each partition's dead-letter sink, by partition. */
-    DeadLetterSink[] deadLetterSinks;
-    Settlement settlement;
-    long argument;
-    List<Receipt> receipts;
-    QueueConsumer consumer;
-    final List<Delivery> deliveries = new ArrayList<>();
-    final List<QueueException> errors = new ArrayList<>();
-    SubscriptionMetrics metrics;
+    public DeadLetterSink[] deadLetterSinks;
+    public Settlement settlement;
+    public long argument;
+    public List<Receipt> receipts;
+    public QueueConsumer consumer;
+    public final List<Delivery> deliveries = new ArrayList<>();
+    public final List<QueueException> errors = new ArrayList<>();
+    public SubscriptionMetrics metrics;
     RuntimeException failure;
     private volatile boolean done;
 
-    AgentRequest(final Kind kind)
+    public AgentRequest(final Kind kind)
     {
         this(kind, null);
     }
 
-    AgentRequest(final Kind kind, final CompletableFuture<AgentRequest> future)
+    public AgentRequest(final Kind kind, final CompletableFuture<AgentRequest> future)
     {
         this.kind = kind;
         this.future = future;

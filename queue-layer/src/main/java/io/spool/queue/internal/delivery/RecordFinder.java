@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import io.spool.log.LogReader;
 import io.spool.log.OffsetOutOfRangeException;
@@ -9,11 +9,11 @@ import io.spool.log.RecordView;
  * Finds the record at an offset of one partition log through a reader of its own: offsets read in order cost no
  * seek and, within a segment, no look at the log. Not thread-safe: one per reading thread.
  */
-final class RecordFinder implements AutoCloseable
+public final class RecordFinder implements AutoCloseable
 {
     private final LogReader reader;
 
-    RecordFinder(final PartitionLog log)
+    public RecordFinder(final PartitionLog log)
     {
         this.reader = log.newReader();
     }
@@ -22,7 +22,7 @@ final class RecordFinder implements AutoCloseable
      * @return a view of the record at {@code offset}, valid until the next call; null when retention removed it or
      *         it lies in a hole of the log (damage recovery found), where the reader moves on to a later record.
      */
-    RecordView find(final long offset)
+    public RecordView find(final long offset)
     {
         try
         {

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 /**
  * Where a subscription partition sends its dead messages: publishes a copy, with its death history in the headers,
@@ -6,7 +6,7 @@ package io.spool.queue;
  * it. Called on the subscription's agent thread; must not block.
  */
 @FunctionalInterface
-interface DeadLetterSink
+public interface DeadLetterSink
 {
     DeadLetterSink DROP = (topic, key, headers, value, offset) -> {};
 

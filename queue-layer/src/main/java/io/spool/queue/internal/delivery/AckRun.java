@@ -1,4 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
+
+import io.spool.queue.Subscription;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -64,14 +66,14 @@ abstract class AckRunPaddingAfter extends AckRunReaderFields
  * reads its fields at every ack, and the agent writes its own at every pass: on a shared line, each pass cost the
  * consumer's next ack a miss to the other core's cache.
  */
-final class AckRun extends AckRunPaddingAfter
+public final class AckRun extends AckRunPaddingAfter
 {
     /** Ring message type of a run's first ack, laid out as {@link SettlementEntry} with the run number as argument. */
-    static final int OPENED = 64;
+    public static final int OPENED = 64;
     /** Ring message type of a run's end: run number, final count. */
-    static final int ENDED = 65;
+    public static final int ENDED = 65;
     /** Length of an {@link #ENDED} entry: the run's number and count packed in a long. */
-    static final int ENDED_LENGTH = 8;
+    public static final int ENDED_LENGTH = 8;
     /** A run is ended and another begun past this many acks, so a count always fits the low half of a long. */
     static final int MAX_COUNT = 1 << 30;
 
@@ -97,7 +99,7 @@ final class AckRun extends AckRunPaddingAfter
     }
 
     /** Consumer thread: adds the ack to the open run if it continues it; false if a new run is needed. */
-    boolean extend(final int ackPartition, final long offset, final int ackDeliveryNumber)
+    public boolean extend(final int ackPartition, final long offset, final int ackDeliveryNumber)
     {
         if (!writing || ackPartition != partition || ackDeliveryNumber != deliveryNumber || offset != from + count ||
             count == MAX_COUNT)
@@ -113,7 +115,7 @@ final class AckRun extends AckRunPaddingAfter
      * Consumer thread: starts a run with this ack, the open one having ended; the caller writes the run's
      * {@link #OPENED} entry with the number returned, commits it, and then calls {@link #publish()}.
      */
-    int open(final int ackPartition, final long offset, final int ackDeliveryNumber)
+    public int open(final int ackPartition, final long offset, final int ackDeliveryNumber)
     {
         partition = ackPartition;
         deliveryNumber = ackDeliveryNumber;
@@ -124,19 +126,19 @@ final class AckRun extends AckRunPaddingAfter
     }
 
     /** Consumer thread: the agent may read the new run's count, its {@link #OPENED} entry being in the ring. */
-    void publish()
+    public void publish()
     {
         PUBLISHED.setRelease(this, pack(number, count));
     }
 
     /** Consumer thread: whether a run is open, so it must end before the thread settles anything else. */
-    boolean isOpen()
+    public boolean isOpen()
     {
         return writing;
     }
 
     /** Consumer thread: closes the run; returns its number and final count, for its {@link #ENDED} entry. */
-    long end()
+    public long end()
     {
         writing = false;
         return pack(number, count);

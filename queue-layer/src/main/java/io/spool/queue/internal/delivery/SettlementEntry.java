@@ -1,5 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
+import io.spool.queue.Delivery;
 import io.spool.queue.internal.state.Settlement;
 
 import org.agrona.DirectBuffer;
@@ -25,19 +26,19 @@ import org.agrona.MutableDirectBuffer;
  * A settlement ({@link Settlement#code()}) and the first ack of a run ({@link AckRun#OPENED}) use this layout; the end
  * of a run ({@link AckRun#ENDED}) carries only the run's number and count. Stateless.
  */
-final class SettlementEntry
+public final class SettlementEntry
 {
     static final int PARTITION_OFFSET = 0;
     static final int DELIVERY_NUMBER_OFFSET = 4;
     static final int OFFSET_OFFSET = 8;
     static final int ARGUMENT_OFFSET = 16;
-    static final int LENGTH = 24;
+    public static final int LENGTH = 24;
 
     private SettlementEntry()
     {
     }
 
-    static void write(final MutableDirectBuffer buffer, final int index, final int partition, final int deliveryNumber,
+    public static void write(final MutableDirectBuffer buffer, final int index, final int partition, final int deliveryNumber,
         final long offset, final long argument)
     {
         buffer.putInt(index + PARTITION_OFFSET, partition);

@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import io.spool.log.SpoolException;
 import io.spool.stream.PublishListener;
@@ -12,12 +12,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * The zero-copy path stores a dedup id as a plain header, which redrive and dead letters need, but reports only to a
  * listener. Thread-safe: the pipeline thread completes what a publishing thread registered.
  */
-final class PendingConfirms implements PublishListener
+public final class PendingConfirms implements PublishListener
 {
     private final Map<Long, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
 
     /** A future for the publish about to go out with {@code correlation}, completed when it is stored. */
-    CompletableFuture<Void> expect(final long correlation)
+    public CompletableFuture<Void> expect(final long correlation)
     {
         final CompletableFuture<Void> confirm = new CompletableFuture<>();
         pending.put(correlation, confirm);
@@ -25,7 +25,7 @@ final class PendingConfirms implements PublishListener
     }
 
     /** The publish of {@code correlation} never went out. */
-    void forget(final long correlation)
+    public void forget(final long correlation)
     {
         pending.remove(correlation);
     }

@@ -1,8 +1,12 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import io.spool.log.DurableFiles;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.DeadLetterHandler;
+import io.spool.queue.StateStoreConfig;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.store.SubscriptionStateStore;
 import org.agrona.concurrent.EpochClock;
 
@@ -14,12 +18,12 @@ import java.nio.file.Path;
  * take those offsets as delivered or acked, and never deliver them; so it starts again from the lower of its ack
  * floor and the log's end, and the open report says so. Stateless, thread-safe; the stores it opens are not.
  */
-final class PartitionStateOpener
+public final class PartitionStateOpener
 {
     private final StateStoreConfig config;
     private final OpenReport report;
 
-    PartitionStateOpener(final StateStoreConfig config, final OpenReport report)
+    public PartitionStateOpener(final StateStoreConfig config, final OpenReport report)
     {
         this.config = config;
         this.report = report;
@@ -29,7 +33,7 @@ final class PartitionStateOpener
      * @param startOffset where a partition without state starts.
      * @throws CorruptStateException when the state's snapshot and its copy are both damaged.
      */
-    SubscriptionStateStore open(final String subscription, final Path directory, final int partition,
+    public SubscriptionStateStore open(final String subscription, final Path directory, final int partition,
         final SubscriptionSettings settings, final PartitionLog log, final long startOffset, final EpochClock clock,
         final PartitionWorker worker)
     {

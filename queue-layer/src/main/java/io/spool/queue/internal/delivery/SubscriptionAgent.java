@@ -1,5 +1,11 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
+import io.spool.queue.Delivery;
+import io.spool.queue.QueueConsumer;
+import io.spool.queue.QueueException;
+import io.spool.queue.Receipt;
+import io.spool.queue.SubscriptionMetrics;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.Settlement;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 
@@ -84,7 +90,7 @@ public final class SubscriptionAgent implements Runnable
     /** Up while a thread runs a pass: the agent's thread, or a push consumer's that ran out of deliveries. */
     private volatile boolean passTaken;
 
-    SubscriptionAgent(final String name, final long issuer, final PassClock clock, final PartitionWorker[] partitions,
+    public SubscriptionAgent(final String name, final long issuer, final PassClock clock, final PartitionWorker[] partitions,
         final SubscriptionSettings settings)
     {
         this.issuer = issuer;
@@ -119,7 +125,7 @@ public final class SubscriptionAgent implements Runnable
      * Starts the agent thread, once the overflow state is known: a publisher checking right after a restart must
      * find a full subscription full.
      */
-    void start()
+    public void start()
     {
         for (final PartitionWorker partition : partitions)
         {
@@ -129,18 +135,18 @@ public final class SubscriptionAgent implements Runnable
         thread.start();
     }
 
-    String name()
+    public String name()
     {
         return name;
     }
 
-    long issuer()
+    public long issuer()
     {
         return issuer;
     }
 
     /** What a consumer's settlement of a receipt this subscription did not issue gets; nothing changes. */
-    QueueException foreignReceipt(final Settlement settlement, final Receipt receipt)
+    public QueueException foreignReceipt(final Settlement settlement, final Receipt receipt)
     {
         return intake.foreign(settlement, receipt);
     }
@@ -150,18 +156,18 @@ public final class SubscriptionAgent implements Runnable
         return running;
     }
 
-    PartitionWorker[] partitions()
+    public PartitionWorker[] partitions()
     {
         return partitions;
     }
 
-    OverflowControl overflow()
+    public OverflowControl overflow()
     {
         return overflow;
     }
 
     /** Makes sure the agent looks at its inputs soon: unparks it if it sleeps, else it will see them anyway. */
-    void wake()
+    public void wake()
     {
         if (idle)
         {
@@ -172,13 +178,13 @@ public final class SubscriptionAgent implements Runnable
     }
 
     /** Unparks the agent whether it sleeps or not, for a sender that is itself about to wait for it. */
-    void wakeNow()
+    public void wakeNow()
     {
         LockSupport.unpark(thread);
     }
 
     /** Sends a request and waits for the agent to complete it. */
-    AgentRequest call(final AgentRequest request)
+    public AgentRequest call(final AgentRequest request)
     {
         if (!running)
         {
@@ -198,7 +204,7 @@ public final class SubscriptionAgent implements Runnable
      * Sends a request made with a future and returns at once; the future completes on the agent's thread (or
      * exceptionally here, when the agent has stopped).
      */
-    void submit(final AgentRequest request)
+    public void submit(final AgentRequest request)
     {
         if (!running)
         {
@@ -313,7 +319,7 @@ public final class SubscriptionAgent implements Runnable
      *
      * @return the amount of work done, 0 or less if none.
      */
-    int passOnConsumerThread()
+    public int passOnConsumerThread()
     {
         final boolean interrupted = Thread.interrupted();
         try
@@ -572,7 +578,7 @@ public final class SubscriptionAgent implements Runnable
     /**
      * Stops the thread after its current pass, journals, and closes the partitions.
      */
-    void close()
+    public void close()
     {
         for (final QueueConsumer consumer : new ArrayList<>(consumers))
         {
@@ -595,7 +601,7 @@ public final class SubscriptionAgent implements Runnable
         }
     }
 
-    void removeConsumer(final QueueConsumer consumer)
+    public void removeConsumer(final QueueConsumer consumer)
     {
         if (!running)
         {

@@ -1,5 +1,8 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
+import io.spool.queue.Delivery;
+import io.spool.queue.OverflowPolicy;
+import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.ReadyBytes;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 
@@ -14,7 +17,7 @@ import io.spool.queue.internal.state.SubscriptionPartitionState;
  * counts themselves are exact: ready messages as {@link SubscriptionPartitionState#readyCount()} counts them, bytes
  * as {@link ReadyBytes} does.
  */
-final class OverflowControl
+public final class OverflowControl
 {
     private final SubscriptionSettings settings;
     private final PartitionWorker[] partitions;
@@ -85,12 +88,12 @@ final class OverflowControl
     }
 
     /** True when a reject policy is in force and the backlog is at its limit. */
-    boolean isFull()
+    public boolean isFull()
     {
         return full && settings.overflowPolicy() != OverflowPolicy.DROP_HEAD;
     }
 
-    String describe()
+    public String describe()
     {
         return length + " ready messages (max " + limitText(settings.maxLength()) + ") and " + bytes +
             " ready bytes (max " + limitText(settings.maxBytes()) + ")";

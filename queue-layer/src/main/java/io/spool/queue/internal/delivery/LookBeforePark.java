@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * not hold it forever.
  * Not thread-safe: one per thread.
  */
-final class LookBeforePark
+public final class LookBeforePark
 {
     /**
      * Long enough that a thread between two exchanges yields rather than sleeps. Design note: a wake-up is where the
@@ -35,7 +35,7 @@ final class LookBeforePark
     private boolean armed;
     private long idleSince = NOT_IDLE;
 
-    LookBeforePark()
+    public LookBeforePark()
     {
         this(System::nanoTime);
     }
@@ -46,7 +46,7 @@ final class LookBeforePark
     }
 
     /** The thread did work: when it next runs out, it looks again for a while before parking. */
-    void workDone()
+    public void workDone()
     {
         armed = true;
         idleSince = NOT_IDLE;
@@ -56,7 +56,7 @@ final class LookBeforePark
      * The thread found no work. Yields the CPU and returns true while the thread should look again; returns false,
      * once its time is up or when it did no work since its last park, and the thread should park.
      */
-    boolean lookAgain()
+    public boolean lookAgain()
     {
         if (!armed)
         {

@@ -1,4 +1,6 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
+
+import io.spool.queue.Subscription;
 
 import org.agrona.concurrent.EpochClock;
 
@@ -10,12 +12,12 @@ import org.agrona.concurrent.EpochClock;
  * new time ({@link Subscription#sync()} included), even by a pass that first read the clock before it moved. Not thread-safe: updated and read on the agent thread (and before the
  * agent starts, on the thread that builds the subscription).
  */
-final class PassClock implements EpochClock
+public final class PassClock implements EpochClock
 {
     private final EpochClock clock;
     private long now;
 
-    PassClock(final EpochClock clock)
+    public PassClock(final EpochClock clock)
     {
         this.clock = clock;
         this.now = clock.time();

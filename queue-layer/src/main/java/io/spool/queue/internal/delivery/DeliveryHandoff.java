@@ -1,4 +1,4 @@
-package io.spool.queue;
+package io.spool.queue.internal.delivery;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -68,7 +68,7 @@ abstract class DeliveryHandoffPaddingAfter extends DeliveryHandoffAgentFields
  * consumer's taken count leaves room enough for a pass as a rule, and the line the consumer writes at every message
  * stays in its own core's cache.
  */
-final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
+public final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
 {
     private static final VarHandle PUBLISHED_RUNS;
     private static final VarHandle PUBLISHED_MESSAGES;
@@ -91,7 +91,7 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
     }
 
     /** Reads the run a consumer takes. */
-    interface RunHandler
+    public interface RunHandler
     {
         void onRun(int partition, long firstOffset, int count, int deliveryNumber, long firstDeliveryTime);
     }
@@ -106,7 +106,7 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
     private final long[] slots;
 
     /** A ring of runs that holds at least twice {@code capacity} deliveries. */
-    DeliveryHandoff(final int capacity)
+    public DeliveryHandoff(final int capacity)
     {
         final int size = Integer.highestOneBit(Math.max(2, capacity) * 4 - 1);
         mask = size - 1;
@@ -137,7 +137,7 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
     }
 
     /** Agent thread: whether runs were staged since the last publish. */
-    boolean hasStaged()
+    public boolean hasStaged()
     {
         return stagedRuns != (long)PUBLISHED_RUNS.getOpaque(this);
     }
@@ -174,20 +174,20 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
      * release: the agent reads the consumer's idle flag next, and must not read it before the consumer can see the
      * runs, or a consumer going to sleep would miss them.
      */
-    void publish()
+    public void publish()
     {
         PUBLISHED_MESSAGES.setRelease(this, stagedMessages);
         PUBLISHED_RUNS.setVolatile(this, stagedRuns);
     }
 
     /** Consumer side: published messages not taken yet. */
-    int available()
+    public int available()
     {
         return (int)((long)PUBLISHED_MESSAGES.getAcquire(this) - (long)TAKEN_MESSAGES.getOpaque(this));
     }
 
     /** Consumer thread: whether no published run waits. */
-    boolean isEmpty()
+    public boolean isEmpty()
     {
         return takenRuns == (long)PUBLISHED_RUNS.getAcquire(this);
     }
@@ -198,7 +198,7 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
      *
      * @return false if none was published.
      */
-    boolean take(final RunHandler handler)
+    public boolean take(final RunHandler handler)
     {
         if (isEmpty())
         {
@@ -213,7 +213,7 @@ final class DeliveryHandoff extends DeliveryHandoffPaddingAfter
     }
 
     /** Consumer thread: one more message of the run being taken no longer counts as pending. */
-    void tookOne()
+    public void tookOne()
     {
         TAKEN_MESSAGES.setRelease(this, (long)TAKEN_MESSAGES.getOpaque(this) + 1);
     }
