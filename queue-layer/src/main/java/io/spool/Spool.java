@@ -204,7 +204,7 @@ public final class Spool implements AutoCloseable
     public static List<String> checkFiles(final Path dataDir)
     {
         final List<String> problems = new java.util.ArrayList<>(io.spool.stream.StreamFilesCheck.check(dataDir));
-        problems.addAll(io.spool.queue.QueueFilesCheck.check(dataDir, dataDir.resolve(QUEUE_DIRECTORY),
+        problems.addAll(io.spool.queue.internal.registry.QueueFilesCheck.check(dataDir, dataDir.resolve(QUEUE_DIRECTORY),
             dataDir.resolve(QUEUE_DIRECTORY).resolve(EXCHANGES_FILE)));
         return problems;
     }

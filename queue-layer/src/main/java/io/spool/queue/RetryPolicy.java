@@ -60,7 +60,7 @@ public final class RetryPolicy
     }
 
     /** The delays in milliseconds, comma-separated ("-" for none), as the catalog stores them. */
-    String format()
+    public String format()
     {
         if (!isLadder())
         {
@@ -74,7 +74,7 @@ public final class RetryPolicy
         return text.toString();
     }
 
-    static RetryPolicy parse(final String text)
+    public static RetryPolicy parse(final String text)
     {
         if (text == null || text.equals("-"))
         {

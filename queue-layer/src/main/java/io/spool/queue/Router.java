@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.OpenReport;
+import io.spool.queue.internal.registry.ExchangeCatalog;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;

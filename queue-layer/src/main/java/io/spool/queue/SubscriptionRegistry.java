@@ -12,6 +12,8 @@ import io.spool.queue.internal.delivery.PartitionStateOpener;
 import io.spool.queue.internal.delivery.PartitionWorker;
 import io.spool.queue.internal.delivery.PassClock;
 import io.spool.queue.internal.delivery.SubscriptionAgent;
+import io.spool.queue.internal.registry.SubscriptionCatalog;
+import io.spool.queue.internal.registry.SubscriptionRepairs;
 import io.spool.stream.PublishListener;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
@@ -41,7 +43,7 @@ import java.util.regex.Pattern;
 public final class SubscriptionRegistry implements AutoCloseable
 {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,249}");
-    static final String CATALOG_FILE = "subscriptions.catalog";
+    public static final String CATALOG_FILE = "subscriptions.catalog";
 
     private final StreamEngine streams;
     private final Path directory;

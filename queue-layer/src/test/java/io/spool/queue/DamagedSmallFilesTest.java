@@ -1,6 +1,7 @@
 package io.spool.queue;
 
 import io.spool.log.OpenReport;
+import io.spool.queue.internal.registry.SubscriptionCatalog;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.ExchangeType;
 import io.spool.testing.SlowTest;

@@ -1,9 +1,12 @@
-package io.spool.queue;
+package io.spool.queue.internal.registry;
 
 import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
 import io.spool.log.OpenReport;
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.StateStorageException;
+import io.spool.queue.SubscriptionRegistry;
 import io.spool.stream.Topic;
 import io.spool.stream.TopicRegistry;
 
@@ -23,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * engine's {@link OpenReport}. Thread-safe: the quarantine is a concurrent map; the rest runs while the registry
  * opens.
  */
-final class SubscriptionRepairs
+public final class SubscriptionRepairs
 {
     /** Beside the queue directory: subscription state directories a rebuilt catalog could not name. */
     static final String QUARANTINE_DIRECTORY = "queue-quarantine";
@@ -35,7 +38,7 @@ final class SubscriptionRepairs
     /** Subscriptions not opened, by name, and why. */
     private final Map<String, String> quarantined = new ConcurrentHashMap<>();
 
-    SubscriptionRepairs(final TopicRegistry topics, final Path directory, final OpenReport report,
+    public SubscriptionRepairs(final TopicRegistry topics, final Path directory, final OpenReport report,
         final FileSync sync)
     {
         this.sync = sync;
@@ -45,7 +48,7 @@ final class SubscriptionRepairs
     }
 
     /** The catalog's entries, from its copy when it is damaged, rebuilt when the copy is damaged too. */
-    Map<String, SubscriptionCatalog.Entry> loadOrRebuild(final SubscriptionCatalog catalog)
+    public Map<String, SubscriptionCatalog.Entry> loadOrRebuild(final SubscriptionCatalog catalog)
     {
         final String subject = "subscription catalog " + SubscriptionRegistry.CATALOG_FILE;
         final CopiedFile.Loaded<Map<String, SubscriptionCatalog.Entry>> loaded;
@@ -80,7 +83,7 @@ final class SubscriptionRepairs
      *
      * @return {@code entry} itself when nothing changed.
      */
-    SubscriptionCatalog.Entry squareWithTopic(final SubscriptionCatalog.Entry entry)
+    public SubscriptionCatalog.Entry squareWithTopic(final SubscriptionCatalog.Entry entry)
     {
         final Topic topic = topics.topicOrNull(entry.topic);
         if (topic == null || topic.id().equals(entry.topicId))
@@ -120,7 +123,7 @@ final class SubscriptionRepairs
     }
 
     /** Keeps a subscription that could not be opened out of service, and reports it. */
-    void quarantine(final String name, final String reason)
+    public void quarantine(final String name, final String reason)
     {
         quarantined.put(name, reason);
         report.add(OpenReport.Action.QUARANTINED, "subscription " + name, reason + "; not opened, its files are " +
@@ -128,13 +131,13 @@ final class SubscriptionRepairs
     }
 
     /** Subscriptions this open could not open, by name, and why. */
-    Map<String, String> quarantined()
+    public Map<String, String> quarantined()
     {
         return Map.copyOf(quarantined);
     }
 
     /** Forgets a quarantined subscription, which is being deleted; false when it was not quarantined. */
-    boolean release(final String name)
+    public boolean release(final String name)
     {
         return quarantined.remove(name) != null;
     }

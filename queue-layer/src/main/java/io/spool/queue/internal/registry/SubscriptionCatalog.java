@@ -1,8 +1,17 @@
-package io.spool.queue;
+package io.spool.queue.internal.registry;
 
 import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
+import io.spool.queue.CorruptStateException;
+import io.spool.queue.GroupKeySource;
+import io.spool.queue.GroupMode;
+import io.spool.queue.OverflowPolicy;
+import io.spool.queue.Receipt;
+import io.spool.queue.RetentionMode;
+import io.spool.queue.RetryPolicy;
+import io.spool.queue.StartPosition;
+import io.spool.queue.SubscriptionSettings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,18 +43,18 @@ import java.util.zip.CRC32C;
  * kept in its state directory ({@value #ENTRY_FILE}, written when it is created or changed), so that when the
  * catalog and its copy are both damaged it is rebuilt from those. Not thread-safe: its owner serialises changes.
  */
-final class SubscriptionCatalog
+public final class SubscriptionCatalog
 {
     private static final String MAGIC = "spool-subscriptions 1";
     /** A subscription's own entry, in its state directory. */
-    static final String ENTRY_FILE = "subscription.entry";
+    public static final String ENTRY_FILE = "subscription.entry";
     /** Draws the receipt issuers: unguessable, so that a receipt cannot be made up for a subscription. */
     private static final SecureRandom ISSUERS = new SecureRandom();
 
     private final Path file;
     private final FileSync sync;
 
-    SubscriptionCatalog(final Path file, final FileSync sync)
+    public SubscriptionCatalog(final Path file, final FileSync sync)
     {
         this.file = file;
         this.sync = sync;
@@ -63,19 +72,19 @@ final class SubscriptionCatalog
         return loaded.value() == null ? new CopiedFile.Loaded<>(new LinkedHashMap<>(), null) : loaded;
     }
 
-    void save(final Map<String, Entry> entries)
+    public void save(final Map<String, Entry> entries)
     {
         CopiedFile.save(sync, file, encode(entries.values()));
     }
 
     /** Keeps {@code entry}'s own line in its state directory {@code directory}, for a rebuild. */
-    void saveEntry(final Path directory, final Entry entry)
+    public void saveEntry(final Path directory, final Entry entry)
     {
         DurableFiles.replace(sync, directory.resolve(ENTRY_FILE), encode(java.util.List.of(entry)));
     }
 
     /** Whether {@code directory} keeps its subscription's own line. */
-    static boolean hasEntry(final Path directory)
+    public static boolean hasEntry(final Path directory)
     {
         return Files.exists(directory.resolve(ENTRY_FILE));
     }
@@ -176,19 +185,19 @@ final class SubscriptionCatalog
     /**
      * One stored subscription. Immutable.
      */
-    static final class Entry
+    public static final class Entry
     {
-        final String name;
-        final String topic;
-        final SubscriptionSettings settings;
-        final long issuer;
+        public final String name;
+        public final String topic;
+        public final SubscriptionSettings settings;
+        public final long issuer;
         /** Whether the issuer was drawn now, for an entry stored without one: the catalog is to be saved again. */
-        final boolean issuerDrawn;
+        public final boolean issuerDrawn;
         /** The id of the topic the state was kept for; null for an entry stored before topics had ids. */
-        final String topicId;
+        public final String topicId;
 
         /** A new subscription on the topic of id {@code topicId}, with an issuer of its own. */
-        Entry(final String name, final String topic, final String topicId, final SubscriptionSettings settings)
+        public Entry(final String name, final String topic, final String topicId, final SubscriptionSettings settings)
         {
             this(name, topic, settings, ISSUERS.nextLong(), true, topicId);
         }
@@ -205,18 +214,18 @@ final class SubscriptionCatalog
         }
 
         /** This subscription with other settings, the rest kept. */
-        Entry withSettings(final SubscriptionSettings newSettings)
+        public Entry withSettings(final SubscriptionSettings newSettings)
         {
             return new Entry(name, topic, newSettings, issuer, false, topicId);
         }
 
         /** This subscription kept for the topic of id {@code id}, the rest kept. */
-        Entry withTopicId(final String id)
+        public Entry withTopicId(final String id)
         {
             return new Entry(name, topic, settings, issuer, false, id);
         }
 
-        String format()
+        public String format()
         {
             final StartPosition start = settings.startPosition();
             return name + ' ' + topic + " lock=" + settings.lockTimeoutMillis() + " limit=" + settings.deliveryLimit() +

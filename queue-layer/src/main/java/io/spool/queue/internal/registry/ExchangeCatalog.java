@@ -1,7 +1,8 @@
-package io.spool.queue;
+package io.spool.queue.internal.registry;
 
 import io.spool.log.CopiedFile;
 import io.spool.log.FileSync;
+import io.spool.queue.CorruptStateException;
 import io.spool.queue.routing.Binding;
 import io.spool.queue.routing.Exchange;
 import io.spool.queue.routing.ExchangeType;
@@ -28,7 +29,7 @@ import java.util.zip.CRC32C;
  * Replaced atomically on every change, and kept twice ({@link CopiedFile}). Not thread-safe: its owner serialises
  * changes.
  */
-final class ExchangeCatalog
+public final class ExchangeCatalog
 {
     private static final String MAGIC = "spool-exchanges 1";
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -37,7 +38,7 @@ final class ExchangeCatalog
     private final Path file;
     private final FileSync sync;
 
-    ExchangeCatalog(final Path file, final FileSync sync)
+    public ExchangeCatalog(final Path file, final FileSync sync)
     {
         this.file = file;
         this.sync = sync;
@@ -49,7 +50,7 @@ final class ExchangeCatalog
      * @return why the file itself was not used and its copy was, or null when it was.
      * @throws CorruptStateException if the file and its copy are both damaged.
      */
-    String loadInto(final Exchanges exchanges)
+    public String loadInto(final Exchanges exchanges)
     {
         final CopiedFile.Loaded<String> loaded = CopiedFile.load(sync, file, this::checked);
         if (loaded.value() == null)
@@ -80,7 +81,7 @@ final class ExchangeCatalog
     }
 
     /** Moves the damaged file and its copy aside, for an operator to look at. */
-    Path setAside()
+    public Path setAside()
     {
         return CopiedFile.setAside(file);
     }
@@ -98,7 +99,7 @@ final class ExchangeCatalog
         return text.substring(MAGIC.length() + 1, crcLine);
     }
 
-    void save(final Exchanges exchanges)
+    public void save(final Exchanges exchanges)
     {
         final StringBuilder text = new StringBuilder(MAGIC).append('\n');
         for (final Exchange exchange : exchanges.all())
