@@ -68,6 +68,11 @@ class ModuleLayeringTest
             .allowEmptyShould(true)
             .because("the stream layer's internals change without notice; its API is io.spool.stream")
             .check(SPOOL_CLASSES);
+        noClasses().that().resideOutsideOfPackage("io.spool.queue..")
+            .and().resideOutsideOfPackage("io.spool")
+            .should().dependOnClassesThat().resideInAPackage("io.spool.queue.internal..")
+            .because("the queue layer's internals change without notice; its API is io.spool and io.spool.queue")
+            .check(SPOOL_CLASSES);
     }
 
     /**
