@@ -142,7 +142,8 @@ public final class Spool implements AutoCloseable
         return subscriptions.list();
     }
 
-    /** Changes a live subscription's lock timeout, delivery limit or dead-letter topic; see {@link SubscriptionRegistry#update}. */
+    /** Changes a live subscription's lock timeout, delivery limit or dead-letter topic; see
+     * {@link SubscriptionRegistry#update}. */
     public void updateSubscription(final String name, final SubscriptionSettings settings)
     {
         subscriptions.update(name, settings);

@@ -11,7 +11,8 @@ import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The module order of docs/design/architecture.md, checked on the compiled classes: a lower layer never imports a higher one.
+ * The module order of docs/design/architecture.md, checked on the compiled classes: a lower layer never imports a
+ * higher one.
  * Maven already keeps higher modules off a lower module's classpath; this test also catches a class placed in
  * the wrong module's package.
  */

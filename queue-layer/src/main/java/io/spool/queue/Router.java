@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Publishes to topics with the subscriptions' overflow limits in force ({@link #send}, through the
- * {@link PublishGate}), and through exchanges: routes a message once, at publish time, and stores it once per topic with the
+ * {@link PublishGate}), and through exchanges: routes a message once, at publish time, and stores it once per topic
+ * with the
  * matched subscriptions named in its {@link QueueHeaders#ROUTED_TO} header, so that each subscription of the
  * topic sees exactly the messages its bindings matched. Declarations and bindings are kept in a durable catalog.
  * Thread-safe: changes are serialised, and publishes share one producer under a lock (publish to topics

@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 
 /**
  * The settings of a queue subscription: lock (visibility) timeout, delivery limit, dead-letter topic, retention
- * mode, start position, message groups, retry ladder and message time-to-live. Validated when built. Immutable and thread-safe.
+ * mode, start position, message groups, retry ladder and message time-to-live. Validated when built. Immutable and
+ * thread-safe.
  * <p>
  * The delivery limit counts like RabbitMQ quorum queues: with a limit of 3 a message is delivered 4 times, and
  * goes dead when the fourth delivery comes back unacknowledged; with a limit of 0 it is delivered once (SQS's

@@ -106,7 +106,8 @@ public final class PartitionWorker implements DeadLetterOutcomes
         this.wakeOnLetters = wake;
     }
 
-    /** Agent thread: the changeable settings of a live subscription take effect; see {@link SubscriptionRegistry#update}. */
+    /** Agent thread: the changeable settings of a live subscription take effect; see
+     * {@link SubscriptionRegistry#update}. */
     void update(final SubscriptionSettings settings, final DeadLetterSink sink)
     {
         this.deadLetterTopic = settings.deadLetterTopic();

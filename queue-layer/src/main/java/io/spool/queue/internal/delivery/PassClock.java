@@ -9,7 +9,8 @@ import org.agrona.concurrent.EpochClock;
  * the agent is taken, and the same for every message the pass touches after that. A pass takes microseconds to a
  * few milliseconds, so a lock or delay decided in it is off by at most that, while a clock read per acquire, ack and
  * timer check would cost more than the rest of an ack. A call sent after an injected clock moved is answered on the
- * new time ({@link Subscription#sync()} included), even by a pass that first read the clock before it moved. Not thread-safe: updated and read on the agent thread (and before the
+ * new time ({@link Subscription#sync()} included), even by a pass that first read the clock before it moved. Not
+ * thread-safe: updated and read on the agent thread (and before the
  * agent starts, on the thread that builds the subscription).
  */
 public final class PassClock implements EpochClock

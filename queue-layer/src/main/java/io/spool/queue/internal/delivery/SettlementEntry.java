@@ -38,8 +38,8 @@ public final class SettlementEntry
     {
     }
 
-    public static void write(final MutableDirectBuffer buffer, final int index, final int partition, final int deliveryNumber,
-        final long offset, final long argument)
+    public static void write(final MutableDirectBuffer buffer, final int index, final int partition,
+        final int deliveryNumber, final long offset, final long argument)
     {
         buffer.putInt(index + PARTITION_OFFSET, partition);
         buffer.putInt(index + DELIVERY_NUMBER_OFFSET, deliveryNumber);

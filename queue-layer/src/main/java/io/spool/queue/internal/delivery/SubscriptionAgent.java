@@ -90,8 +90,8 @@ public final class SubscriptionAgent implements Runnable
     /** Up while a thread runs a pass: the agent's thread, or a push consumer's that ran out of deliveries. */
     private volatile boolean passTaken;
 
-    public SubscriptionAgent(final String name, final long issuer, final PassClock clock, final PartitionWorker[] partitions,
-        final SubscriptionSettings settings)
+    public SubscriptionAgent(final String name, final long issuer, final PassClock clock,
+        final PartitionWorker[] partitions, final SubscriptionSettings settings)
     {
         this.issuer = issuer;
         this.overflow = new OverflowControl(settings, partitions);

@@ -9,7 +9,8 @@ import io.spool.queue.internal.table.OffsetWindow;
  * released one heading an ordered group brings the run of its group's messages behind it), then new ones from the
  * read cursor, each held for the consumer until its lock deadline. New offsets come in runs, so their
  * journal entries, their lock deadline (one timer per run, see {@link DeadlineTimers}) and the consumer's count of
- * held messages are written once per run rather than once per message. Not thread-safe: owned by the subscription partition's thread.
+ * held messages are written once per run rather than once per message. Not thread-safe: owned by the subscription
+ * partition's thread.
  */
 final class Acquisitions
 {

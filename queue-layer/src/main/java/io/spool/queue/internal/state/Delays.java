@@ -6,7 +6,8 @@ import io.spool.queue.internal.table.InFlightTable;
 
 /**
  * Messages that wait for a time before they may be delivered: published with a delivery time, nacked with a
- * delay, or nacked under a retry ladder. A delayed message is a held record with the {@link InFlightTable#DELAYED} holder and its due time on the
+ * delay, or nacked under a retry ladder. A delayed message is a held record with the {@link InFlightTable#DELAYED}
+ * holder and its due time on the
  * timer wheel, so it costs what an acquired message costs. Not thread-safe: owned by the subscription partition's
  * thread.
  */

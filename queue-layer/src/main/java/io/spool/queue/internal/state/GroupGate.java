@@ -38,7 +38,8 @@ final class GroupGate
         this.sticky = settings.groupMode() == GroupMode.KEY_STICKY ? new KeyStickyGroups() : null;
     }
 
-    /** With key-sticky groups, the next message queued for {@code consumerId} by its key, else {@link KeyStickyGroups#NONE}. */
+    /** With key-sticky groups, the next message queued for {@code consumerId} by its key, else
+     * {@link KeyStickyGroups#NONE}. */
     long nextQueued(final int consumerId)
     {
         return sticky == null ? KeyStickyGroups.NONE : sticky.nextQueued(consumerId);

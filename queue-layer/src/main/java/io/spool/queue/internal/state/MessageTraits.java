@@ -2,7 +2,8 @@ package io.spool.queue.internal.state;
 
 /**
  * What the queue needs to know about one message beyond its offset: whether an exchange routed it to this
- * subscription, its group, when it may be delivered and when it expires. A reusable holder filled by a {@link MessageInspector}. Not thread-safe.
+ * subscription, its group, when it may be delivered and when it expires. A reusable holder filled by a
+ * {@link MessageInspector}. Not thread-safe.
  */
 public final class MessageTraits
 {

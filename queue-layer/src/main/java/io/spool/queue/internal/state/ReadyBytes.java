@@ -8,7 +8,8 @@ import org.agrona.collections.Long2LongHashMap;
  * The bytes of one subscription partition's ready messages, counted exactly for the overflow limit: the frame
  * bytes (each record as stored in the log: header, key, headers, value and padding) of every message routed to the
  * subscription that the read cursor has not met and that has neither expired nor waits for its delivery time, plus
- * those of released messages waiting to be delivered again. Messages in a consumer's hands, delayed, waiting behind their group, acked or dead do not
+ * those of released messages waiting to be delivered again. Messages in a consumer's hands, delayed, waiting behind
+ * their group, acked or dead do not
  * count. Not thread-safe: owned by the subscription partition's thread.
  * <p>
  * Design note: a message's bytes are read once, as the log end passes it, by a reader of its own; the cursor takes

@@ -41,7 +41,8 @@ public interface StateLog
         }
     };
 
-    /** The offset was delivered for the first time, at {@code timeMillis}; every lower offset has been delivered too. */
+    /** The offset was delivered for the first time, at {@code timeMillis}; every lower offset has been delivered too.
+     * */
     void firstDelivery(long offset, long timeMillis);
 
     /** The {@code count} offsets from {@code from} on were delivered for the first time, all at {@code timeMillis}. */

@@ -101,7 +101,8 @@ public final class FirstDeliveryTimes
         }
     }
 
-    /** The {@code count} messages from {@code from} on were acked: {@link #settled} for each, if any was out of order. */
+    /** The {@code count} messages from {@code from} on were acked: {@link #settled} for each, if any was out of order.
+     * */
     public void settledRun(final long from, final int count)
     {
         if (outOfOrder.isEmpty())
