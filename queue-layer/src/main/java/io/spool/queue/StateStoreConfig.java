@@ -15,9 +15,9 @@ public final class StateStoreConfig
     /** Journals are read back through one mapping, so they must stay well below 2 GiB. */
     public static final long MAX_COMPACTION_THRESHOLD_BYTES = 1L << 30;
 
-    public static final int DEFAULT_JOURNAL_WINDOW_BYTES = MappedTail.WINDOW_BYTES;
+    public static final int DEFAULT_JOURNAL_WINDOW_BYTES = 16 * 1024 * 1024;
     /** The journal grows by whole steps of zeros, so a window holds a whole number of them. */
-    public static final int MIN_JOURNAL_WINDOW_BYTES = MappedTail.FILL_BYTES;
+    public static final int MIN_JOURNAL_WINDOW_BYTES = 64 * 1024;
     public static final int MAX_JOURNAL_WINDOW_BYTES = 1 << 30;
 
     public static final StateStoreConfig DEFAULT = new StateStoreConfig(StateDurability.NONE,

@@ -1,5 +1,6 @@
 package io.spool.queue.internal.store;
 
+import io.spool.queue.StateStoreConfig;
 import org.agrona.DirectBuffer;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,10 +29,10 @@ final class MappedTail implements AutoCloseable
      * (the hot path allocates nothing per message, so once per window is the most it may): the file grows ahead of
      * what is written by up to this much, sparse past the zeros written ahead, until the journal cuts it back.
      */
-    static final int WINDOW_BYTES = 16 * 1024 * 1024;
+    static final int WINDOW_BYTES = StateStoreConfig.DEFAULT_JOURNAL_WINDOW_BYTES;
 
     /** Zeros written ahead of the stores at a time: one positional write per 64 KiB of journal. */
-    static final int FILL_BYTES = 64 * 1024;
+    static final int FILL_BYTES = StateStoreConfig.MIN_JOURNAL_WINDOW_BYTES;
 
     private final FileChannel channel;
     private final int windowBytes;
