@@ -1,12 +1,13 @@
 package io.spool;
 
+import io.spool.api.MetricSample;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.stream.TopicDescription;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.PartitionLog;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionMetrics;
 import io.spool.stream.StreamEngine;
-import io.spool.stream.TopicDescription;
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownTopicException;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

@@ -1,20 +1,21 @@
 package io.spool;
 
+import io.spool.api.MetricSample;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.FileSync;
 import io.spool.log.LogStoreConfig;
+import io.spool.queue.Redriver;
+import io.spool.queue.Router;
 import io.spool.queue.StateDurability;
 import io.spool.queue.StateStoreConfig;
 import io.spool.queue.Subscription;
 import io.spool.queue.SubscriptionRegistry;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.Redriver;
-import io.spool.queue.Router;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamEngineConfig;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicConfig;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.SystemEpochClock;
 
@@ -130,7 +131,7 @@ public final class Spool implements AutoCloseable
     }
 
     /**
-     * @throws io.spool.queue.UnknownSubscriptionException when there is none of that name.
+     * @throws io.spool.api.queue.UnknownSubscriptionException when there is none of that name.
      */
     public Subscription subscription(final String name)
     {
@@ -331,7 +332,7 @@ public final class Spool implements AutoCloseable
         /**
          * The journal size after which a subscription partition's state is compacted into a snapshot.
          *
-         * @throws io.spool.queue.InvalidSettingsException if it is not between 1 KiB and 1 GiB.
+         * @throws io.spool.api.queue.InvalidSettingsException if it is not between 1 KiB and 1 GiB.
          */
         public Builder stateCompactionThresholdBytes(final long bytes)
         {
@@ -344,7 +345,7 @@ public final class Spool implements AutoCloseable
          * The window each subscription partition's state journal is written through, and by which its file grows
          * ahead of what it holds (see {@link StateStoreConfig#journalWindowBytes}).
          *
-         * @throws io.spool.queue.InvalidSettingsException if it is not a multiple of 64 KiB between 64 KiB and 1 GiB.
+         * @throws io.spool.api.queue.InvalidSettingsException if it is not a multiple of 64 KiB between 64 KiB and 1 GiB.
          */
         public Builder stateJournalWindowBytes(final int bytes)
         {

@@ -1,10 +1,10 @@
 package io.spool;
 
-import io.spool.queue.OverflowPolicy;
-import io.spool.queue.QueueFullException;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
 import io.spool.queue.Router;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
 import io.spool.stream.StreamProducer;
 
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.api.SpoolException;
+
 /**
  * Told the outcome of each publish, on the pipeline's publish thread, in offset order per log. Implementations must
  * not block: they delay every other confirm of the pipeline.

@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.api.SpoolException;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

@@ -1,10 +1,17 @@
 package io.spool.log;
 
+import com.lmax.disruptor.InsufficientCapacityException;
+import com.lmax.disruptor.RingBuffer;
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.DedupKey;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.RecordDescriptor;
+import io.spool.api.log.RecordTooLargeException;
 import io.spool.log.internal.pipeline.AppendEvent;
 import io.spool.log.internal.pipeline.RecordFramer;
 import io.spool.log.internal.segment.SegmentDescriptor;
-import com.lmax.disruptor.InsufficientCapacityException;
-import com.lmax.disruptor.RingBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

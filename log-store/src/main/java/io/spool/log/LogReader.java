@@ -1,14 +1,17 @@
 package io.spool.log;
 
+import io.spool.api.EngineClosedException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordView;
 import io.spool.log.internal.segment.OffsetIndex;
 import io.spool.log.internal.segment.Segment;
 import io.spool.log.internal.segment.SegmentDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import static io.spool.log.RecordDescriptor.FRAME_LENGTH_OFFSET;
-import static io.spool.log.RecordDescriptor.HEADERS_LENGTH_OFFSET;
-import static io.spool.log.RecordDescriptor.OFFSET_OFFSET;
-import static io.spool.log.RecordDescriptor.align;
+import static io.spool.api.log.RecordDescriptor.FRAME_LENGTH_OFFSET;
+import static io.spool.api.log.RecordDescriptor.HEADERS_LENGTH_OFFSET;
+import static io.spool.api.log.RecordDescriptor.OFFSET_OFFSET;
+import static io.spool.api.log.RecordDescriptor.align;
 
 /**
  * A cursor over one log that hands out records as zero-copy {@link RecordView}s, never past the committed end.

@@ -1,10 +1,11 @@
 package io.spool.log;
 
+import io.spool.api.EngineClosedException;
+import io.spool.api.log.LogConfig;
 import io.spool.log.internal.pipeline.IngestPipeline;
 import io.spool.log.internal.pipeline.SegmentPrefaulter;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import org.agrona.concurrent.EpochClock;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,11 +1,13 @@
 package io.spool.log;
 
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.RecordDescriptor;
 import io.spool.log.internal.pipeline.IngestPipeline;
 import io.spool.log.internal.pipeline.PartitionWriter;
-import io.spool.log.internal.segment.LogRetention;
-import io.spool.log.internal.segment.LogSegments;
 import io.spool.log.internal.recovery.LogRecovery;
 import io.spool.log.internal.segment.IdleSegmentMappings;
+import io.spool.log.internal.segment.LogRetention;
+import io.spool.log.internal.segment.LogSegments;
 import io.spool.log.internal.segment.LogStart;
 import io.spool.log.internal.segment.Segment;
 import org.agrona.collections.ArrayUtil;

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.api.log.RecordDescriptor;
 import io.spool.log.internal.pipeline.AppendEvent;
 import io.spool.log.internal.pipeline.RecordFramer;
 import org.agrona.DirectBuffer;

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.api.log.LogConfig;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

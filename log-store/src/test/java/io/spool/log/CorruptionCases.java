@@ -1,10 +1,12 @@
 package io.spool.log;
 
-import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.LogConfig;
 import io.spool.log.TemplateLog.SegmentLayout;
-import io.spool.log.tools.LogInspector;
+import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;
 import io.spool.log.tools.LogInspector.SegmentReport;
 import io.spool.log.tools.LogInspector.VerifyReport;
+import io.spool.log.tools.LogInspector;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 

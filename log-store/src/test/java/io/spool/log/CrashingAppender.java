@@ -1,5 +1,8 @@
 package io.spool.log;
 
+import io.spool.api.SpoolException;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
 import org.agrona.concurrent.CachedEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 

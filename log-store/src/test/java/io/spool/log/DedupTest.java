@@ -1,5 +1,10 @@
 package io.spool.log;
 
+import io.spool.api.SpoolException;
+import io.spool.api.log.DedupKey;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.RecordDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

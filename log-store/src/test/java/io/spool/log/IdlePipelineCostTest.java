@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.api.log.LogConfig;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

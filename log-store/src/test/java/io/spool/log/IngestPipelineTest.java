@@ -1,12 +1,16 @@
 package io.spool.log;
 
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
 import io.spool.log.internal.pipeline.AppendEvent;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.api.log.Durability;
 import io.spool.log.tools.LogInspector;
 import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.Test;

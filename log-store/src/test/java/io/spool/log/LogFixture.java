@@ -1,10 +1,12 @@
 package io.spool.log;
 
+import io.spool.api.SpoolException;
+import io.spool.api.log.LogConfig;
 import org.agrona.concurrent.CachedEpochClock;
 
-import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

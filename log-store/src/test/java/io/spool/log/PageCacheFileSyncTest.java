@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

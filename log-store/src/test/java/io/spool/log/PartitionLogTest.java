@@ -1,5 +1,12 @@
 package io.spool.log;
 
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordTooLargeException;
+import io.spool.api.log.RecordView;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

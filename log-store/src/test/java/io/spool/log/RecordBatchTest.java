@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.LogConfig;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

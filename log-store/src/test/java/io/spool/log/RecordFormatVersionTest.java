@@ -1,8 +1,9 @@
 package io.spool.log;
 
+import io.spool.api.log.HeadersCodec;
 import io.spool.log.internal.recovery.LogRecovery;
-import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.log.internal.segment.Checksums;
+import io.spool.log.internal.segment.SegmentDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.zip.CRC32C;
 
+import static io.spool.api.log.RecordDescriptor.*;
 import static io.spool.log.LogFixture.bytes;
 import static io.spool.log.LogFixture.text;
-import static io.spool.log.RecordDescriptor.*;
 import static io.spool.log.internal.segment.SegmentDescriptor.LOG_SUFFIX;
 import static io.spool.log.internal.segment.SegmentDescriptor.fileName;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.api.SpoolException;
+import io.spool.api.log.LogConfig;
 import io.spool.log.internal.segment.Segment;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;

@@ -1,9 +1,10 @@
 package io.spool.log;
 
-import io.spool.log.internal.recovery.LogRecovery;
-import io.spool.log.internal.segment.SegmentDescriptor;
+import io.spool.api.log.RecordDescriptor;
 import io.spool.log.TemplateLog.Frame;
 import io.spool.log.TemplateLog.SegmentLayout;
+import io.spool.log.internal.recovery.LogRecovery;
+import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +14,6 @@ import java.util.List;
 import static io.spool.log.internal.segment.SegmentDescriptor.LOG_SUFFIX;
 import static io.spool.log.internal.segment.SegmentDescriptor.fileName;
 import static org.assertj.core.api.Assertions.assertThat;
-
 
 /**
  * Whole segments lost or unreadable: a deleted, truncated or headerless segment becomes a hole readers pass over, a

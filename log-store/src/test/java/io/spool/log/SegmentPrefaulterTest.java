@@ -1,5 +1,7 @@
 package io.spool.log;
 
+import io.spool.api.SpoolException;
+import io.spool.api.log.LogConfig;
 import io.spool.log.internal.pipeline.SegmentPrefaulter;
 import io.spool.log.internal.segment.Segment;
 import io.spool.log.internal.segment.SegmentDescriptor;

@@ -1,5 +1,6 @@
 package io.spool.log;
 
+import io.spool.api.log.RecordDescriptor;
 import io.spool.log.internal.recovery.LogRecovery;
 import io.spool.log.internal.segment.SegmentDescriptor;
 import io.spool.log.internal.segment.SegmentScanner;

@@ -21,13 +21,14 @@ class ModuleLayeringTest
 {
     private static final JavaClasses SPOOL_CLASSES = new ClassFileImporter()
         .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .withImportOption(location -> !location.contains("-tests.jar"))
         .importPackages("io.spool");
 
     @Test
     void importsEveryModule()
     {
         assertThat(SPOOL_CLASSES.stream().map(c -> c.getPackageName()).distinct())
-            .contains("io.spool", "io.spool.log", "io.spool.stream", "io.spool.queue", "io.spool.wire", "io.spool.cluster",
+            .contains("io.spool", "io.spool.api", "io.spool.log", "io.spool.stream", "io.spool.queue", "io.spool.wire", "io.spool.cluster",
                 "io.spool.model");
     }
 
@@ -50,6 +51,34 @@ class ModuleLayeringTest
             .whereLayer("wire").mayOnlyBeAccessedByLayers("cluster", "perf", "model")
             .whereLayer("queue").mayOnlyBeAccessedByLayers("wire", "cluster", "perf", "model")
             .whereLayer("stream").mayOnlyBeAccessedByLayers("queue", "wire", "cluster", "perf", "model")
+            .check(SPOOL_CLASSES);
+    }
+
+    /**
+     * The API module is what the network client ships with (docs/decisions/015): it may use no other Spool code, or
+     * the client would drag the engine in again.
+     */
+    @Test
+    void theApiUsesNoEngineCode()
+    {
+        noClasses().that().resideInAPackage("io.spool.api..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.spool", "io.spool.log..", "io.spool.stream..",
+                "io.spool.queue..", "io.spool.wire..", "io.spool.cluster..", "io.spool.model..", "io.spool.perf..")
+            .because("spool-api depends on Agrona alone; the engine depends on it, never the other way")
+            .check(SPOOL_CLASSES);
+    }
+
+    /**
+     * The client artifact sees the API and the protocol only; its dependency list keeps the engine off its class path
+     * (ClientNeedsNoEngineTest), and this rule keeps a class of the client from being placed in the server's module.
+     */
+    @Test
+    void theClientAndTheProtocolUseNoEngineCode()
+    {
+        noClasses().that().resideInAnyPackage("io.spool.wire", "io.spool.wire.client..")
+            .should().dependOnClassesThat().resideInAnyPackage("io.spool", "io.spool.log..", "io.spool.stream..",
+                "io.spool.queue..", "io.spool.wire.server..", "io.spool.wire.kafka..", "io.spool.wire.sqs..",
+                "io.spool.cluster..")
             .check(SPOOL_CLASSES);
     }
 

@@ -1,11 +1,11 @@
 package io.spool.model;
 
 import io.spool.Spool;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicPartition;
 import io.spool.queue.DeathHistory;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicPartition;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.spool.model;
 
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.FileSync;
-import io.spool.log.LogConfig;
 import io.spool.log.LogFixture;
 import io.spool.log.PageCacheFileSync;
 import io.spool.queue.StateStoreConfig;
-import io.spool.stream.TopicConfig;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
 package io.spool.model;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.OffsetOutOfRangeException;
 import io.spool.log.LogReader;
 import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
-import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
 import net.jqwik.api.Arbitraries;
@@ -240,7 +240,7 @@ class LogProperties
                 }
 
                 @Override
-                public void onFailed(final long correlation, final io.spool.log.SpoolException error)
+                public void onFailed(final long correlation, final io.spool.api.SpoolException error)
                 {
                     throw error;
                 }

@@ -1,16 +1,16 @@
 package io.spool.model;
 
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.model.QueueModel.Outcome;
-import io.spool.queue.AlreadySettledException;
 import io.spool.queue.BatchResult;
-import io.spool.queue.ConsumerOptions;
 import io.spool.queue.Delivery;
 import io.spool.queue.DeliveryListener;
 import io.spool.queue.QueueConsumer;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
-import io.spool.queue.StaleReceiptException;
-import io.spool.queue.UnknownDeliveryException;
 
 import java.util.ArrayList;
 import java.util.HashMap;

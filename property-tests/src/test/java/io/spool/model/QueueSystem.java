@@ -1,20 +1,20 @@
 package io.spool.model;
 
 import io.spool.Spool;
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
 import io.spool.log.LogReader;
-import io.spool.model.QueueModel.GroupSource;
 import io.spool.model.QueueMessage.State;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.OverflowPolicy;
-import io.spool.queue.QueueFullException;
-import io.spool.queue.QueueHeaders;
+import io.spool.model.QueueModel.GroupSource;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionMetrics;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
 import org.agrona.concurrent.CachedEpochClock;
 
 import java.nio.charset.StandardCharsets;

@@ -1,22 +1,23 @@
 package io.spool.model;
 
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogStoreConfig;
-import io.spool.log.OffsetOutOfRangeException;
 import io.spool.model.StreamModel.Partition;
 import io.spool.stream.CommittedOffsetStore;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
 import io.spool.stream.GroupCoordinator;
 import io.spool.stream.OffsetResetPolicy;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
 import io.spool.stream.RangeAssignor;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamEngineConfig;
 import io.spool.stream.StreamProducer;
-import io.spool.stream.TopicPartition;
 import org.agrona.concurrent.CachedEpochClock;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

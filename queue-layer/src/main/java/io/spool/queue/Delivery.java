@@ -1,7 +1,8 @@
 package io.spool.queue;
 
-import io.spool.log.HeadersCodec;
-import io.spool.log.RecordView;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordView;
+import io.spool.api.queue.Receipt;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
 

@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+
 /**
  * Receives pushed deliveries on the consumer's own thread, one at a time.
  */

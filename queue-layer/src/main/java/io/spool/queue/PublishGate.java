@@ -1,8 +1,11 @@
 package io.spool.queue;
 
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.queue.internal.delivery.PendingConfirms;
-import io.spool.stream.ProducerRecord;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
 import org.agrona.concurrent.EpochClock;

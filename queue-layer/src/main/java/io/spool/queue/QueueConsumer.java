@@ -1,6 +1,10 @@
 package io.spool.queue;
 
-import io.spool.log.RecordView;
+import io.spool.api.log.RecordView;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
 import io.spool.queue.internal.delivery.AckRun;
 import io.spool.queue.internal.delivery.DeliveryHandoff;
 import io.spool.queue.internal.delivery.IdleBackoff;

@@ -1,9 +1,13 @@
 package io.spool.queue;
 
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordView;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.RedriveResult;
+import io.spool.api.queue.UnknownSubscriptionException;
 import io.spool.log.LogReader;
 import io.spool.log.PartitionLog;
-import io.spool.log.RecordView;
 import io.spool.queue.internal.delivery.PendingConfirms;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
@@ -53,7 +57,7 @@ public final class Redriver
      * waits until every copy is stored.
      *
      * @throws InvalidRequestException           if the range is empty or negative.
-     * @throws io.spool.stream.UnknownTopicException if the topic does not exist.
+     * @throws io.spool.api.stream.UnknownTopicException if the topic does not exist.
      */
     public RedriveResult redrive(final String deadLetterTopic, final long fromOffset, final long toOffset)
     {

@@ -1,6 +1,6 @@
 package io.spool.queue;
 
-import io.spool.stream.PublishResult;
+import io.spool.api.stream.PublishResult;
 
 import java.util.List;
 

@@ -1,14 +1,19 @@
 package io.spool.queue;
 
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
 import io.spool.log.OpenReport;
 import io.spool.queue.internal.registry.ExchangeCatalog;
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.Exchange;
-import io.spool.queue.routing.ExchangeType;
 import io.spool.queue.routing.Exchanges;
-import io.spool.stream.KeyPartitioner;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
 import io.spool.stream.TopicRegistry;
@@ -78,7 +83,7 @@ public final class Router
     /**
      * Declares an exchange; the same declaration again is a no-op.
      *
-     * @throws io.spool.queue.routing.InvalidRoutingException if the name exists with another type or alternate.
+     * @throws io.spool.api.routing.InvalidRoutingException if the name exists with another type or alternate.
      */
     public synchronized Exchange declare(final String name, final ExchangeType type, final String alternate)
     {
@@ -95,9 +100,9 @@ public final class Router
     /**
      * Binds a subscription to an exchange.
      *
-     * @throws io.spool.queue.routing.UnknownExchangeException if the exchange was never declared.
+     * @throws io.spool.api.routing.UnknownExchangeException if the exchange was never declared.
      * @throws UnknownSubscriptionException                     if the subscription does not exist.
-     * @throws io.spool.queue.routing.InvalidRoutingException   if the binding does not fit the exchange's type.
+     * @throws io.spool.api.routing.InvalidRoutingException   if the binding does not fit the exchange's type.
      */
     public synchronized void bind(final String exchange, final Binding binding)
     {
@@ -149,7 +154,7 @@ public final class Router
      *
      * @param mandatory when nothing matches, return the message ({@link RouteOutcome.Status#RETURNED}) instead of
      *                  dropping it.
-     * @throws io.spool.queue.routing.UnknownExchangeException if the exchange was never declared.
+     * @throws io.spool.api.routing.UnknownExchangeException if the exchange was never declared.
      * @throws QueueFullException                              as {@link #send} does, for any matched topic.
      */
     public CompletableFuture<RouteOutcome> publish(final String exchange, final String routingKey, final byte[] key,
@@ -217,7 +222,7 @@ public final class Router
      * spread round-robin would have a message in flight in each partition. A keyed record goes by its key, and a
      * dedup id does not move a grouped record (a repeat carries the same group and meets the first).
      *
-     * @throws io.spool.stream.UnknownTopicException if the record's topic does not exist.
+     * @throws io.spool.api.stream.UnknownTopicException if the record's topic does not exist.
      */
     public ProducerRecord placedByGroup(final ProducerRecord record)
     {

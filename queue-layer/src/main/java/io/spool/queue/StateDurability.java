@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.api.queue.InvalidSettingsException;
 import io.spool.queue.internal.store.SubscriptionStateStore;
 
 /**

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.api.queue.QueueException;
+
 /**
  * Reading or writing a subscription state file failed in the operating system (disk full, permissions, a closed
  * store). Immutable and thread-safe.

@@ -1,5 +1,12 @@
 package io.spool.queue;
 
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.SubscriptionDescription;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.delivery.AgentRequest;
 import io.spool.queue.internal.delivery.DeadLetterSink;
 import io.spool.queue.internal.delivery.SubscriptionAgent;

@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.api.queue.QueueException;
+
 /**
  * A call named a subscription the engine did not open because its state is damaged beyond what the copies rebuild
  * (or its topic is gone); the message says what, and that deleting the subscription clears it. Its files are left

@@ -1,10 +1,18 @@
 package io.spool.queue;
 
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.queue.SubscriptionExistsException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.stream.PublishListener;
 import io.spool.log.DurableFiles;
-import io.spool.log.EngineClosedException;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
-import io.spool.log.SpoolException;
 import io.spool.queue.internal.delivery.DeadLetterOutcomes;
 import io.spool.queue.internal.delivery.DeadLetterReplay;
 import io.spool.queue.internal.delivery.DeadLetterSink;
@@ -14,7 +22,6 @@ import io.spool.queue.internal.delivery.PassClock;
 import io.spool.queue.internal.delivery.SubscriptionAgent;
 import io.spool.queue.internal.registry.SubscriptionCatalog;
 import io.spool.queue.internal.registry.SubscriptionRepairs;
-import io.spool.stream.PublishListener;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamProducer;
 import io.spool.stream.Topic;
@@ -89,7 +96,7 @@ public final class SubscriptionRegistry implements AutoCloseable
                     catalog.saveEntry(directory.resolve(entry.name), entry);
                 }
             }
-            catch (final CorruptStateException | io.spool.stream.UnknownTopicException damaged)
+            catch (final CorruptStateException | io.spool.api.stream.UnknownTopicException damaged)
             {
                 repairs.quarantine(entry.name, damaged.getMessage());
             }
@@ -127,7 +134,7 @@ public final class SubscriptionRegistry implements AutoCloseable
      *
      * @throws InvalidSettingsException for a bad name.
      * @throws SubscriptionExistsException when the name is taken.
-     * @throws io.spool.stream.UnknownTopicException when the topic (or the dead-letter topic) does not exist.
+     * @throws io.spool.api.stream.UnknownTopicException when the topic (or the dead-letter topic) does not exist.
      */
     public synchronized Subscription create(final String name, final String topic, final SubscriptionSettings settings)
     {
@@ -259,7 +266,7 @@ public final class SubscriptionRegistry implements AutoCloseable
      *
      * @throws InvalidSettingsException when another setting differs.
      * @throws UnknownSubscriptionException when there is no such subscription.
-     * @throws io.spool.stream.UnknownTopicException when the new dead-letter topic does not exist.
+     * @throws io.spool.api.stream.UnknownTopicException when the new dead-letter topic does not exist.
      */
     public synchronized void update(final String name, final SubscriptionSettings settings)
     {

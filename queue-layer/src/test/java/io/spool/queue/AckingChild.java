@@ -1,13 +1,13 @@
 package io.spool.queue;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.store.SubscriptionStateStore;
-
 import org.agrona.concurrent.SystemEpochClock;
 
 import java.io.BufferedOutputStream;
-import java.io.FileOutputStream;
 import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.SplittableRandom;

@@ -1,8 +1,10 @@
 package io.spool.queue;
 
 import io.spool.Spool;
-import io.spool.log.LogConfig;
-import io.spool.stream.TopicConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.TopicConfig;
 import org.agrona.concurrent.EpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,9 +1,10 @@
 package io.spool.queue;
 
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.ExchangeType;
 import io.spool.log.OpenReport;
 import io.spool.queue.internal.registry.SubscriptionCatalog;
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.ExchangeType;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,11 +1,12 @@
 package io.spool.queue;
 
 import io.spool.Spool;
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordView;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.LogReader;
-import io.spool.log.RecordView;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicConfig;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

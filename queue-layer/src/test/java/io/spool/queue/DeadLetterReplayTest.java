@@ -1,7 +1,8 @@
 package io.spool.queue;
 
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ConsumerRecord;
 import io.spool.queue.internal.store.JournalDescriptor;
-import io.spool.stream.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

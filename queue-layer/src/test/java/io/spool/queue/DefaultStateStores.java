@@ -1,7 +1,7 @@
 package io.spool.queue;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.store.SubscriptionStateStore;
-
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;

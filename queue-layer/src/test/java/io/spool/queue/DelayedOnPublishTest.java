@@ -1,7 +1,11 @@
 package io.spool.queue;
 
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.queue.internal.state.MessageState;
-import io.spool.stream.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,12 @@
 package io.spool.queue;
 
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.ExchangeType;
-import io.spool.queue.routing.HeadersMatch;
-import io.spool.queue.routing.UnknownExchangeException;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.routing.HeadersMatch;
+import io.spool.api.routing.UnknownExchangeException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

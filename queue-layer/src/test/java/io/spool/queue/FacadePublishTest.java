@@ -1,8 +1,9 @@
 package io.spool.queue;
 
 import io.spool.SpoolProducer;
-import io.spool.log.RecordTooLargeException;
-import io.spool.stream.ProducerRecord;
+import io.spool.api.log.RecordTooLargeException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,11 @@
 package io.spool.queue;
 
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,17 @@
 package io.spool.queue;
 
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.RetryPolicy;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.store.SubscriptionStateStore;
 import io.spool.testing.SlowTest;
 import org.agrona.concurrent.CachedEpochClock;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.spool.queue;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
-
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package io.spool.queue;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.store.SnapshotDescriptor;
 import io.spool.queue.internal.store.SubscriptionStateStore;
-
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,10 @@
 package io.spool.queue;
 
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.SubscriptionSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

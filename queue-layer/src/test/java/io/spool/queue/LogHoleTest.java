@@ -1,12 +1,13 @@
 package io.spool.queue;
 
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogFixture;
 import io.spool.log.LogHole;
 import io.spool.log.PartitionLog;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

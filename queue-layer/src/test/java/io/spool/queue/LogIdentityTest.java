@@ -1,10 +1,12 @@
 package io.spool.queue;
 
 import io.spool.Spool;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.LogFixture;
 import io.spool.log.OpenReport;
 import io.spool.stream.StreamEngine;
-import io.spool.stream.TopicConfig;
 import io.spool.stream.TopicInUseException;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,11 @@
 package io.spool.queue;
 
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageGroups;
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
-
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 

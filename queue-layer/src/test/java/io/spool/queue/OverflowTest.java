@@ -1,8 +1,14 @@
 package io.spool.queue;
 
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.log.LogReader;
-import io.spool.stream.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

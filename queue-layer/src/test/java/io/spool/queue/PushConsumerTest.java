@@ -1,14 +1,20 @@
 package io.spool.queue;
 
+import io.spool.api.MetricSample;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
+import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.spool.MetricSample;
-import io.spool.log.HeadersCodec;
-import io.spool.stream.ProducerRecord;
-import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -327,10 +333,10 @@ class PushConsumerTest
                 all.countDown();
             });
         }
-        final List<io.spool.stream.ProducerRecord> records = new java.util.ArrayList<>();
+        final List<io.spool.api.stream.ProducerRecord> records = new java.util.ArrayList<>();
         for (int i = 0; i < 300; i++)
         {
-            records.add(new io.spool.stream.ProducerRecord("jobs", 0, null, java.util.Map.of(), new byte[8]));
+            records.add(new io.spool.api.stream.ProducerRecord("jobs", 0, null, java.util.Map.of(), new byte[8]));
         }
         fx.spool.newProducer().sendBatch(records).join();
         QueueFixture.await(all);

@@ -2,8 +2,10 @@ package io.spool.queue;
 
 import io.spool.Spool;
 import io.spool.SpoolProducer;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

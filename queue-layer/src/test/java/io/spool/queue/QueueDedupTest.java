@@ -1,6 +1,8 @@
 package io.spool.queue;
 
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.SubscriptionSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,14 @@
 package io.spool.queue;
 
 import io.spool.Spool;
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogFixture;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.ProducerRecord;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
 import org.agrona.concurrent.CachedEpochClock;
 
 import java.nio.charset.StandardCharsets;

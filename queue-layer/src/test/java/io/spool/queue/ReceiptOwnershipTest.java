@@ -1,5 +1,12 @@
 package io.spool.queue;
 
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownDeliveryException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,10 @@
 package io.spool.queue;
 
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.RedriveResult;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,10 @@
 package io.spool.queue;
 
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.queue.internal.state.MessageState;
 
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package io.spool.queue;
 
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.SubscriptionSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

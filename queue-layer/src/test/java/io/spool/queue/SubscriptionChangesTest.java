@@ -1,6 +1,15 @@
 package io.spool.queue;
 
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.stream.UnknownTopicException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,9 @@
 package io.spool.queue;
 
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.queue.SubscriptionSettings;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

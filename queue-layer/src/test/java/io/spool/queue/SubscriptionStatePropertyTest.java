@@ -1,9 +1,10 @@
 package io.spool.queue;
 
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.store.SubscriptionStateStore;
-
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

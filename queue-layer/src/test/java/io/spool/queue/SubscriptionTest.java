@@ -1,8 +1,20 @@
 package io.spool.queue;
 
-import io.spool.log.EngineClosedException;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.EngineClosedException;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionDescription;
+import io.spool.api.queue.SubscriptionExistsException;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownDeliveryException;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.UnknownTopicException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

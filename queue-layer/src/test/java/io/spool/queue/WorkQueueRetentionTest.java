@@ -1,9 +1,13 @@
 package io.spool.queue;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.PartitionLog;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,12 @@
 package io.spool.stream;
 
-import io.spool.stream.internal.group.OffsetLogDescriptor;
+import io.spool.api.EngineClosedException;
+import io.spool.api.stream.GroupReport;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.DurableFiles;
-import io.spool.log.EngineClosedException;
 import io.spool.log.FileSync;
+import io.spool.stream.internal.group.OffsetLogDescriptor;
 import org.agrona.collections.Object2LongHashMap;
 
 import java.io.IOException;

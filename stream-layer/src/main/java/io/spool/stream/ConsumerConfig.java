@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.InvalidGroupException;
+
 /**
  * Settings of a {@link StreamConsumer}. {@code groupId} may be null for a consumer that neither joins a group
  * nor commits. Immutable, thread-safe.

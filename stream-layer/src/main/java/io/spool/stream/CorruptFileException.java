@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.StreamException;
+
 /**
  * A stream-layer metadata file failed its checksum or format check and cannot be trusted. Immutable, thread-safe.
  */

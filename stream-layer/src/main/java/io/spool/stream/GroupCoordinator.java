@@ -1,5 +1,12 @@
 package io.spool.stream;
 
+import io.spool.api.stream.CommitFailedException;
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.MemberAssignment;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownMemberException;
 import io.spool.stream.internal.group.ConsumerGroup;
 import org.agrona.concurrent.EpochClock;
 

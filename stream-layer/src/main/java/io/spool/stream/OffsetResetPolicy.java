@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.NoOffsetForPartitionException;
+
 /**
  * Where a consumer starts reading a partition for which it has no position (no seek and no committed offset),
  * and where it goes when its committed position fell below the log start. Immutable, thread-safe.

@@ -1,5 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.TopicPartition;
+
 import java.util.List;
 import java.util.Map;
 

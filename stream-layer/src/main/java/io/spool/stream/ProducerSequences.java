@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
 

@@ -1,6 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.internal.group.Assignments;
+
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

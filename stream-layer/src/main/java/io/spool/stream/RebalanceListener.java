@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.TopicPartition;
+
 import java.util.Collection;
 
 /**

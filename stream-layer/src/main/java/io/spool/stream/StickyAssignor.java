@@ -1,6 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.internal.group.Assignments;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,5 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicPartition;
+
 import java.util.List;
 import java.util.zip.CRC32C;
 

@@ -1,15 +1,26 @@
 package io.spool.stream;
 
+import io.spool.api.EngineClosedException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordView;
+import io.spool.api.stream.CommitFailedException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.IllegalClientStateException;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.NoOffsetForPartitionException;
+import io.spool.api.stream.PartitionNotAssignedException;
+import io.spool.api.stream.StreamRecordHandler;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownMemberException;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
+import io.spool.log.RecordHandler;
 import io.spool.stream.internal.consumer.PartitionCursor;
 import io.spool.stream.internal.consumer.PartitionCursors;
 import io.spool.stream.internal.group.ConsumerOffsets;
 import io.spool.stream.internal.group.GroupMembership;
-import io.spool.log.EngineClosedException;
-import io.spool.log.OffsetOutOfRangeException;
-import io.spool.log.RecordHandler;
-import io.spool.log.RecordView;
 import org.agrona.concurrent.EpochClock;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,9 +1,21 @@
 package io.spool.stream;
 
-import io.spool.stream.internal.group.GroupReports;
+import io.spool.api.stream.GroupReport;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.OffsetSpec;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicDescription;
+import io.spool.api.stream.TopicExistsException;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownGroupException;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.LogStore;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
+import io.spool.stream.internal.group.GroupReports;
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;

@@ -1,14 +1,21 @@
 package io.spool.stream;
 
+import io.spool.api.SpoolException;
+import io.spool.api.log.DedupKey;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordDescriptor;
+import io.spool.api.stream.IllegalClientStateException;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.ConfirmListener;
-import io.spool.log.DedupKey;
-import io.spool.log.HeadersCodec;
 import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
-import io.spool.log.RecordDescriptor;
 import io.spool.log.RecordRanges;
-import io.spool.log.SpoolException;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.UnknownPartitionException;
 import io.spool.log.PartitionLog;
 
 /**

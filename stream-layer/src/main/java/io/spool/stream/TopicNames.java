@@ -1,5 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidTopicException;
+
 /**
  * Kafka's topic naming rules, which Spool also applies to consumer group ids: 1 to 249 characters from
  * {@code [a-zA-Z0-9._-]}, and neither {@code "."} nor {@code ".."} (they would name directories that escape

@@ -1,5 +1,11 @@
 package io.spool.stream;
 
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicDescription;
+import io.spool.api.stream.TopicExistsException;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
 import io.spool.log.LogStore;

@@ -1,7 +1,8 @@
 package io.spool.stream;
 
-import io.spool.log.Durability;
-import io.spool.log.LogConfig;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 
 import java.util.HashMap;
 import java.util.Map;

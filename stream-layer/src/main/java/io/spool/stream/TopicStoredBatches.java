@@ -1,8 +1,9 @@
 package io.spool.stream;
 
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordView;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogReader;
-import io.spool.log.OffsetOutOfRangeException;
-import io.spool.log.RecordView;
 
 import java.util.ArrayDeque;
 import java.util.zip.CRC32C;

@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.TopicPartition;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.api.stream.TopicPartition;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

@@ -1,6 +1,8 @@
 package io.spool.stream;
 
-import io.spool.log.EngineClosedException;
+import io.spool.api.EngineClosedException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.PowerLossFileSync;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

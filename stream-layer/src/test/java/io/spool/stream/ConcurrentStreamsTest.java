@@ -1,6 +1,9 @@
 package io.spool.stream;
 
-import io.spool.log.SpoolException;
+import io.spool.api.SpoolException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.PublishListener;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,13 @@
 package io.spool.stream;
 
-import io.spool.log.OffsetOutOfRangeException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.stream.CommitFailedException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogStoreConfig;
 
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.spool.stream;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.LogStoreConfig;
 import org.agrona.concurrent.CachedEpochClock;
 

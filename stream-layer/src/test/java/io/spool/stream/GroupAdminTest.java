@@ -1,5 +1,14 @@
 package io.spool.stream;
 
+import io.spool.api.stream.GroupReport;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.OffsetSpec;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownGroupException;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

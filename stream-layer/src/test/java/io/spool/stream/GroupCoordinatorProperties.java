@@ -1,5 +1,9 @@
 package io.spool.stream;
 
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.MemberAssignment;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownMemberException;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

@@ -1,5 +1,13 @@
 package io.spool.stream;
 
+import io.spool.api.stream.CommitFailedException;
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.MemberAssignment;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownMemberException;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

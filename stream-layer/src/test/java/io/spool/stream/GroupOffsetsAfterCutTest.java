@@ -1,5 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.NoOffsetForPartitionException;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogFixture;
 import io.spool.log.OpenReport;
 import org.junit.jupiter.api.Test;

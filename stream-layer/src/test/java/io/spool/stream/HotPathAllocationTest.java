@@ -1,6 +1,10 @@
 package io.spool.stream;
 
-import io.spool.log.SpoolException;
+import io.spool.api.SpoolException;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.StreamRecordHandler;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.api.stream.KeyPartitioner;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

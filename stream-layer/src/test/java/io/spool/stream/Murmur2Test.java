@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.api.stream.Murmur2;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

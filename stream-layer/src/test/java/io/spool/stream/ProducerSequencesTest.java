@@ -1,5 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,9 @@
 package io.spool.stream;
 
-import io.spool.log.OffsetOutOfRangeException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

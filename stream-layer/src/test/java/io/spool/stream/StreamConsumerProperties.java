@@ -1,5 +1,9 @@
 package io.spool.stream;
 
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

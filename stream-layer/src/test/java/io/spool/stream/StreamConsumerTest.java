@@ -1,7 +1,18 @@
 package io.spool.stream;
 
-import io.spool.log.EngineClosedException;
-import io.spool.log.OffsetOutOfRangeException;
+import io.spool.api.EngineClosedException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.IllegalClientStateException;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.NoOffsetForPartitionException;
+import io.spool.api.stream.PartitionNotAssignedException;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicPartition;
 import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,6 +1,9 @@
 package io.spool.stream;
 
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

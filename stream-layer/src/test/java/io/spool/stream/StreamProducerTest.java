@@ -1,9 +1,18 @@
 package io.spool.stream;
 
-import io.spool.log.HeadersCodec;
+import io.spool.api.SpoolException;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordTooLargeException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.IllegalClientStateException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownPartitionException;
 import io.spool.log.RecordBatch;
-import io.spool.log.RecordTooLargeException;
-import io.spool.log.SpoolException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,7 +1,8 @@
 package io.spool.stream;
 
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.CopiedFile;
-import io.spool.log.LogConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

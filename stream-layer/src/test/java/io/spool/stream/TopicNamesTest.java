@@ -1,5 +1,7 @@
 package io.spool.stream;
 
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidTopicException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

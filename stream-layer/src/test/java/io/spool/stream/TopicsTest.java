@@ -1,7 +1,15 @@
 package io.spool.stream;
 
-import io.spool.log.Durability;
-import io.spool.log.LogConfig;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicDescription;
+import io.spool.api.stream.TopicExistsException;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

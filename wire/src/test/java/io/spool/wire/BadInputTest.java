@@ -2,16 +2,16 @@ package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.spool.api.SpoolException;
+import io.spool.api.log.BackPressureException;
+import io.spool.api.log.RecordTooLargeException;
 import io.spool.log.ConfirmListener;
 import io.spool.log.PartitionLog;
-import io.spool.log.RecordTooLargeException;
-import io.spool.log.SpoolException;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
-import io.spool.log.BackPressureException;
 import org.agrona.concurrent.CachedNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -193,8 +193,8 @@ class BadInputTest
         {
             startServer(ServerConfig.builder());
             final SpoolClient client = fixture.connect();
-            client.admin().createTopic("t", io.spool.stream.TopicConfig.of(2).withLog(
-                io.spool.log.LogConfig.builder().segmentBytes(1 << 20).maxRecordBytes(1024).build()));
+            client.admin().createTopic("t", io.spool.api.stream.TopicConfig.of(2).withLog(
+                io.spool.api.log.LogConfig.builder().segmentBytes(1 << 20).maxRecordBytes(1024).build()));
             try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
             {
                 raw.send(publishFrame(21, 0, 0, 3, 0, 2, 2));

@@ -1,6 +1,6 @@
 package io.spool.wire;
 
-import io.spool.queue.ConsumerOptions;
+import io.spool.api.queue.ConsumerOptions;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteQueueConsumer;

@@ -2,30 +2,30 @@ package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.spool.log.BackPressureException;
-import io.spool.log.EngineClosedException;
-import io.spool.log.OffsetOutOfRangeException;
-import io.spool.log.RecordTooLargeException;
-import io.spool.log.SpoolException;
-import io.spool.queue.AlreadySettledException;
-import io.spool.queue.InvalidSettingsException;
-import io.spool.queue.QueueException;
-import io.spool.queue.StaleReceiptException;
-import io.spool.queue.SubscriptionExistsException;
-import io.spool.queue.UnknownDeliveryException;
-import io.spool.queue.UnknownSubscriptionException;
-import io.spool.queue.routing.UnknownExchangeException;
-import io.spool.stream.CommitFailedException;
-import io.spool.stream.IllegalClientStateException;
-import io.spool.stream.InvalidGroupException;
-import io.spool.stream.InvalidTopicException;
-import io.spool.stream.NoOffsetForPartitionException;
-import io.spool.stream.PartitionNotAssignedException;
-import io.spool.stream.StreamException;
-import io.spool.stream.TopicExistsException;
-import io.spool.stream.UnknownMemberException;
-import io.spool.stream.UnknownPartitionException;
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.BackPressureException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordTooLargeException;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionExistsException;
+import io.spool.api.queue.UnknownDeliveryException;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.routing.UnknownExchangeException;
+import io.spool.api.stream.CommitFailedException;
+import io.spool.api.stream.IllegalClientStateException;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.NoOffsetForPartitionException;
+import io.spool.api.stream.PartitionNotAssignedException;
+import io.spool.api.stream.StreamException;
+import io.spool.api.stream.TopicExistsException;
+import io.spool.api.stream.UnknownMemberException;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -49,24 +49,24 @@ class ErrorCodeTest
             new InvalidTopicException("bad name"),
             new TopicExistsException("taken"),
             new UnknownPartitionException("no partition 9"),
-            new io.spool.stream.InvalidRequestException("maxRecords must be positive"),
+            new io.spool.api.stream.InvalidRequestException("maxRecords must be positive"),
             new UnknownMemberException("member gone"),
             new InvalidGroupException("no topics"),
             new CommitFailedException("not the owner"),
             new PartitionNotAssignedException("not assigned"),
             new NoOffsetForPartitionException("no offset"),
             new IllegalClientStateException("closed consumer"),
-            new io.spool.stream.UnknownGroupException("no consumer group \"billing\""),
+            new io.spool.api.stream.UnknownGroupException("no consumer group \"billing\""),
             new UnknownSubscriptionException("billing"),
             new SubscriptionExistsException("billing", "orders"),
             new StaleReceiptException("delivery 2 replaced delivery 1"),
             new UnknownDeliveryException("never delivered"),
             new AlreadySettledException("acked already"),
-            new io.spool.queue.InvalidRequestException("receive max out of range"),
+            new io.spool.api.queue.InvalidRequestException("receive max out of range"),
             new InvalidSettingsException("lock timeout"),
             new UnknownExchangeException("orders-x"),
-            new io.spool.queue.routing.InvalidRoutingException("exchange 'x' already exists as DIRECT"),
-            new io.spool.queue.QueueFullException("billing", "subscription billing of topic orders is full"),
+            new io.spool.api.routing.InvalidRoutingException("exchange 'x' already exists as DIRECT"),
+            new io.spool.api.queue.QueueFullException("billing", "subscription billing of topic orders is full"),
             new StreamException("some stream failure"),
             new QueueException("some queue failure"),
             new SpoolException("some engine failure"),

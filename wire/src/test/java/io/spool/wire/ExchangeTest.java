@@ -1,11 +1,11 @@
 package io.spool.wire;
 
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.Exchange;
-import io.spool.queue.routing.ExchangeType;
-import io.spool.queue.routing.HeadersMatch;
-import io.spool.queue.routing.InvalidRoutingException;
-import io.spool.queue.routing.UnknownExchangeException;
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.routing.HeadersMatch;
+import io.spool.api.routing.InvalidRoutingException;
+import io.spool.api.routing.UnknownExchangeException;
 import io.spool.wire.client.RemoteExchanges;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,10 +43,10 @@ class ExchangeTest
     @Test
     void exchangesAreDeclaredBoundListedAndRouteLikeTheEmbeddedOnes()
     {
-        fixture.spool().createTopic("shop", io.spool.stream.TopicConfig.of(1));
+        fixture.spool().createTopic("shop", io.spool.api.stream.TopicConfig.of(1));
         for (final String subscription : List.of("eu-billing", "dead-ends", "eu-events", "urgent"))
         {
-            fixture.spool().createSubscription(subscription, "shop", io.spool.queue.SubscriptionSettings.DEFAULT);
+            fixture.spool().createSubscription(subscription, "shop", io.spool.api.queue.SubscriptionSettings.DEFAULT);
         }
         exchanges.declare("unrouted", ExchangeType.FANOUT, null);
         exchanges.declare("orders", ExchangeType.DIRECT, "unrouted");
@@ -95,6 +95,6 @@ class ExchangeTest
         assertThatThrownBy(() -> exchanges.bind("nowhere", Binding.fanout("s")))
             .isInstanceOf(UnknownExchangeException.class);
         assertThatThrownBy(() -> exchanges.bind("orders", Binding.direct("no-such-subscription", "k")))
-            .isInstanceOf(io.spool.queue.UnknownSubscriptionException.class);
+            .isInstanceOf(io.spool.api.queue.UnknownSubscriptionException.class);
     }
 }

@@ -2,9 +2,9 @@ package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.spool.log.SpoolException;
-import io.spool.stream.PublishListener;
-import io.spool.stream.TopicPartition;
+import io.spool.api.SpoolException;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.TopicPartition;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.RemoteStreamConsumer;
@@ -46,7 +46,7 @@ class FuzzTest
             final SpoolClient good = fixture.connect();
             good.admin().createTopic("orders", WireFixture.topic(1));
             good.admin().createTopic("fuzz", WireFixture.topic(1));
-            good.admin().createSubscription("fuzz-sub", "fuzz", io.spool.queue.SubscriptionSettings.DEFAULT);
+            good.admin().createSubscription("fuzz-sub", "fuzz", io.spool.api.queue.SubscriptionSettings.DEFAULT);
 
             final ConcurrentHashMap<Long, Long> confirmed = new ConcurrentHashMap<>();
             final CompletableFuture<Boolean> publishing = CompletableFuture.supplyAsync(() -> publish(good, confirmed));

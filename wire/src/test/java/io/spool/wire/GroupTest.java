@@ -1,12 +1,12 @@
 package io.spool.wire;
 
-import io.spool.stream.CommitFailedException;
-import io.spool.stream.InvalidGroupException;
-import io.spool.stream.InvalidRequestException;
-import io.spool.stream.MemberAssignment;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownMemberException;
+import io.spool.api.stream.CommitFailedException;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.MemberAssignment;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownMemberException;
 import io.spool.wire.client.RemoteGroups;
 import io.spool.wire.client.SpoolClient;
 import org.junit.jupiter.api.AfterEach;

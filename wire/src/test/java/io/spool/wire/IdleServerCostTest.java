@@ -1,7 +1,7 @@
 package io.spool.wire;
 
-import io.spool.queue.ConsumerOptions;
-import io.spool.queue.SubscriptionSettings;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.testing.SlowTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteQueueConsumer;

@@ -1,7 +1,7 @@
 package io.spool.wire;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.testing.CrashTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;

@@ -1,20 +1,20 @@
 package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
-import io.spool.queue.RedriveResult;
-import io.spool.queue.QueueException;
-import io.spool.queue.SubscriptionDescription;
-import io.spool.queue.SubscriptionMetrics;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.UnknownSubscriptionException;
-import io.spool.stream.GroupReport;
-import io.spool.stream.InvalidGroupException;
-import io.spool.stream.OffsetSpec;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownGroupException;
-import io.spool.stream.UnknownPartitionException;
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.RedriveResult;
+import io.spool.api.queue.SubscriptionDescription;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.stream.GroupReport;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.OffsetSpec;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownGroupException;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteGroups;
 import io.spool.wire.client.RemoteSubscription;
@@ -150,9 +150,9 @@ class OperatorCallsTest
         assertThat(result.nextOffset()).containsExactly(2);
         assertThat(billing.receive(10, 0)).extracting(RemoteDelivery::valueAsString).containsExactly("a", "b");
         assertThatThrownBy(() -> admin.redrive("plain", 0, Long.MAX_VALUE))
-            .isInstanceOf(io.spool.queue.InvalidRequestException.class).hasMessageContaining("no dead-letter topic");
+            .isInstanceOf(io.spool.api.queue.InvalidRequestException.class).hasMessageContaining("no dead-letter topic");
         assertThatThrownBy(() -> admin.redrive("billing", 5, 5))
-            .isInstanceOf(io.spool.queue.InvalidRequestException.class).hasMessageContaining("[5, 5)");
+            .isInstanceOf(io.spool.api.queue.InvalidRequestException.class).hasMessageContaining("[5, 5)");
         assertThatThrownBy(() -> admin.redrive("nope", 0, 1)).isInstanceOf(UnknownSubscriptionException.class);
     }
 

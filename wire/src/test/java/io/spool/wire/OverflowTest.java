@@ -1,17 +1,17 @@
 package io.spool.wire;
 
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
 import io.spool.queue.DeathHistory;
-import io.spool.queue.OverflowPolicy;
-import io.spool.queue.QueueFullException;
 import io.spool.queue.Router;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.ExchangeType;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
-import io.spool.stream.TopicPartition;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteProducer;

@@ -1,12 +1,12 @@
 package io.spool.wire;
 
-import io.spool.queue.ConsumerOptions;
-import io.spool.queue.InvalidRequestException;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
-import io.spool.queue.StaleReceiptException;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteDeliveryListener;

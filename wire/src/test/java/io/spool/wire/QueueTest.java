@@ -1,16 +1,16 @@
 package io.spool.wire;
 
-import io.spool.log.HeadersCodec;
-import io.spool.queue.AlreadySettledException;
-import io.spool.queue.ConsumerOptions;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
-import io.spool.queue.StaleReceiptException;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionExistsException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownDeliveryException;
+import io.spool.api.queue.UnknownSubscriptionException;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionExistsException;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.UnknownDeliveryException;
-import io.spool.queue.UnknownSubscriptionException;
 import io.spool.wire.QueueDescriptor.SettleKind;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;

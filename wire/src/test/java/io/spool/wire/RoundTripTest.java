@@ -1,19 +1,19 @@
 package io.spool.wire;
 
-import io.spool.log.LogConfig;
-import io.spool.log.OffsetOutOfRangeException;
-import io.spool.log.RecordTooLargeException;
-import io.spool.log.SpoolException;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.KeyPartitioner;
-import io.spool.stream.PublishListener;
-import io.spool.stream.PublishResult;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicDescription;
-import io.spool.stream.TopicExistsException;
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownPartitionException;
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordTooLargeException;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicDescription;
+import io.spool.api.stream.TopicExistsException;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.testing.SlowTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
@@ -93,7 +93,7 @@ class RoundTripTest
     {
         final TopicConfig config = TopicConfig.of(2).withLog(LogConfig.builder().segmentBytes(1 << 21)
             .indexIntervalBytes(512).maxRecordBytes(8192).segmentRollMillis(3_600_000).retentionMillis(86_400_000)
-            .retentionBytes(1L << 30).durability(io.spool.log.Durability.interval(250)).dedupWindowMillis(90_000)
+            .retentionBytes(1L << 30).durability(io.spool.api.log.Durability.interval(250)).dedupWindowMillis(90_000)
             .build()).withDedupByContent(true);
 
         client.admin().createTopic("settings", config);

@@ -1,7 +1,7 @@
 package io.spool.wire;
 
-import io.spool.stream.InvalidRequestException;
-import io.spool.stream.ProducerRecord;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.wire.client.FailoverProducer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -1,6 +1,6 @@
 package io.spool.wire;
 
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;

@@ -2,9 +2,9 @@ package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.spool.queue.ConsumerOptions;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.stream.TopicPartition;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.TopicPartition;
 import io.spool.testing.SlowTest;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;

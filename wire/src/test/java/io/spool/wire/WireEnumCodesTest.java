@@ -1,13 +1,13 @@
 package io.spool.wire;
 
-import io.spool.log.Durability;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.OverflowPolicy;
-import io.spool.queue.RetentionMode;
-import io.spool.queue.StartPosition;
-import io.spool.queue.routing.ExchangeType;
-import io.spool.queue.routing.HeadersMatch;
+import io.spool.api.log.Durability;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.routing.HeadersMatch;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

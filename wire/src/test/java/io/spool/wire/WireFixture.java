@@ -1,8 +1,8 @@
 package io.spool.wire;
 
 import io.spool.Spool;
-import io.spool.log.LogConfig;
-import io.spool.stream.TopicConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;

@@ -1,12 +1,12 @@
 package io.spool.log.tools;
 
-import io.spool.log.HeadersCodec;
+import io.spool.api.SpoolException;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordView;
 import io.spool.log.LogHole;
 import io.spool.log.internal.recovery.LogHoles;
-import io.spool.log.RecordView;
-import io.spool.log.internal.recovery.SegmentInspection;
 import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;
-import io.spool.log.SpoolException;
+import io.spool.log.internal.recovery.SegmentInspection;
 
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.spool.log.tools;
 
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.HeadersCodec;
 import io.spool.log.LogFixture;
 import io.spool.log.PartitionLog;
 import io.spool.log.internal.recovery.SegmentInspection.IndexHealth;

@@ -13,12 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
-import static io.spool.log.RecordDescriptor.*;
+import static io.spool.api.log.RecordDescriptor.*;
 
 /**
  * The yardstick for appends: one thread framing records (header, CRC32C, value) into pre-allocated memory-mapped
  * segment files in a plain loop, with none of the log's machinery (no ring, no index, no confirms). The frames are
- * the log's, as {@link io.spool.log.RecordDescriptor} lays them out, for a null key and no headers.
+ * the log's, as {@link io.spool.api.log.RecordDescriptor} lays them out, for a null key and no headers.
  * <p>
  * Design note: with {@link Pages#PREPARED} pages (the yardstick of the benchmarks) the segments are created,
  * zero-filled, mapped and touched page by page up front, outside any measured loop, so the loop measures framing

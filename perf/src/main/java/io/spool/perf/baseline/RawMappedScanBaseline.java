@@ -8,7 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.List;
 
-import static io.spool.log.RecordDescriptor.*;
+import static io.spool.api.log.RecordDescriptor.*;
 
 /**
  * The yardstick for replay: a plain loop reading frames back from mapped segment files (length, offset, and one

@@ -1,8 +1,8 @@
 package io.spool.perf.bench;
 
-import io.spool.log.Durability;
-import io.spool.log.LogConfig;
-import io.spool.log.RecordDescriptor;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.RecordDescriptor;
 
 import java.nio.file.Path;
 

@@ -1,11 +1,11 @@
 package io.spool.perf.bench;
 
 import io.spool.Spool;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.cluster.ClusterClient;
 import io.spool.cluster.ClusterProducer;
-import io.spool.stream.ProducerRecord;
 import io.spool.stream.StreamProducer;
-import io.spool.stream.TopicConfig;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

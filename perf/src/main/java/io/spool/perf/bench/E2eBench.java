@@ -1,8 +1,11 @@
 package io.spool.perf.bench;
 
 import io.spool.Spool;
-import io.spool.log.LogConfig;
-import io.spool.log.SpoolException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;
 import io.spool.perf.report.LatencyDistribution;
@@ -10,9 +13,6 @@ import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.ProgressLine;
 import io.spool.perf.report.Throughput;
 import io.spool.perf.report.ThroughputSeries;
-import io.spool.stream.PublishListener;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;

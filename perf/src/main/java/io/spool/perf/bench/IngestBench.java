@@ -1,6 +1,6 @@
 package io.spool.perf.bench;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
 import io.spool.perf.baseline.RawMappedAppendBaseline;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;
@@ -8,7 +8,6 @@ import io.spool.perf.report.LatencyDistribution;
 import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.RoundPair;
 import io.spool.perf.report.Throughput;
-
 import org.HdrHistogram.AtomicHistogram;
 
 import java.io.PrintWriter;

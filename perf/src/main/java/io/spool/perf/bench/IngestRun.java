@@ -1,6 +1,7 @@
 package io.spool.perf.bench;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
@@ -9,7 +10,6 @@ import io.spool.perf.report.ThroughputSeries;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamEngineConfig;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicConfig;
 import org.HdrHistogram.AtomicHistogram;
 
 import java.io.PrintWriter;

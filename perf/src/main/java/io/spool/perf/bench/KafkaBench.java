@@ -1,8 +1,8 @@
 package io.spool.perf.bench;
 
+import io.spool.api.queue.StartPosition;
+import io.spool.api.stream.TopicConfig;
 import io.spool.perf.report.BenchRun;
-import io.spool.queue.StartPosition;
-import io.spool.stream.TopicConfig;
 import io.spool.wire.kafka.BatchStorageComparison;
 import io.spool.wire.server.ServerConfig;
 import io.spool.wire.server.SpoolServer;

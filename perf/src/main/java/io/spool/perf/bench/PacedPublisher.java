@@ -1,7 +1,7 @@
 package io.spool.perf.bench;
 
-import io.spool.log.SpoolException;
-import io.spool.stream.PublishListener;
+import io.spool.api.SpoolException;
+import io.spool.api.stream.PublishListener;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;

@@ -1,7 +1,7 @@
 package io.spool.perf.bench;
 
+import io.spool.api.SpoolException;
 import io.spool.log.ConfirmListener;
-import io.spool.log.SpoolException;
 import org.HdrHistogram.AtomicHistogram;
 
 import java.util.concurrent.atomic.AtomicLong;

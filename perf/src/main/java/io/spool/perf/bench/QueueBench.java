@@ -1,25 +1,25 @@
 package io.spool.perf.bench;
 
 import io.spool.Spool;
+import io.spool.api.SpoolException;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.RecordBatch;
-import io.spool.log.SpoolException;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;
 import io.spool.perf.report.LatencyDistribution;
 import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.Throughput;
 import io.spool.perf.report.ThroughputSeries;
-import io.spool.queue.ConsumerOptions;
 import io.spool.queue.QueueConsumer;
-import io.spool.queue.StartPosition;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.PublishListener;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamProducer;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
 import org.HdrHistogram.AtomicHistogram;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -6,8 +6,8 @@ import io.spool.perf.report.Throughput;
 
 import java.nio.file.Path;
 
-import static io.spool.log.RecordDescriptor.align;
-import static io.spool.log.RecordDescriptor.frameLength;
+import static io.spool.api.log.RecordDescriptor.align;
+import static io.spool.api.log.RecordDescriptor.frameLength;
 
 /**
  * The raw baselines inside a {@code spool bench} run, so every Spool figure has its yardstick from the same process

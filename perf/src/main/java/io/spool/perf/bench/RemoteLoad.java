@@ -1,6 +1,6 @@
 package io.spool.perf.bench;
 
-import io.spool.log.Durability;
+import io.spool.api.log.Durability;
 import io.spool.wire.client.ClientConfig;
 
 import java.util.concurrent.TimeUnit;

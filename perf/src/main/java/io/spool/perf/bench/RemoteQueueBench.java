@@ -1,9 +1,9 @@
 package io.spool.perf.bench;
 
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.perf.report.BenchRun;
-import io.spool.queue.ConsumerOptions;
-import io.spool.queue.Receipt;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.wire.QueueDescriptor.SettleKind;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteQueueConsumer;

@@ -1,5 +1,7 @@
 package io.spool.perf.bench;
 
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;
 import io.spool.perf.report.LatencyDistribution;
@@ -7,8 +9,6 @@ import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.PeriodicLine;
 import io.spool.perf.report.Throughput;
 import io.spool.perf.report.ThroughputSeries;
-import io.spool.stream.TopicConfig;
-import io.spool.log.LogConfig;
 import io.spool.wire.client.SpoolClient;
 import org.HdrHistogram.AtomicHistogram;
 

@@ -1,7 +1,7 @@
 package io.spool.perf.bench;
 
+import io.spool.api.stream.TopicPartition;
 import io.spool.perf.report.BenchRun;
-import io.spool.stream.TopicPartition;
 import io.spool.wire.client.RemoteStreamConsumer;
 import io.spool.wire.client.SpoolClient;
 import org.HdrHistogram.AtomicHistogram;

@@ -1,6 +1,6 @@
 package io.spool.perf.bench;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
 import io.spool.perf.baseline.RawMappedScanBaseline;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;

@@ -1,9 +1,9 @@
 package io.spool.perf.bench;
 
+import io.spool.api.log.RecordView;
 import io.spool.log.LogReader;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordHandler;
-import io.spool.log.RecordView;
 import org.HdrHistogram.AtomicHistogram;
 
 /**

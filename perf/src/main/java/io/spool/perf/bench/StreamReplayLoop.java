@@ -1,12 +1,12 @@
 package io.spool.perf.bench;
 
+import io.spool.api.log.RecordView;
+import io.spool.api.stream.StreamRecordHandler;
+import io.spool.api.stream.TopicPartition;
 import io.spool.log.PartitionLog;
-import io.spool.log.RecordView;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamEngine;
-import io.spool.stream.StreamRecordHandler;
-import io.spool.stream.TopicPartition;
 import org.HdrHistogram.AtomicHistogram;
 
 import java.time.Duration;

@@ -1,7 +1,10 @@
 package io.spool.perf.bench;
 
 import io.spool.Spool;
-import io.spool.log.SpoolException;
+import io.spool.api.SpoolException;
+import io.spool.api.stream.PublishListener;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import io.spool.perf.report.BenchResult;
 import io.spool.perf.report.BenchRun;
 import io.spool.perf.report.LatencyDistribution;
@@ -9,11 +12,8 @@ import io.spool.perf.report.LatencySummary;
 import io.spool.perf.report.Throughput;
 import io.spool.perf.report.ThroughputSeries;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.PublishListener;
 import io.spool.stream.StreamConsumer;
 import io.spool.stream.StreamProducer;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;

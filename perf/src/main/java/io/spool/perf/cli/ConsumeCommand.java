@@ -1,6 +1,6 @@
 package io.spool.perf.cli;
 
-import io.spool.stream.TopicDescription;
+import io.spool.api.stream.TopicDescription;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,6 +1,6 @@
 package io.spool.perf.cli;
 
-import io.spool.log.Durability;
+import io.spool.api.log.Durability;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 

@@ -1,18 +1,18 @@
 package io.spool.perf.cli;
 
 import io.spool.Spool;
-import io.spool.queue.RedriveResult;
-import io.spool.queue.SubscriptionDescription;
-import io.spool.queue.SubscriptionMetrics;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.Exchange;
-import io.spool.queue.routing.ExchangeType;
-import io.spool.stream.GroupReport;
-import io.spool.stream.OffsetSpec;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicDescription;
-import io.spool.stream.TopicPartition;
+import io.spool.api.queue.RedriveResult;
+import io.spool.api.queue.SubscriptionDescription;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.stream.GroupReport;
+import io.spool.api.stream.OffsetSpec;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicDescription;
+import io.spool.api.stream.TopicPartition;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -2,11 +2,11 @@ package io.spool.perf.cli;
 
 import io.spool.Spool;
 import io.spool.SpoolProducer;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.StreamRecordHandler;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.PublishResult;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.StreamRecordHandler;
-import io.spool.stream.TopicPartition;
 
 import java.nio.file.Path;
 import java.time.Duration;

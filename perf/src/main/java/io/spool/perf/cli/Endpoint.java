@@ -1,8 +1,8 @@
 package io.spool.perf.cli;
 
-import io.spool.stream.PublishResult;
-import io.spool.stream.StreamRecordHandler;
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.StreamRecordHandler;
+import io.spool.api.stream.TopicPartition;
 
 import java.time.Duration;
 import java.util.Collection;

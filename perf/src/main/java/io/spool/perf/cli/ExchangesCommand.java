@@ -1,10 +1,10 @@
 package io.spool.perf.cli;
 
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.Exchange;
-import io.spool.queue.routing.ExchangeType;
-import io.spool.queue.routing.HeadersMatch;
-import io.spool.queue.routing.UnknownExchangeException;
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.routing.HeadersMatch;
+import io.spool.api.routing.UnknownExchangeException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,9 +1,9 @@
 package io.spool.perf.cli;
 
-import io.spool.stream.GroupDescription;
-import io.spool.stream.GroupReport;
-import io.spool.stream.OffsetSpec;
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.GroupReport;
+import io.spool.api.stream.OffsetSpec;
+import io.spool.api.stream.TopicPartition;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -5,7 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.prometheus.metrics.exporter.httpserver.MetricsHandler;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import io.spool.MetricSample;
+import io.spool.api.MetricSample;
 
 import java.io.IOException;
 import java.io.OutputStream;

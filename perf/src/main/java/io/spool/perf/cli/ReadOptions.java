@@ -1,7 +1,7 @@
 package io.spool.perf.cli;
 
-import io.spool.stream.TopicDescription;
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.TopicDescription;
+import io.spool.api.stream.TopicPartition;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

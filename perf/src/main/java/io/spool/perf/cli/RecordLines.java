@@ -1,6 +1,6 @@
 package io.spool.perf.cli;
 
-import io.spool.log.RecordView;
+import io.spool.api.log.RecordView;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,12 +1,12 @@
 package io.spool.perf.cli;
 
-import io.spool.log.Durability;
+import io.spool.api.log.Durability;
 import io.spool.perf.bench.RemoteLoad;
 import io.spool.wire.client.ClientConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 import java.util.ArrayList;
 import java.util.List;

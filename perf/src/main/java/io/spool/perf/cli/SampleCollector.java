@@ -6,7 +6,7 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import io.spool.MetricSample;
+import io.spool.api.MetricSample;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

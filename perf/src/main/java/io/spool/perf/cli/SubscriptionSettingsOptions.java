@@ -1,18 +1,18 @@
 package io.spool.perf.cli;
 
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.InvalidSettingsException;
-import io.spool.queue.OverflowPolicy;
-import io.spool.queue.RetentionMode;
-import io.spool.queue.RetryPolicy;
-import io.spool.queue.StartPosition;
-import io.spool.queue.SubscriptionSettings;
-import picocli.CommandLine;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.RetryPolicy;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.queue.SubscriptionSettings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

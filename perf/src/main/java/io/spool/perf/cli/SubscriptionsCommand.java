@@ -1,9 +1,9 @@
 package io.spool.perf.cli;
 
-import io.spool.queue.RedriveResult;
-import io.spool.queue.SubscriptionDescription;
-import io.spool.queue.SubscriptionMetrics;
-import io.spool.queue.SubscriptionSettings;
+import io.spool.api.queue.RedriveResult;
+import io.spool.api.queue.SubscriptionDescription;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,9 +1,9 @@
 package io.spool.perf.cli;
 
-import io.spool.log.Durability;
-import io.spool.log.LogConfig;
-import io.spool.stream.InvalidTopicException;
-import io.spool.stream.TopicConfig;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.TopicConfig;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

@@ -1,7 +1,7 @@
 package io.spool.perf.cli;
 
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicDescription;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicDescription;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package io.spool.perf.jmh;
 
-import io.spool.log.Durability;
+import io.spool.api.log.Durability;
 import io.spool.log.LogStore;
 import io.spool.log.PartitionLog;
 import io.spool.perf.bench.BatchPublisher;

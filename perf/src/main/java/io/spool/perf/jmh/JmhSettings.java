@@ -1,7 +1,7 @@
 package io.spool.perf.jmh;
 
-import io.spool.log.Durability;
-import io.spool.log.LogConfig;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
 import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;

@@ -1,9 +1,9 @@
 package io.spool.perf.lab;
 
-import io.spool.queue.ConsumerOptions;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 
 import java.nio.file.Path;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package io.spool.perf.lab;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 
 import java.nio.file.Path;
 import java.util.List;

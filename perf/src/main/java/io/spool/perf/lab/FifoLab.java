@@ -1,12 +1,12 @@
 package io.spool.perf.lab;
 
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.QueueHeaders;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

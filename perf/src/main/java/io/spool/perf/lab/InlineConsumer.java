@@ -1,6 +1,6 @@
 package io.spool.perf.lab;
 
-import io.spool.queue.ConsumerOptions;
+import io.spool.api.queue.ConsumerOptions;
 import io.spool.queue.QueueConsumer;
 import io.spool.queue.Subscription;
 

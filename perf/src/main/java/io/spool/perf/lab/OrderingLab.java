@@ -1,10 +1,10 @@
 package io.spool.perf.lab;
 
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 
 import java.nio.file.Path;
 import java.util.HashMap;

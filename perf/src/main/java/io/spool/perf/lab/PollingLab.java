@@ -1,7 +1,7 @@
 package io.spool.perf.lab;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 
 import java.nio.file.Path;
 

@@ -1,7 +1,7 @@
 package io.spool.perf.lab;
 
+import io.spool.api.queue.Receipt;
 import io.spool.queue.Delivery;
-import io.spool.queue.Receipt;
 
 import java.nio.charset.StandardCharsets;
 

@@ -1,13 +1,13 @@
 package io.spool.perf.lab;
 
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.RedriveResult;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ConsumerRecord;
 import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
-import io.spool.queue.RedriveResult;
 import io.spool.queue.Redriver;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.stream.ConsumerRecord;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.spool.perf.lab;
 
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicPartition;
 import io.spool.queue.Delivery;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicPartition;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

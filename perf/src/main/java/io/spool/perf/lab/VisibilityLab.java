@@ -1,10 +1,10 @@
 package io.spool.perf.lab;
 
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.spool.perf.baseline;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,7 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 
-import static io.spool.log.RecordDescriptor.*;
+import static io.spool.api.log.RecordDescriptor.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,10 +1,10 @@
 package io.spool.perf.bench;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.log.LogReader;
 import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
-import io.spool.log.LogReader;
 import io.spool.log.RecordHandler;
 import org.HdrHistogram.AtomicHistogram;
 import org.agrona.concurrent.UnsafeBuffer;

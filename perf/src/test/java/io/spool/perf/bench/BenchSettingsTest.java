@@ -1,6 +1,6 @@
 package io.spool.perf.bench;
 
-import io.spool.log.Durability;
+import io.spool.api.log.Durability;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;

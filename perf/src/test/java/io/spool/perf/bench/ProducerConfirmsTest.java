@@ -1,6 +1,6 @@
 package io.spool.perf.bench;
 
-import io.spool.log.EngineClosedException;
+import io.spool.api.EngineClosedException;
 import org.HdrHistogram.AtomicHistogram;
 import org.junit.jupiter.api.Test;
 

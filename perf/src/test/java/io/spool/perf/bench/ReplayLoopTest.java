@@ -1,6 +1,6 @@
 package io.spool.perf.bench;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
 import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;

@@ -1,11 +1,11 @@
 package io.spool.perf.bench;
 
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.LogStoreConfig;
 import io.spool.log.PartitionLog;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.StreamEngineConfig;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicConfig;
 import org.HdrHistogram.AtomicHistogram;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

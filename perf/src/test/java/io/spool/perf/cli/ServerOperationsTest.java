@@ -1,7 +1,7 @@
 package io.spool.perf.cli;
 
-import io.spool.MetricSample;
-import io.spool.stream.TopicConfig;
+import io.spool.api.MetricSample;
+import io.spool.api.stream.TopicConfig;
 import io.spool.testing.SlowTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.SpoolClient;

@@ -1,6 +1,6 @@
 package io.spool.perf.cli;
 
-import io.spool.log.Durability;
+import io.spool.api.log.Durability;
 import io.spool.perf.bench.BenchSettings;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.spool.perf.cli;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
 import io.spool.log.LogProducer;
 import io.spool.log.LogStore;
 import io.spool.log.LogStoreConfig;
@@ -66,9 +66,9 @@ class VerifyAndDumpCommandTest
     {
         try (io.spool.Spool spool = io.spool.Spool.builder(engineDirectory).backgroundMaintenance(false).open())
         {
-            spool.createTopic("orders", io.spool.stream.TopicConfig.of(1));
-            spool.createSubscription("billing", "orders", io.spool.queue.SubscriptionSettings.DEFAULT);
-            spool.createSubscription("shipping", "orders", io.spool.queue.SubscriptionSettings.DEFAULT);
+            spool.createTopic("orders", io.spool.api.stream.TopicConfig.of(1));
+            spool.createSubscription("billing", "orders", io.spool.api.queue.SubscriptionSettings.DEFAULT);
+            spool.createSubscription("shipping", "orders", io.spool.api.queue.SubscriptionSettings.DEFAULT);
             spool.newProducer().send("orders", null, "one".getBytes(StandardCharsets.UTF_8)).join();
         }
         assertThat(execute("verify", engineDirectory.toString())).isEqualTo(0);

@@ -37,7 +37,8 @@ final class DocExamples
 {
     /** What every fragment may use without importing it: the public API packages. */
     static final List<String> FRAGMENT_IMPORTS = List.of(
-        "io.spool.*", "io.spool.log.*", "io.spool.stream.*", "io.spool.queue.*", "io.spool.queue.routing.*",
+        "io.spool.*", "io.spool.api.*", "io.spool.api.log.*", "io.spool.api.stream.*", "io.spool.api.queue.*",
+        "io.spool.api.routing.*", "io.spool.log.*", "io.spool.stream.*", "io.spool.queue.*", "io.spool.queue.routing.*",
         "io.spool.wire.client.*", "io.spool.wire.server.*",
         "java.nio.file.*", "java.time.*", "java.util.*", "static java.nio.charset.StandardCharsets.UTF_8");
 

@@ -1,5 +1,10 @@
 package io.spool.queue.routing;
 
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.routing.InvalidRoutingException;
+import io.spool.api.routing.UnknownExchangeException;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

@@ -1,5 +1,5 @@
 /**
- * The routing API: exchanges ({@link io.spool.queue.routing.Exchange}, {@link io.spool.queue.routing.ExchangeType}),
+ * The routing API: exchanges ({@link io.spool.api.routing.Exchange}, {@link io.spool.api.routing.ExchangeType}),
  * their bindings and header matches, the exchange table the router keeps, and routing's exceptions.
  * <p>
  * API. It uses the queue layer's exceptions and nothing of its internals; the catalog file that stores the exchanges

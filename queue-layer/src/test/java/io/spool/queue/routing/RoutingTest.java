@@ -1,5 +1,12 @@
 package io.spool.queue.routing;
 
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.routing.HeadersMatch;
+import io.spool.api.routing.InvalidRoutingException;
+import io.spool.api.routing.TopicPattern;
+import io.spool.api.routing.UnknownExchangeException;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;

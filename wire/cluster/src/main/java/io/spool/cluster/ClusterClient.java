@@ -1,14 +1,14 @@
 package io.spool.cluster;
 
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicExistsException;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
-import io.spool.stream.InvalidRequestException;
-import io.spool.stream.InvalidTopicException;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicExistsException;
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownPartitionException;
-import io.spool.stream.UnknownTopicException;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;

@@ -2,9 +2,9 @@ package io.spool.cluster;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.spool.log.HeadersCodec;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.wire.Fields;
 import io.spool.wire.TopicDescriptor;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,6 +1,6 @@
 package io.spool.cluster;
 
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.TopicPartition;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;

@@ -1,10 +1,10 @@
 package io.spool.cluster;
 
 import io.spool.Spool;
+import io.spool.api.stream.TopicPartition;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicPartition;
 import io.spool.wire.server.SpoolServer;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupManagementRequest;
@@ -23,9 +23,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 

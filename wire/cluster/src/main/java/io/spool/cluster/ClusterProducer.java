@@ -1,10 +1,10 @@
 package io.spool.cluster;
 
+import io.spool.api.SpoolException;
+import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicPartition;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
-import io.spool.log.SpoolException;
-import io.spool.stream.KeyPartitioner;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicPartition;
 import org.apache.ratis.protocol.RaftClientReply;
 
 import java.security.SecureRandom;

@@ -1,7 +1,7 @@
 package io.spool.cluster;
 
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicPartition;
 import io.spool.wire.server.ReplicatedPublishes;
 
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.spool.cluster;
 
+import io.spool.api.SpoolException;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
-import io.spool.log.SpoolException;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.Topic;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
@@ -11,8 +11,8 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;

@@ -1,15 +1,15 @@
 package io.spool.cluster;
 
+import io.spool.api.SpoolException;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
 import io.spool.cluster.ClusterEntryDescriptor.CommitOffset;
 import io.spool.cluster.ClusterEntryDescriptor.Publish;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.log.PartitionLog;
-import io.spool.log.SpoolException;
 import io.spool.stream.GroupCoordinator;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
 import io.spool.stream.StreamProducer;
-import io.spool.stream.TopicPartition;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;

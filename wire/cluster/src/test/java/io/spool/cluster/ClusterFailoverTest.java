@@ -1,7 +1,7 @@
 package io.spool.cluster;
 
+import io.spool.api.stream.TopicConfig;
 import io.spool.cluster.StoredFrames.Stored;
-import io.spool.stream.TopicConfig;
 import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -56,7 +56,7 @@ class ClusterMembersTest
         final ClusterGroups theirs = new ClusterGroups(ClusterMembers.parse("1@h:1,2@h:2,3@h:4"));
 
         assertThat(theirs.metadata().getGroupId()).isNotEqualTo(ours.metadata().getGroupId());
-        assertThat(theirs.partitionGroupId(new io.spool.stream.TopicPartition("t", 0)))
-            .isNotEqualTo(ours.partitionGroupId(new io.spool.stream.TopicPartition("t", 0)));
+        assertThat(theirs.partitionGroupId(new io.spool.api.stream.TopicPartition("t", 0)))
+            .isNotEqualTo(ours.partitionGroupId(new io.spool.api.stream.TopicPartition("t", 0)));
     }
 }

@@ -1,7 +1,7 @@
 package io.spool.cluster;
 
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.spool.cluster;
 
-import io.spool.stream.ProducerRecord;
+import io.spool.api.stream.ProducerRecord;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.spool.cluster;
 
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicExistsException;
-import io.spool.stream.InvalidRequestException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicExistsException;
 import io.spool.testing.SlowTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.FailoverProducer;
@@ -114,7 +114,7 @@ class ReplicatedPublishTest
         final List<ProducerRecord> records = List.of(
             new ProducerRecord("payments", 0, 1_000L, null, Map.of(), "pay 1".getBytes(UTF_8)));
         final var entry = ClusterEntryDescriptor.publish(42L, 0L, records);
-        final var where = new io.spool.stream.TopicPartition("payments", 0);
+        final var where = new io.spool.api.stream.TopicPartition("payments", 0);
         final RaftClientReply first = client.publish(where, entry).get(30, TimeUnit.SECONDS);
         final RaftClientReply again = client.publish(where, entry).get(30, TimeUnit.SECONDS);
         final var firstReply = ClusterEntryDescriptor.decodeReply(first.getMessage().getContent());
@@ -203,7 +203,7 @@ class ReplicatedPublishTest
 
         assertThat(client.committedOffset("billing", "invoices", 0)).isEqualTo(7);
         assertThat(client.committedOffset("shipping", "invoices", 0)).isEqualTo(-1);
-        final var invoices = new io.spool.stream.TopicPartition("invoices", 0);
+        final var invoices = new io.spool.api.stream.TopicPartition("invoices", 0);
         for (final ClusterNode node : nodes)
         {
             // a follower applies the commit a moment after the leader answered
@@ -224,7 +224,7 @@ class ReplicatedPublishTest
         final ClusterProducer.Confirm again = producer.send("accounts", key, "closed".getBytes(UTF_8))
             .get(30, TimeUnit.SECONDS);
 
-        assertThat(keyed.partition()).isEqualTo(io.spool.stream.KeyPartitioner.partitionForKey(key, 4));
+        assertThat(keyed.partition()).isEqualTo(io.spool.api.stream.KeyPartitioner.partitionForKey(key, 4));
         assertThat(again.partition()).isEqualTo(keyed.partition());
         assertThat(again.baseOffset()).isEqualTo(keyed.baseOffset() + 1);
     }

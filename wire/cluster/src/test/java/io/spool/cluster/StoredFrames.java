@@ -1,9 +1,9 @@
 package io.spool.cluster;
 
 import io.spool.Spool;
+import io.spool.api.log.RecordView;
 import io.spool.log.LogReader;
 import io.spool.log.PartitionLog;
-import io.spool.log.RecordView;
 
 import java.util.ArrayList;
 import java.util.List;

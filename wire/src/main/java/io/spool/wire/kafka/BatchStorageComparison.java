@@ -1,9 +1,9 @@
 package io.spool.wire.kafka;
 
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.log.PartitionLog;
-import io.spool.stream.ProducerRecord;
 import io.spool.stream.StreamEngine;
-import io.spool.stream.TopicConfig;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.record.internal.MemoryRecords;

@@ -1,8 +1,8 @@
 package io.spool.wire.kafka;
 
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.ExternalGroups;
-import io.spool.stream.GroupDescription;
-import io.spool.stream.TopicPartition;
 import org.apache.kafka.clients.consumer.internals.ConsumerProtocol;
 
 import java.nio.ByteBuffer;

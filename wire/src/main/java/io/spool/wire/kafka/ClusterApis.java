@@ -1,9 +1,9 @@
 package io.spool.wire.kafka;
 
 import io.spool.Spool;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicExistsException;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicExistsException;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.ApiException;

@@ -1,10 +1,10 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.GroupDescription;
-import io.spool.stream.MemberAssignment;
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.MemberAssignment;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownMemberException;
 import io.spool.stream.StreamEngine;
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownMemberException;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatRequestData;
 import org.apache.kafka.common.message.ConsumerGroupHeartbeatResponseData;
 import org.apache.kafka.common.protocol.Errors;
@@ -285,7 +285,7 @@ final class ConsumerGroups
             }
             return Errors.NONE;
         }
-        catch (final io.spool.stream.CommitFailedException ex)
+        catch (final io.spool.api.stream.CommitFailedException ex)
         {
             return Errors.STALE_MEMBER_EPOCH;
         }

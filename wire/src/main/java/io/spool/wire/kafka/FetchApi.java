@@ -1,6 +1,6 @@
 package io.spool.wire.kafka;
 
-import io.spool.log.OffsetOutOfRangeException;
+import io.spool.api.log.OffsetOutOfRangeException;
 import io.spool.log.PartitionLog;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.Topic;
@@ -191,7 +191,7 @@ final class FetchApi
         try (io.spool.log.LogReader reader = log.newReader())
         {
             reader.seek(log.startOffset());
-            io.spool.log.RecordView view;
+            io.spool.api.log.RecordView view;
             long bestTime = -1;
             long bestOffset = -1;
             while ((view = reader.next()) != null)
@@ -211,7 +211,7 @@ final class FetchApi
         try (io.spool.log.LogReader reader = log.newReader())
         {
             reader.seek(offset);
-            final io.spool.log.RecordView view = reader.next();
+            final io.spool.api.log.RecordView view = reader.next();
             return view == null ? -1 : view.timestamp();
         }
     }

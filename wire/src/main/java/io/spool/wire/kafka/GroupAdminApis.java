@@ -1,8 +1,8 @@
 package io.spool.wire.kafka;
 
 import io.spool.Spool;
-import io.spool.stream.GroupDescription;
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.TopicPartition;
 import org.apache.kafka.common.message.ConsumerGroupDescribeRequestData;
 import org.apache.kafka.common.message.ConsumerGroupDescribeResponseData;
 import org.apache.kafka.common.message.DeleteGroupsRequestData;

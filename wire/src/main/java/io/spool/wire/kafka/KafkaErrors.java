@@ -1,17 +1,17 @@
 package io.spool.wire.kafka;
 
-import io.spool.log.BackPressureException;
-import io.spool.log.EngineClosedException;
-import io.spool.log.OffsetOutOfRangeException;
-import io.spool.log.RecordTooLargeException;
-import io.spool.queue.QueueFullException;
-import io.spool.stream.CommitFailedException;
-import io.spool.stream.InvalidGroupException;
-import io.spool.stream.InvalidTopicException;
-import io.spool.stream.TopicExistsException;
-import io.spool.stream.UnknownMemberException;
-import io.spool.stream.UnknownPartitionException;
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.EngineClosedException;
+import io.spool.api.log.BackPressureException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordTooLargeException;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.stream.CommitFailedException;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.TopicExistsException;
+import io.spool.api.stream.UnknownMemberException;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import org.apache.kafka.common.protocol.Errors;
 
 import java.util.concurrent.CompletionException;
@@ -73,8 +73,8 @@ final class KafkaErrors
         {
             return Errors.INVALID_GROUP_ID;
         }
-        if (error instanceof io.spool.stream.InvalidRequestException ||
-            error instanceof io.spool.queue.InvalidRequestException ||
+        if (error instanceof io.spool.api.stream.InvalidRequestException ||
+            error instanceof io.spool.api.queue.InvalidRequestException ||
             error instanceof IllegalArgumentException)
         {
             return Errors.INVALID_REQUEST;

@@ -1,8 +1,8 @@
 package io.spool.wire.kafka;
 
-import io.spool.log.HeadersCodec;
-import io.spool.log.RecordView;
-import io.spool.stream.ProducerRecord;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordView;
+import io.spool.api.stream.ProducerRecord;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;

@@ -1,7 +1,7 @@
 package io.spool.wire.kafka;
 
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.StreamEngine;
-import io.spool.stream.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.message.OffsetCommitRequestData;
 import org.apache.kafka.common.message.OffsetCommitResponseData;

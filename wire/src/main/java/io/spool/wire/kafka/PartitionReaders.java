@@ -1,9 +1,9 @@
 package io.spool.wire.kafka;
 
+import io.spool.api.log.RecordView;
 import io.spool.log.LogReader;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordHandler;
-import io.spool.log.RecordView;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
 import org.apache.kafka.common.record.internal.RecordBatch;
@@ -27,7 +27,7 @@ final class PartitionReaders implements AutoCloseable
      * Reads records from {@code offset} into uncompressed batches of about {@code maxBytes} at most (at least one
      * record when {@code atLeastOne}); empty records when none is committed there.
      *
-     * @throws io.spool.log.OffsetOutOfRangeException when retention removed the records at {@code offset}.
+     * @throws io.spool.api.log.OffsetOutOfRangeException when retention removed the records at {@code offset}.
      */
     MemoryRecords read(final PartitionLog log, final long offset, final int maxBytes, final boolean atLeastOne)
     {

@@ -2,13 +2,13 @@ package io.spool.wire.kafka;
 
 import io.spool.Spool;
 import io.spool.SpoolProducer;
-import io.spool.stream.ProducerRecord;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.ProducerSequences;
-import io.spool.stream.PublishResult;
 import io.spool.stream.SequencedAppend;
 import io.spool.stream.StoredBatches;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicPartition;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.CorruptRecordException;
@@ -203,7 +203,7 @@ final class ProduceApi
         try (io.spool.log.LogReader reader = topic.partition(partition).newReader())
         {
             reader.seek(offset);
-            final io.spool.log.RecordView view = reader.next();
+            final io.spool.api.log.RecordView view = reader.next();
             return view == null ? -1 : view.timestamp();
         }
     }

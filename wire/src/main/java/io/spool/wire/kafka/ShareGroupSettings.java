@@ -1,7 +1,7 @@
 package io.spool.wire.kafka;
 
-import io.spool.queue.StartPosition;
-import io.spool.queue.SubscriptionSettings;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.queue.SubscriptionSettings;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 
 import java.util.LinkedHashMap;

@@ -1,13 +1,13 @@
 package io.spool.wire.kafka;
 
 import io.spool.Spool;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.SubscriptionExistsException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
 import io.spool.queue.BatchResult;
 import io.spool.queue.Delivery;
-import io.spool.queue.Receipt;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionExistsException;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.UnknownSubscriptionException;
 import io.spool.stream.Topic;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.InvalidConfigurationException;

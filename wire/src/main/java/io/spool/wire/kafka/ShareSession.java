@@ -1,6 +1,6 @@
 package io.spool.wire.kafka;
 
-import io.spool.queue.Receipt;
+import io.spool.api.queue.Receipt;
 
 import java.util.ArrayList;
 import java.util.HashMap;

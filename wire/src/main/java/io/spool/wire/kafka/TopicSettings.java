@@ -1,7 +1,7 @@
 package io.spool.wire.kafka;
 
-import io.spool.log.LogConfig;
-import io.spool.stream.TopicConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.TopicConfig;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 
 import java.util.LinkedHashMap;

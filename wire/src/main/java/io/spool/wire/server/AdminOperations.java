@@ -2,21 +2,21 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.spool.MetricSample;
 import io.spool.Spool;
-import io.spool.queue.SubscriptionMetrics;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.stream.InvalidRequestException;
-import io.spool.stream.TopicConfig;
-import io.spool.wire.QueueDescriptor;
+import io.spool.api.MetricSample;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.TopicConfig;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
 import io.spool.wire.GroupAdminDescriptor;
 import io.spool.wire.GroupDescriptor;
-import io.spool.wire.SubscriptionDescriptor;
 import io.spool.wire.MetricsDescriptor;
 import io.spool.wire.OpCode;
+import io.spool.wire.QueueDescriptor;
+import io.spool.wire.SubscriptionDescriptor;
 import io.spool.wire.TopicDescriptor;
 
 import java.util.List;

@@ -8,6 +8,7 @@ import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.spool.api.log.BackPressureException;
 import io.spool.wire.ErrorCode;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
@@ -15,17 +16,14 @@ import io.spool.wire.FrameDescriptor;
 import io.spool.wire.HelloDescriptor;
 import io.spool.wire.OpCode;
 import io.spool.wire.ProtocolException;
-
-import io.spool.log.BackPressureException;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.net.ssl.SSLException;
 import java.io.IOException;
-import java.util.concurrent.RejectedExecutionException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.concurrent.RejectedExecutionException;
+import javax.net.ssl.SSLException;
 
 /**
  * One client connection: checks each frame's header, demands the handshake first, dispatches operations and turns

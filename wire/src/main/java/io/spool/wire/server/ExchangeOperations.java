@@ -2,8 +2,8 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.spool.queue.routing.Exchange;
-import io.spool.queue.routing.ExchangeType;
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
 import io.spool.queue.Router;
 import io.spool.queue.routing.Exchanges;
 import io.spool.wire.ExchangeDescriptor;
@@ -59,7 +59,7 @@ final class ExchangeOperations
             case OpCode.UNBIND:
             {
                 final Exchange exchange = router.exchange(Fields.readString(body));
-                final io.spool.queue.routing.Binding binding = ExchangeDescriptor.decodeBinding(body, exchange.type());
+                final io.spool.api.routing.Binding binding = ExchangeDescriptor.decodeBinding(body, exchange.type());
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId, out ->
                 {

@@ -5,11 +5,11 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.spool.api.log.RecordView;
 import io.spool.log.CommitListener;
 import io.spool.log.LogReader;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordHandler;
-import io.spool.log.RecordView;
 import io.spool.stream.Topic;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.FetchDescriptor;
@@ -28,10 +28,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import static io.spool.log.RecordDescriptor.FRAME_LENGTH_OFFSET;
-import static io.spool.log.RecordDescriptor.HEADER_LENGTH;
-import static io.spool.log.RecordDescriptor.OFFSET_OFFSET;
-import static io.spool.log.RecordDescriptor.align;
+import static io.spool.api.log.RecordDescriptor.FRAME_LENGTH_OFFSET;
+import static io.spool.api.log.RecordDescriptor.HEADER_LENGTH;
+import static io.spool.api.log.RecordDescriptor.OFFSET_OFFSET;
+import static io.spool.api.log.RecordDescriptor.align;
 
 /**
  * The FETCH operation of one connection: answers with the record frames as they lie in the mapped segment, and holds

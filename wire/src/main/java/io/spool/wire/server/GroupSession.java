@@ -2,8 +2,8 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.GroupCoordinator;
-import io.spool.stream.TopicPartition;
 import io.spool.wire.Fields;
 import io.spool.wire.GroupDescriptor;
 import io.spool.wire.OpCode;

@@ -1,7 +1,7 @@
 package io.spool.wire.server;
 
+import io.spool.api.SpoolException;
 import io.spool.log.ConfirmListener;
-import io.spool.log.SpoolException;
 
 /**
  * One PUBLISH frame waiting for the confirms of its records: their offsets in request order, or the error that

@@ -2,14 +2,14 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
-import io.spool.queue.QueueFullException;
 import io.spool.queue.Router;
-import io.spool.stream.InvalidRequestException;
-import io.spool.stream.ProducerRecord;
 import io.spool.stream.Topic;
 import io.spool.wire.ErrorCode;
 import io.spool.wire.ErrorDescriptor;

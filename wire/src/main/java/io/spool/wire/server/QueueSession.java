@@ -3,20 +3,20 @@ package io.spool.wire.server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.Spool;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
 import io.spool.queue.BatchResult;
-import io.spool.queue.ConsumerOptions;
 import io.spool.queue.Delivery;
 import io.spool.queue.DeliveryListener;
 import io.spool.queue.QueueConsumer;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
 import io.spool.queue.Subscription;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
 import io.spool.wire.FrameDescriptor;
 import io.spool.wire.OpCode;
-import io.spool.wire.QueueDescriptor;
 import io.spool.wire.QueueDescriptor.SettleKind;
+import io.spool.wire.QueueDescriptor;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
 
@@ -169,7 +169,7 @@ final class QueueSession
         final ConsumerOptions options = autoAck ? ConsumerOptions.autoAck(prefetch) : ConsumerOptions.prefetch(prefetch);
         if (!reservedTags.add(tag))
         {
-            throw new io.spool.queue.InvalidRequestException("consumer tag " + tag + " is taken on this connection");
+            throw new io.spool.api.queue.InvalidRequestException("consumer tag " + tag + " is taken on this connection");
         }
         answer(OpCode.CONSUME, correlationId, out ->
         {
@@ -220,7 +220,7 @@ final class QueueSession
         final QueueConsumer consumer = consumers.get(tag);
         if (consumer == null && !reservedTags.contains(tag))
         {
-            throw new io.spool.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
+            throw new io.spool.api.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
         }
         for (int i = 0; i < count; i++)
         {
@@ -268,7 +268,7 @@ final class QueueSession
         final QueueConsumer consumer = consumers.remove(tag);
         if (consumer == null)
         {
-            throw new io.spool.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
+            throw new io.spool.api.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
         }
         reservedTags.remove(tag);
         answer(OpCode.CANCEL, correlationId, out -> consumer.close());

@@ -1,6 +1,6 @@
 package io.spool.wire.server;
 
-import io.spool.stream.ProducerRecord;
+import io.spool.api.stream.ProducerRecord;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

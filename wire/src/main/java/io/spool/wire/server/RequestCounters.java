@@ -1,6 +1,6 @@
 package io.spool.wire.server;
 
-import io.spool.MetricSample;
+import io.spool.api.MetricSample;
 import io.spool.wire.OpCode;
 
 import java.util.List;

@@ -2,8 +2,8 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.spool.stream.InvalidRequestException;
-import io.spool.stream.ProducerRecord;
+import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.wire.ErrorCode;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;

@@ -5,21 +5,20 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ssl.SslContext;
-import io.spool.MetricSample;
 import io.spool.Spool;
+import io.spool.api.MetricSample;
 import io.spool.wire.TlsContexts;
 import io.spool.wire.Transport;
 import io.spool.wire.kafka.KafkaListener;
 import io.spool.wire.kafka.KafkaListenerConfig;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.SynchronousQueue;

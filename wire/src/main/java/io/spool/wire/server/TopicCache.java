@@ -31,7 +31,7 @@ final class TopicCache
     /**
      * Reads a topic name field (uint16 length, UTF-8) at the reader index and returns its topic.
      *
-     * @throws io.spool.stream.UnknownTopicException when there is no such topic.
+     * @throws io.spool.api.stream.UnknownTopicException when there is no such topic.
      * @throws IndexOutOfBoundsException when the name runs past the frame.
      */
     Topic read(final ByteBuf body)

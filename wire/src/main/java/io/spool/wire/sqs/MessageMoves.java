@@ -2,11 +2,11 @@ package io.spool.wire.sqs;
 
 import io.spool.Spool;
 import io.spool.SpoolProducer;
-import io.spool.log.DedupKey;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
-import io.spool.queue.QueueHeaders;
-import io.spool.stream.ProducerRecord;
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package io.spool.wire.sqs;
 
-import io.spool.queue.SubscriptionMetrics;
-import io.spool.queue.SubscriptionSettings;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
 package io.spool.wire.sqs;
 
 import io.spool.Spool;
-import io.spool.log.LogConfig;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.RetentionMode;
-import io.spool.queue.StartPosition;
+import io.spool.api.log.LogConfig;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.stream.TopicConfig;
 import io.spool.queue.Subscription;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.UnknownSubscriptionException;
-import io.spool.stream.TopicConfig;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

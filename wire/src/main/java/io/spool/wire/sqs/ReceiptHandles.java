@@ -1,11 +1,9 @@
 package io.spool.wire.sqs;
 
+import io.spool.api.queue.Receipt;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
-import io.spool.queue.Receipt;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -14,6 +12,8 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Receipt handles: an engine receipt (issuer, partition, offset, delivery number) with the incarnation of the queue

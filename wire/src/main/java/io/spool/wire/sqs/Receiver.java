@@ -1,13 +1,13 @@
 package io.spool.wire.sqs;
 
-import io.spool.log.DedupKey;
-import io.spool.queue.AlreadySettledException;
+import io.spool.api.log.DedupKey;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.Receipt;
 import io.spool.queue.BatchResult;
 import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
-import io.spool.queue.QueueException;
-import io.spool.queue.QueueHeaders;
-import io.spool.queue.Receipt;
 import io.spool.queue.Subscription;
 import org.agrona.concurrent.EpochClock;
 

@@ -2,13 +2,13 @@ package io.spool.wire.sqs;
 
 import io.spool.Spool;
 import io.spool.SpoolProducer;
-import io.spool.log.DedupKey;
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.DedupKey;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordView;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.PublishResult;
 import io.spool.log.LogReader;
-import io.spool.log.RecordView;
-import io.spool.queue.QueueHeaders;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.PublishResult;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,14 +1,14 @@
 package io.spool.wire.sqs;
 
-import io.spool.log.BackPressureException;
-import io.spool.log.EngineClosedException;
-import io.spool.log.RecordTooLargeException;
-import io.spool.log.SpoolException;
-import io.spool.queue.InvalidRequestException;
-import io.spool.queue.InvalidSettingsException;
-import io.spool.queue.QueueFullException;
-import io.spool.queue.UnknownSubscriptionException;
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.BackPressureException;
+import io.spool.api.log.RecordTooLargeException;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.QueueFullException;
+import io.spool.api.queue.UnknownSubscriptionException;
+import io.spool.api.stream.UnknownTopicException;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -49,7 +49,7 @@ final class SqsFailures
             return SqsError.QUEUE_DOES_NOT_EXIST.with("The specified queue does not exist: " + cause.getMessage());
         }
         if (cause instanceof InvalidSettingsException || cause instanceof InvalidRequestException ||
-            cause instanceof io.spool.stream.InvalidRequestException || cause instanceof RecordTooLargeException)
+            cause instanceof io.spool.api.stream.InvalidRequestException || cause instanceof RecordTooLargeException)
         {
             return SqsError.INVALID_PARAMETER_VALUE.with(cause.getMessage());
         }

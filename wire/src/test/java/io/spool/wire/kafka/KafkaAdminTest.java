@@ -1,8 +1,8 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;

@@ -1,6 +1,6 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.TopicConfig;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;

@@ -1,6 +1,6 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,8 +1,8 @@
 package io.spool.wire.kafka;
 
-import io.spool.log.LogConfig;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.log.LogConfig;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,6 +1,6 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.TopicConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;

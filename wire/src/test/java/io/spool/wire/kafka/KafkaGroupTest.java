@@ -1,8 +1,8 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.GroupDescription;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,11 +1,11 @@
 package io.spool.wire.kafka;
 
 import io.spool.Spool;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
 import io.spool.testing.SlowTest;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;

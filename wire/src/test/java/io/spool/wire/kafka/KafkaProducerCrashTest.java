@@ -1,8 +1,8 @@
 package io.spool.wire.kafka;
 
 import io.spool.Spool;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.testing.CrashTest;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;

@@ -1,7 +1,7 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.TopicConfig;
 import io.spool.testing.SlowTest;
 import io.spool.wire.TestCertificate;
 import io.spool.wire.server.ServerConfig;

@@ -1,9 +1,9 @@
 package io.spool.wire.kafka;
 
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import io.spool.queue.Subscription;
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
 import io.spool.testing.CrashTest;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;

@@ -1,7 +1,7 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
 import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.ApiVersionsRequestData;

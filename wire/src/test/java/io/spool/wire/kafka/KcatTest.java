@@ -1,9 +1,9 @@
 package io.spool.wire.kafka;
 
-import io.spool.stream.ConsumerRecord;
-import io.spool.stream.ProducerRecord;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.spool.wire.sqs;
 
+import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.ConsumerConfig;
-import io.spool.stream.ConsumerRecord;
 import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicConfig;
-import io.spool.stream.TopicPartition;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -217,7 +217,7 @@ class SqsQueueActionsTest
     {
         fx.spool.createTopic("stream", TopicConfig.of(1));
         fx.spool.newProducer().send("stream", null, "old".getBytes(StandardCharsets.UTF_8)).join();
-        fx.spool.createSubscription("other", "stream", io.spool.queue.SubscriptionSettings.DEFAULT);
+        fx.spool.createSubscription("other", "stream", io.spool.api.queue.SubscriptionSettings.DEFAULT);
         final String url = fx.queue("stream");
 
         fx.sqs.sendMessage(b -> b.queueUrl(url).messageBody("new"));
@@ -234,7 +234,7 @@ class SqsQueueActionsTest
     void everySubscriptionWithAQueueNameIsAQueue()
     {
         fx.spool.createTopic("native", TopicConfig.of(2));
-        fx.spool.createSubscription("billing", "native", io.spool.queue.SubscriptionSettings.DEFAULT);
+        fx.spool.createSubscription("billing", "native", io.spool.api.queue.SubscriptionSettings.DEFAULT);
         fx.spool.newProducer().send("native", "k".getBytes(StandardCharsets.UTF_8),
             "from the stream".getBytes(StandardCharsets.UTF_8)).join();
 

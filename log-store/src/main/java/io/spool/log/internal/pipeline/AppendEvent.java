@@ -1,7 +1,7 @@
 package io.spool.log.internal.pipeline;
 
+import io.spool.api.SpoolException;
 import io.spool.log.ConfirmListener;
-import io.spool.log.SpoolException;
 import io.spool.log.internal.segment.Segment;
 import org.agrona.concurrent.UnsafeBuffer;
 

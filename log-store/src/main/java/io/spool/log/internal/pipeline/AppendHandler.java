@@ -1,8 +1,8 @@
 package io.spool.log.internal.pipeline;
 
-import io.spool.log.EngineClosedException;
-import io.spool.log.SpoolException;
 import com.lmax.disruptor.EventHandler;
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
 import org.agrona.concurrent.EpochClock;
 
 import java.io.UncheckedIOException;

@@ -1,10 +1,10 @@
 package io.spool.log.internal.pipeline;
 
-import io.spool.log.DedupKey;
-import io.spool.log.HeadersCodec;
-import io.spool.log.LogConfig;
+import io.spool.api.log.DedupKey;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.RecordView;
 import io.spool.log.LogProducer;
-import io.spool.log.RecordView;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import io.spool.log.internal.segment.LogSegments;
 import io.spool.log.internal.segment.OffsetIndex;
@@ -17,7 +17,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.spool.log.RecordDescriptor.*;
+import static io.spool.api.log.RecordDescriptor.*;
 
 /**
  * The single writer of one log: copies framed records into the active segment, keeps its sparse indexes, and

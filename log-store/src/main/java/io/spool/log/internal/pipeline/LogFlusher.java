@@ -1,8 +1,8 @@
 package io.spool.log.internal.pipeline;
 
-import io.spool.log.Durability;
+import io.spool.api.log.Durability;
+import io.spool.api.log.LogConfig;
 import io.spool.log.FileSync;
-import io.spool.log.LogConfig;
 import io.spool.log.internal.segment.Segment;
 
 import java.io.IOException;

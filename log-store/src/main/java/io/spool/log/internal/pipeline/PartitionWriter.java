@@ -1,8 +1,8 @@
 package io.spool.log.internal.pipeline;
 
+import io.spool.api.log.LogConfig;
+import io.spool.api.log.RecordView;
 import io.spool.log.FileSync;
-import io.spool.log.LogConfig;
-import io.spool.log.RecordView;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import io.spool.log.internal.segment.LogSegments;
 import io.spool.log.internal.segment.Segment;

@@ -1,7 +1,7 @@
 package io.spool.log.internal.pipeline;
 
+import io.spool.api.log.RecordDescriptor;
 import io.spool.log.LogProducer;
-import io.spool.log.RecordDescriptor;
 import io.spool.log.internal.segment.Checksums;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -9,7 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.zip.CRC32C;
 
-import static io.spool.log.RecordDescriptor.*;
+import static io.spool.api.log.RecordDescriptor.*;
 
 /**
  * Frames records on the producer's thread: writes a whole {@link RecordDescriptor} frame into a ring slot and

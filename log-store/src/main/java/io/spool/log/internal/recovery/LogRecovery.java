@@ -1,7 +1,7 @@
 package io.spool.log.internal.recovery;
 
+import io.spool.api.log.LogConfig;
 import io.spool.log.FileSync;
-import io.spool.log.LogConfig;
 import io.spool.log.LogHole;
 import io.spool.log.RecoveryReport;
 import io.spool.log.internal.segment.IdleSegmentMappings;

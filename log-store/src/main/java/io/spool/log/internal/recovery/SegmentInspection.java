@@ -1,8 +1,8 @@
 package io.spool.log.internal.recovery;
 
-import io.spool.log.RecordDescriptor;
+import io.spool.api.log.RecordDescriptor;
+import io.spool.api.log.RecordView;
 import io.spool.log.RecordHandler;
-import io.spool.log.RecordView;
 import io.spool.log.internal.segment.LogStart;
 import io.spool.log.internal.segment.SegmentFiles;
 import io.spool.log.internal.segment.SegmentScanner;

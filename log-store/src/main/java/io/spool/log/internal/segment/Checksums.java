@@ -1,11 +1,11 @@
 package io.spool.log.internal.segment;
 
-import io.spool.log.RecordDescriptor;
+import io.spool.api.log.RecordDescriptor;
 
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
-import static io.spool.log.RecordDescriptor.*;
+import static io.spool.api.log.RecordDescriptor.*;
 
 /**
  * CRC32C over regions of a buffer, through a view kept for that purpose so nothing is allocated; the JDK computes

@@ -1,7 +1,7 @@
 package io.spool.log.internal.segment;
 
+import io.spool.api.log.LogConfig;
 import io.spool.log.FileSync;
-import io.spool.log.LogConfig;
 import io.spool.log.internal.pipeline.SegmentPrefaulter;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,6 +1,6 @@
 package io.spool.log.internal.segment;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
 
 /**
  * Layout of a segment file and of the two index files beside it.

@@ -1,6 +1,6 @@
 package io.spool.log.internal.segment;
 
-import io.spool.log.LogConfig;
+import io.spool.api.log.LogConfig;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

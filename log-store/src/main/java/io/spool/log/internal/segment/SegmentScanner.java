@@ -7,7 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
-import static io.spool.log.RecordDescriptor.*;
+import static io.spool.api.log.RecordDescriptor.*;
 
 /**
  * Walks the frames of one segment from its header, checking each frame's length, version, offset and CRC32C, and

@@ -1,6 +1,6 @@
 package io.spool.queue.internal.delivery;
 
-import io.spool.log.SpoolException;
+import io.spool.api.SpoolException;
 
 /**
  * Told what became of each dead letter a partition sent: stored by the dead-letter topic, or refused. Thread-safe:

@@ -1,9 +1,9 @@
 package io.spool.queue.internal.delivery;
 
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordView;
 import io.spool.log.LogReader;
-import io.spool.log.OffsetOutOfRangeException;
-import io.spool.log.RecordView;
 import io.spool.queue.DeathHistory;
 import io.spool.stream.Topic;
 

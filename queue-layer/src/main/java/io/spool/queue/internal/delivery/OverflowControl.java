@@ -1,8 +1,8 @@
 package io.spool.queue.internal.delivery;
 
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
-import io.spool.queue.OverflowPolicy;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.ReadyBytes;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 

@@ -1,12 +1,12 @@
 package io.spool.queue.internal.delivery;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.log.DurableFiles;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
 import io.spool.queue.CorruptStateException;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.StateStoreConfig;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.store.SubscriptionStateStore;
 import org.agrona.concurrent.EpochClock;
 

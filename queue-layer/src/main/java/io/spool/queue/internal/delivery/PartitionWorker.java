@@ -1,14 +1,14 @@
 package io.spool.queue.internal.delivery;
 
-import io.spool.log.EngineClosedException;
-import io.spool.log.HeadersCodec;
+import io.spool.api.EngineClosedException;
+import io.spool.api.SpoolException;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.RecordView;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.log.PartitionLog;
-import io.spool.log.RecordView;
-import io.spool.log.SpoolException;
 import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
 import io.spool.queue.SubscriptionRegistry;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.DueDeadLetters;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.store.SubscriptionStateStore;

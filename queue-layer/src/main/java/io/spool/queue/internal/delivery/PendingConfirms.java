@@ -1,7 +1,7 @@
 package io.spool.queue.internal.delivery;
 
-import io.spool.log.SpoolException;
-import io.spool.stream.PublishListener;
+import io.spool.api.SpoolException;
+import io.spool.api.stream.PublishListener;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

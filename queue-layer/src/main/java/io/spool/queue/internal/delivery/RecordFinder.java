@@ -1,9 +1,9 @@
 package io.spool.queue.internal.delivery;
 
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordView;
 import io.spool.log.LogReader;
-import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.PartitionLog;
-import io.spool.log.RecordView;
 
 /**
  * Finds the record at an offset of one partition log through a reader of its own: offsets read in order cost no

@@ -1,15 +1,15 @@
 package io.spool.queue.internal.delivery;
 
-import io.spool.log.HeadersCodec;
+import io.spool.api.log.HeadersCodec;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.log.RecordView;
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.QueueHeaders;
+import io.spool.api.queue.RetryPolicy;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.log.LogReader;
-import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.RecordHandler;
-import io.spool.log.RecordView;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.QueueHeaders;
-import io.spool.queue.RetryPolicy;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.MessageTraits;
 import org.agrona.DirectBuffer;
@@ -33,6 +33,14 @@ final class RecordInspector implements MessageInspector, RecordHandler
 {
     /** Records read at once when asked for the offset after the last one read. */
     static final int BATCH = 64;
+    private static final byte[] ROUTED_TO_BYTES = QueueHeaders.ROUTED_TO.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] GROUP_ID_BYTES = QueueHeaders.GROUP_ID.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] DELAY_BYTES = QueueHeaders.DELAY.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] DELIVER_AT_BYTES = QueueHeaders.DELIVER_AT.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] TTL_BYTES = QueueHeaders.TTL.getBytes(StandardCharsets.UTF_8);
+
+    /** What {@link #parseMillis} returns for a value that is not a non-negative decimal number. */
+    private static final long NOT_A_NUMBER = -1;
 
     private final LogReader reader;
     private final boolean groupsFromKey;
@@ -226,30 +234,30 @@ final class RecordInspector implements MessageInspector, RecordHandler
         }
         final DirectBuffer buffer = record.buffer();
         final int headersAt = record.headersOffset();
-        final long routedTo = HeadersCodec.locate(buffer, headersAt, headersLength, QueueHeaders.ROUTED_TO_BYTES);
+        final long routedTo = HeadersCodec.locate(buffer, headersAt, headersLength, ROUTED_TO_BYTES);
         if (routedTo >= 0 && (int)routedTo >= 0)
         {
             target.routed = listsName(buffer, (int)(routedTo >>> 32), (int)routedTo, subscriptionName);
         }
         if (readsGroups && !groupsFromKey)
         {
-            final long found = HeadersCodec.locate(buffer, headersAt, headersLength, QueueHeaders.GROUP_ID_BYTES);
+            final long found = HeadersCodec.locate(buffer, headersAt, headersLength, GROUP_ID_BYTES);
             if (found >= 0 && (int)found >= 0)
             {
                 target.group = groupHash(buffer, (int)(found >>> 32), (int)found);
             }
         }
-        final long delay = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELAY_BYTES);
+        final long delay = millisHeader(buffer, headersAt, headersLength, DELAY_BYTES);
         if (delay > 0)
         {
             target.deliverAt = published + Math.min(delay, RetryPolicy.MAX_DELAY_MILLIS);
         }
-        final long deliverAt = millisHeader(buffer, headersAt, headersLength, QueueHeaders.DELIVER_AT_BYTES);
+        final long deliverAt = millisHeader(buffer, headersAt, headersLength, DELIVER_AT_BYTES);
         if (deliverAt > 0)
         {
             target.deliverAt = Math.min(deliverAt, published + RetryPolicy.MAX_DELAY_MILLIS);
         }
-        final long ttl = millisHeader(buffer, headersAt, headersLength, QueueHeaders.TTL_BYTES);
+        final long ttl = millisHeader(buffer, headersAt, headersLength, TTL_BYTES);
         if (ttl >= 0)
         {
             target.expireAt = Math.min(target.expireAt, published + ttl);
@@ -259,8 +267,8 @@ final class RecordInspector implements MessageInspector, RecordHandler
     private static long millisHeader(final DirectBuffer buffer, final int at, final int length, final byte[] name)
     {
         final long found = HeadersCodec.locate(buffer, at, length, name);
-        return found < 0 || (int)found < 0 ? QueueHeaders.NOT_A_NUMBER :
-            QueueHeaders.parseMillis(buffer, (int)(found >>> 32), (int)found);
+        return found < 0 || (int)found < 0 ? NOT_A_NUMBER :
+            parseMillis(buffer, (int)(found >>> 32), (int)found);
     }
 
     /** Whether a comma-separated list of names holds {@code name}, compared byte by byte. */
@@ -307,5 +315,28 @@ final class RecordInspector implements MessageInspector, RecordHandler
     void close()
     {
         reader.close();
+    }
+
+    /**
+     * Reads a non-negative decimal number without allocating; a malformed value reads as {@link #NOT_A_NUMBER}, so a
+     * bad header never stops delivery.
+     */
+    private static long parseMillis(final DirectBuffer buffer, final int at, final int length)
+    {
+        if (length < 1 || length > 18)
+        {
+            return NOT_A_NUMBER;
+        }
+        long value = 0;
+        for (int i = 0; i < length; i++)
+        {
+            final int digit = buffer.getByte(at + i) - '0';
+            if (digit < 0 || digit > 9)
+            {
+                return NOT_A_NUMBER;
+            }
+            value = value * 10 + digit;
+        }
+        return value;
     }
 }

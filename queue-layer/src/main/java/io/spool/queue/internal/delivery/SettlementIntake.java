@@ -1,13 +1,12 @@
 package io.spool.queue.internal.delivery;
 
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.queue.QueueConsumer;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
-import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.internal.state.RangeAcks;
 import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.Settlement;
-
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.MessageHandler;
 

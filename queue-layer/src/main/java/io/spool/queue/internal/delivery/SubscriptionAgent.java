@@ -1,14 +1,13 @@
 package io.spool.queue.internal.delivery;
 
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.SubscriptionMetrics;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
 import io.spool.queue.QueueConsumer;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
-import io.spool.queue.SubscriptionMetrics;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.Settlement;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
-
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.lang.invoke.MethodHandles;

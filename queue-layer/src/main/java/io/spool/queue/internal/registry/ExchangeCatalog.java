@@ -1,13 +1,13 @@
 package io.spool.queue.internal.registry;
 
+import io.spool.api.routing.Binding;
+import io.spool.api.routing.Exchange;
+import io.spool.api.routing.ExchangeType;
+import io.spool.api.routing.HeadersMatch;
 import io.spool.log.CopiedFile;
 import io.spool.log.FileSync;
 import io.spool.queue.CorruptStateException;
-import io.spool.queue.routing.Binding;
-import io.spool.queue.routing.Exchange;
-import io.spool.queue.routing.ExchangeType;
 import io.spool.queue.routing.Exchanges;
-import io.spool.queue.routing.HeadersMatch;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

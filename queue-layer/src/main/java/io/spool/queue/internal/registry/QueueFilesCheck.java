@@ -1,10 +1,10 @@
 package io.spool.queue.internal.registry;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.log.CopiedFile;
 import io.spool.log.FileSync;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.SubscriptionRegistry;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.store.SnapshotDescriptor;
 import io.spool.queue.internal.store.StateSnapshot;
 import org.agrona.concurrent.SystemEpochClock;

@@ -1,17 +1,17 @@
 package io.spool.queue.internal.registry;
 
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.OverflowPolicy;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.RetentionMode;
+import io.spool.api.queue.RetryPolicy;
+import io.spool.api.queue.StartPosition;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.log.CopiedFile;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
 import io.spool.queue.CorruptStateException;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.OverflowPolicy;
-import io.spool.queue.Receipt;
-import io.spool.queue.RetentionMode;
-import io.spool.queue.RetryPolicy;
-import io.spool.queue.StartPosition;
-import io.spool.queue.SubscriptionSettings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package io.spool.queue.internal.state;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.DeadReason;
-import io.spool.queue.SubscriptionSettings;
 
 /**
  * Ends messages as dead: marks them settled and dead, counts them, journals the reason (and, when the subscription

@@ -1,7 +1,7 @@
 package io.spool.queue.internal.state;
 
+import io.spool.api.queue.RetryPolicy;
 import io.spool.queue.DeadReason;
-import io.spool.queue.RetryPolicy;
 import io.spool.queue.internal.table.InFlightTable;
 
 /**

@@ -1,7 +1,7 @@
 package io.spool.queue.internal.state;
 
+import io.spool.api.queue.RetryPolicy;
 import io.spool.queue.DeadReason;
-import io.spool.queue.RetryPolicy;
 
 /**
  * Settles one delivery at a time, as its consumer asks: an ack ends the message, a nack brings it back (at once, or

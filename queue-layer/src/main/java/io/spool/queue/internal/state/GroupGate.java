@@ -1,8 +1,8 @@
 package io.spool.queue.internal.state;
 
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.DeadReason;
-import io.spool.queue.GroupMode;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
 

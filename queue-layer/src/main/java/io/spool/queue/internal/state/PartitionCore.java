@@ -1,12 +1,11 @@
 package io.spool.queue.internal.state;
 
-import io.spool.queue.SubscriptionSettings;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.table.DeadlineTimers;
 import io.spool.queue.internal.table.DelayedAhead;
 import io.spool.queue.internal.table.FirstDeliveryTimes;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
-
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.EpochClock;
 

@@ -1,6 +1,6 @@
 package io.spool.queue.internal.state;
 
-import io.spool.queue.QueueException;
+import io.spool.api.queue.QueueException;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
 

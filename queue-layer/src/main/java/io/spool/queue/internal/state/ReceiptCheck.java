@@ -1,10 +1,10 @@
 package io.spool.queue.internal.state;
 
-import io.spool.queue.AlreadySettledException;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
-import io.spool.queue.StaleReceiptException;
-import io.spool.queue.UnknownDeliveryException;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
 

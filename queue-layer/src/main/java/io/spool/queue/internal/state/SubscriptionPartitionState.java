@@ -1,21 +1,20 @@
 package io.spool.queue.internal.state;
 
-import io.spool.queue.AlreadySettledException;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.RetryPolicy;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.DeadReason;
 import io.spool.queue.DeliveryHandler;
-import io.spool.queue.GroupMode;
-import io.spool.queue.InvalidRequestException;
-import io.spool.queue.QueueException;
-import io.spool.queue.Receipt;
-import io.spool.queue.RetryPolicy;
-import io.spool.queue.StaleReceiptException;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.UnknownDeliveryException;
 import io.spool.queue.internal.table.FirstDeliveryTimes;
 import io.spool.queue.internal.table.InFlightTable;
 import io.spool.queue.internal.table.OffsetWindow;
-
 import org.agrona.concurrent.EpochClock;
 
 /**

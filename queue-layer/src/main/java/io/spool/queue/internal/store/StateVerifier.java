@@ -1,12 +1,11 @@
 package io.spool.queue.internal.store;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.CorruptStateException;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.StateStorageException;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.table.OffsetWindow;
-
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.SystemEpochClock;
 

@@ -1,12 +1,12 @@
 package io.spool.queue.internal.store;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.log.DurableFiles;
 import io.spool.queue.CorruptStateException;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.StateDurability;
 import io.spool.queue.StateStorageException;
 import io.spool.queue.StateStoreConfig;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.StateLog;
 import io.spool.queue.internal.state.SubscriptionPartitionState;

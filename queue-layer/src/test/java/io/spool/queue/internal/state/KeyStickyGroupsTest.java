@@ -1,10 +1,9 @@
 package io.spool.queue.internal.state;
 
+import io.spool.api.queue.GroupKeySource;
+import io.spool.api.queue.GroupMode;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.DeadLetterHandler;
-import io.spool.queue.GroupKeySource;
-import io.spool.queue.GroupMode;
-import io.spool.queue.SubscriptionSettings;
-
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,9 @@
 package io.spool.queue.internal.state;
 
-import io.spool.queue.internal.store.JournalDescriptor;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.StateStoreConfig;
-import io.spool.queue.SubscriptionSettings;
+import io.spool.queue.internal.store.JournalDescriptor;
 import io.spool.queue.internal.store.SubscriptionStateStore;
-
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,14 +1,13 @@
 package io.spool.queue.internal.state;
 
-import io.spool.queue.AlreadySettledException;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.queue.Receipt;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.DeliveryHandler;
-import io.spool.queue.InvalidRequestException;
-import io.spool.queue.Receipt;
-import io.spool.queue.StaleReceiptException;
-import io.spool.queue.SubscriptionSettings;
-import io.spool.queue.UnknownDeliveryException;
-
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;

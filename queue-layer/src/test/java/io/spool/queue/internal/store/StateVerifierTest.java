@@ -1,11 +1,10 @@
 package io.spool.queue.internal.store;
 
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.CorruptStateException;
 import io.spool.queue.DeadLetterHandler;
 import io.spool.queue.StateStoreConfig;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
-
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

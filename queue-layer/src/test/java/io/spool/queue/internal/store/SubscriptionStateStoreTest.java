@@ -1,17 +1,16 @@
 package io.spool.queue.internal.store;
 
-import io.spool.queue.AlreadySettledException;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.InvalidSettingsException;
+import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.CorruptStateException;
 import io.spool.queue.DeadLetterHandler;
-import io.spool.queue.InvalidSettingsException;
 import io.spool.queue.StateDurability;
 import io.spool.queue.StateStoreConfig;
-import io.spool.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageInspector;
 import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.MessageTraits;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
-
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,6 @@
 package io.spool.queue.internal.table;
 
-import io.spool.queue.RetryPolicy;
-
+import io.spool.api.queue.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.spool.stream.internal.consumer;
 
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownTopicException;
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.LogReader;
-import io.spool.log.OffsetOutOfRangeException;
 import io.spool.log.PartitionLog;
 import io.spool.log.RecordHandler;
 

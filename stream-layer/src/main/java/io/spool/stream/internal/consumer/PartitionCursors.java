@@ -1,7 +1,8 @@
 package io.spool.stream.internal.consumer;
 
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicPartition;
+
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,8 @@
 package io.spool.stream.internal.group;
 
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.MemberSubscription;
-import io.spool.stream.TopicPartition;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,11 +1,12 @@
 package io.spool.stream.internal.group;
 
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.MemberAssignment;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.GroupCoordinator;
-import io.spool.stream.GroupDescription;
-import io.spool.stream.MemberAssignment;
 import io.spool.stream.MemberSubscription;
 import io.spool.stream.PartitionAssignor;
-import io.spool.stream.TopicPartition;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,15 +1,14 @@
 package io.spool.stream.internal.group;
 
+import io.spool.api.log.OffsetOutOfRangeException;
+import io.spool.api.stream.NoOffsetForPartitionException;
+import io.spool.api.stream.TopicPartition;
 import io.spool.stream.CommittedOffsetStore;
 import io.spool.stream.GroupCoordinator;
-import io.spool.stream.NoOffsetForPartitionException;
 import io.spool.stream.OffsetResetPolicy;
+import io.spool.stream.StreamConsumer;
 import io.spool.stream.internal.consumer.PartitionCursor;
 import io.spool.stream.internal.consumer.PartitionCursors;
-import io.spool.stream.StreamConsumer;
-import io.spool.stream.TopicPartition;
-import io.spool.log.OffsetOutOfRangeException;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

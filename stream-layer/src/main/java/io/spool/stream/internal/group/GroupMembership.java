@@ -1,11 +1,12 @@
 package io.spool.stream.internal.group;
 
+import io.spool.api.stream.MemberAssignment;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownMemberException;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.GroupCoordinator;
-import io.spool.stream.MemberAssignment;
 import io.spool.stream.RebalanceListener;
-import io.spool.stream.TopicPartition;
-import io.spool.stream.UnknownMemberException;
+
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;

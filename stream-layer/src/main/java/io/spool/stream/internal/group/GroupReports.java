@@ -1,19 +1,19 @@
 package io.spool.stream.internal.group;
 
+import io.spool.api.stream.GroupDescription;
+import io.spool.api.stream.GroupReport;
+import io.spool.api.stream.InvalidGroupException;
+import io.spool.api.stream.OffsetSpec;
+import io.spool.api.stream.TopicPartition;
+import io.spool.api.stream.UnknownGroupException;
+import io.spool.api.stream.UnknownPartitionException;
+import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.PartitionLog;
 import io.spool.stream.ExternalGroups;
 import io.spool.stream.GroupCoordinator;
-import io.spool.stream.GroupDescription;
-import io.spool.stream.GroupReport;
-import io.spool.stream.InvalidGroupException;
-import io.spool.stream.OffsetSpec;
 import io.spool.stream.Topic;
 import io.spool.stream.TopicNames;
-import io.spool.stream.TopicPartition;
 import io.spool.stream.TopicRegistry;
-import io.spool.stream.UnknownGroupException;
-import io.spool.stream.UnknownPartitionException;
-import io.spool.stream.UnknownTopicException;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,8 +1,0 @@
-package io.spool.stream;
-
-/**
- * Where a published record landed. Immutable, thread-safe.
- */
-public record PublishResult(String topic, int partition, long offset)
-{
-}
