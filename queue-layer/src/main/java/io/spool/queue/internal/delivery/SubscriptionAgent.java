@@ -2,13 +2,9 @@ package io.spool.queue.internal.delivery;
 
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
-import io.spool.api.queue.SubscriptionMetrics;
 import io.spool.api.queue.SubscriptionSettings;
-import io.spool.queue.Delivery;
 import io.spool.queue.QueueConsumer;
 import io.spool.queue.internal.state.Settlement;
-import io.spool.queue.internal.state.SubscriptionPartitionState;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -22,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * deliveries to consumers within their credit, answers receives (long-polling ones when messages arrive or their
  * wait ends), and journals what changed once per pass (group commit). Other threads talk to it only through its
  * request queue and the consumers' settlement rings, so the state needs no lock. Which consumer or receive gets which
- * ready message is {@link Dispatcher}'s to decide.
+ * ready message is {@link Dispatcher}'s to decide; carrying out requests and holding their answers until the commit is
+ * {@link AgentRequestHandler}'s.
  * <p>
  * The pass runs on the agent's own thread, or on the thread of a push consumer that ran out of deliveries
  * ({@link #passOnConsumerThread()}). A flag taken by compare-and-set admits one pass at a time, and its release
@@ -71,13 +68,9 @@ public final class SubscriptionAgent implements Runnable
     private final PartitionWorker[] partitions;
     private final OverflowControl overflow;
     private final SettlementIntake intake;
-    private final ManyToOneConcurrentArrayQueue<AgentRequest> requests = new ManyToOneConcurrentArrayQueue<>(4096);
-    private final List<AgentRequest> waitingReceives = new ArrayList<>();
-    private final List<AgentRequest> barriers = new ArrayList<>();
-    /** Answers held back until this pass's state changes are journaled: nobody sees an effect a crash could undo. */
-    private final List<AgentRequest> completions = new ArrayList<>();
     private final List<QueueConsumer> consumers = new ArrayList<>();
     private final Dispatcher dispatcher;
+    private final AgentRequestHandler requests;
     private final Thread thread;
     private volatile boolean running = true;
     /** Why the agent thread ended before it was closed, or null. */
@@ -99,6 +92,7 @@ public final class SubscriptionAgent implements Runnable
         this.clock = clock;
         this.partitions = partitions;
         this.intake = new SettlementIntake(name, issuer, partitions);
+        this.requests = new AgentRequestHandler(clock, partitions, intake, dispatcher, consumers);
         this.thread = new Thread(this, "spool-subscription-" + name);
         this.thread.setDaemon(true);
         for (final PartitionWorker partition : partitions)
@@ -269,7 +263,7 @@ public final class SubscriptionAgent implements Runnable
             {
                 Thread.yield();
             }
-            failPending();
+            requests.failPending(stopped());
         }
     }
 
@@ -364,7 +358,7 @@ public final class SubscriptionAgent implements Runnable
         }
         try
         {
-            return requests.isEmpty() && !intake.hasPending(consumers) && running;
+            return requests.noneQueued() && !intake.hasPending(consumers) && running;
         }
         finally
         {
@@ -388,16 +382,7 @@ public final class SubscriptionAgent implements Runnable
     int doWork()
     {
         clock.update();
-        int work = 0;
-        AgentRequest request;
-        while ((request = requests.poll()) != null)
-        {
-            // The caller may have moved the engine's clock after this pass first read it: the call, and the rest of
-            // the pass, are to see that time.
-            clock.update();
-            handle(request);
-            work++;
-        }
+        int work = requests.handleQueued();
         work += intake.apply(consumers);
         for (final PartitionWorker partition : partitions)
         {
@@ -405,7 +390,7 @@ public final class SubscriptionAgent implements Runnable
         }
         work += overflow.enforce();
         work += dispatcher.push(consumers);
-        work += serveReceives();
+        work += requests.serveReceives();
         for (final PartitionWorker partition : partitions)
         {
             work += partition.readAhead();
@@ -420,158 +405,8 @@ public final class SubscriptionAgent implements Runnable
                 partition.commit();
             }
         }
-        releaseAnswers();
+        requests.releaseAnswers();
         return work;
-    }
-
-    private void handle(final AgentRequest request)
-    {
-        try
-        {
-            switch (request.kind)
-            {
-                case RECEIVE:
-                    waitingReceives.add(request);
-                    break;
-                case SETTLE:
-                    for (final Receipt receipt : request.receipts)
-                    {
-                        request.errors.add(intake.settle(request.settlement, receipt, request.argument));
-                    }
-                    completions.add(request);
-                    break;
-                case ADD_CONSUMER:
-                    consumers.add(request.consumer);
-                    request.consumer.start();
-                    request.complete();
-                    break;
-                case REMOVE_CONSUMER:
-                    removeConsumer(request);
-                    break;
-                case METRICS:
-                    request.metrics = metrics();
-                    request.complete();
-                    break;
-                case UPDATE:
-                    for (final PartitionWorker partition : partitions)
-                    {
-                        partition.update(request.settings, request.deadLetterSinks[partition.partition()]);
-                    }
-                    request.complete();
-                    break;
-                case BARRIER:
-                    barriers.add(request);
-                    break;
-                default:
-                    throw new IllegalStateException("unknown request " + request.kind);
-            }
-        }
-        catch (final RuntimeException ex)
-        {
-            request.fail(ex);
-        }
-    }
-
-    private void removeConsumer(final AgentRequest request)
-    {
-        final QueueConsumer consumer = request.consumer;
-        intake.drain(consumer);
-        consumers.remove(consumer);
-        for (final PartitionWorker partition : partitions)
-        {
-            partition.state().releaseConsumer(consumer.id());
-        }
-        completions.add(request);
-    }
-
-    /**
-     * After the journal commit: answer waiting callers, hand staged deliveries to consumers, and complete barriers.
-     */
-    private void releaseAnswers()
-    {
-        for (int i = 0; i < completions.size(); i++)
-        {
-            completions.get(i).complete();
-        }
-        completions.clear();
-        for (int i = 0; i < consumers.size(); i++)
-        {
-            consumers.get(i).handOverStaged();
-        }
-        for (int i = 0; i < barriers.size(); i++)
-        {
-            barriers.get(i).complete();
-        }
-        barriers.clear();
-    }
-
-    private int serveReceives()
-    {
-        int served = 0;
-        final long now = clock.time();
-        for (int r = 0; r < waitingReceives.size(); r++)
-        {
-            final AgentRequest request = waitingReceives.get(r);
-            dispatcher.receive(request.max, request.lockMillis, request.deliveries);
-            if (!request.deliveries.isEmpty() || now >= request.deadline)
-            {
-                completions.add(request);
-                waitingReceives.remove(r--);
-                served++;
-            }
-        }
-        return served;
-    }
-
-    private SubscriptionMetrics metrics()
-    {
-        long ready = 0;
-        long inFlight = 0;
-        long delayed = 0;
-        long dead = 0;
-        long redeliveries = 0;
-        long acks = 0;
-        long oldestTimestamp = Long.MAX_VALUE;
-        final Delivery probe = new Delivery();
-        for (final PartitionWorker partition : partitions)
-        {
-            partition.refresh();
-            partition.readAhead();
-            final SubscriptionPartitionState state = partition.state();
-            ready += state.readyCount();
-            inFlight += state.inFlightCount();
-            delayed += state.delayedCount();
-            dead += state.deadCount();
-            redeliveries += state.redeliveryCount();
-            acks += state.ackCount();
-            final long oldest = state.oldestReadyOffset();
-            if (oldest >= 0 && partition.read(oldest, 1, probe))
-            {
-                oldestTimestamp = Math.min(oldestTimestamp, probe.timestamp());
-            }
-        }
-        final long age = oldestTimestamp == Long.MAX_VALUE ? 0 : Math.max(0, clock.time() - oldestTimestamp);
-        return new SubscriptionMetrics(ready, inFlight, delayed, dead, redeliveries, age, consumers.size(), acks);
-    }
-
-    private void failPending()
-    {
-        final QueueException closed = stopped();
-        AgentRequest request;
-        while ((request = requests.poll()) != null)
-        {
-            request.fail(closed);
-        }
-        for (final AgentRequest waiting : waitingReceives)
-        {
-            waiting.complete();
-        }
-        waitingReceives.clear();
-        for (final AgentRequest barrier : barriers)
-        {
-            barrier.complete();
-        }
-        barriers.clear();
     }
 
     /**
