@@ -33,17 +33,19 @@ class DelayMemoryTest
             deliverAt[i] = clock.time() + i / 1_000 + 1 + random.nextLong(MAX_DELAY_MILLIS);
         }
         state.inspector((offset, traits) -> traits.clear().deliverAt = deliverAt[(int)offset]);
-        final long empty = state.footprintBytes();
+        final long empty = state.counts().footprintBytes();
         state.logEnd(DELAYED);
         while (state.readCursor() < DELAYED)
         {
             assertThat(state.acquire(100, 1, (offset, deliveryNumber) -> {})).isZero();
         }
-        final double bytesPerDelayed = (double)(state.footprintBytes() - empty) / state.delayedCount();
+        final double bytesPerDelayed =
+            (double)(state.counts().footprintBytes() - empty) / state.counts().delayedCount();
 
         System.out.printf("delay memory: %d delayed messages, %.2f bytes each (records %d bytes, %d timers)%n",
-            state.delayedCount(), bytesPerDelayed, state.records().footprintBytes(), state.timerCount());
-        assertThat(state.delayedCount()).isEqualTo(DELAYED);
+            state.counts().delayedCount(), bytesPerDelayed, state.records().footprintBytes(),
+            state.counts().timerCount());
+        assertThat(state.counts().delayedCount()).isEqualTo(DELAYED);
         assertThat(bytesPerDelayed).isLessThanOrEqualTo(32.0);
     }
 }

@@ -22,21 +22,22 @@ class InFlightMemoryTest
         final CachedEpochClock clock = new CachedEpochClock();
         final SubscriptionPartitionState state = SubscriptionPartitionState.inMemory(0, SubscriptionSettings.DEFAULT,
             clock, 0, DeadLetterHandler.NONE);
-        final long empty = state.footprintBytes();
+        final long empty = state.counts().footprintBytes();
         state.logEnd(IN_FLIGHT);
-        while (state.inFlightCount() < IN_FLIGHT)
+        while (state.counts().inFlightCount() < IN_FLIGHT)
         {
             state.acquire(BATCH, 1, (offset, deliveryNumber) -> {});
             clock.advance(1);
         }
-        final double bytesPerInFlight = (double)(state.footprintBytes() - empty) / state.inFlightCount();
+        final double bytesPerInFlight =
+            (double)(state.counts().footprintBytes() - empty) / state.counts().inFlightCount();
 
         System.out.printf("in-flight memory: %d messages, %d bytes total, %.2f bytes per in-flight message " +
-            "(window %d bytes, records %d bytes, timers %d bytes, %d timers)%n", state.inFlightCount(),
-            state.footprintBytes(), bytesPerInFlight, state.window().footprintBytes(),
-            state.records().footprintBytes(), state.footprintBytes() - state.window().footprintBytes() -
-            state.records().footprintBytes(), state.timerCount());
-        assertThat(state.inFlightCount()).isEqualTo(IN_FLIGHT);
+            "(window %d bytes, records %d bytes, timers %d bytes, %d timers)%n", state.counts().inFlightCount(),
+            state.counts().footprintBytes(), bytesPerInFlight, state.window().footprintBytes(),
+            state.records().footprintBytes(), state.counts().footprintBytes() - state.window().footprintBytes() -
+            state.records().footprintBytes(), state.counts().timerCount());
+        assertThat(state.counts().inFlightCount()).isEqualTo(IN_FLIGHT);
         assertThat(bytesPerInFlight).isLessThanOrEqualTo(32.0);
     }
 

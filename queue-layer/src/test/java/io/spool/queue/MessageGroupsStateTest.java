@@ -28,11 +28,11 @@ class MessageGroupsStateTest
         assertThat(state.readCursor()).as("one acquire passes over a bounded run").isEqualTo(
             SubscriptionPartitionState.MAX_PASSED_PER_ACQUIRE + 1);
         while (state.acquire(1_000, 1, (offset, deliveryNumber) -> {}) == 0 &&
-            state.groupWaitingCount() < MessageGroups.MAX_WAITING)
+            state.counts().groupWaitingCount() < MessageGroups.MAX_WAITING)
         {
             continue;
         }
-        assertThat(state.groupWaitingCount()).isEqualTo(MessageGroups.MAX_WAITING);
+        assertThat(state.counts().groupWaitingCount()).isEqualTo(MessageGroups.MAX_WAITING);
         assertThat(state.readCursor()).isEqualTo(MessageGroups.MAX_WAITING + 1);
         assertThat(state.state(5)).isEqualTo(MessageState.AVAILABLE);
 
@@ -44,7 +44,8 @@ class MessageGroupsStateTest
         {
             assertThat(delivered.getLong(i)).isEqualTo(i + 1);
         }
-        assertThat(state.groupWaitingCount()).as("the run's members stay in the group until the head passes them")
+        assertThat(state.counts().groupWaitingCount())
+            .as("the run's members stay in the group until the head passes them")
             .isEqualTo(MessageGroups.MAX_WAITING - 1);
         assertThat(state.acquire(1_000, 2, (offset, deliveryNumber) -> {})).as("the group is blocked to others")
             .isZero();

@@ -43,7 +43,7 @@ class RetentionPassedStateTest
         assertThat(state.readCursor()).isEqualTo(500);
         assertThat(state.ackFloor()).as("the held message keeps the floor").isZero();
         assertThat(state.state(1)).isEqualTo(MessageState.ACKED);
-        assertThat(state.readyCount()).isEqualTo(500);
+        assertThat(state.counts().readyCount()).isEqualTo(500);
         state.ack(held.getLong(0), 1);
         assertThat(state.ackFloor()).isEqualTo(500);
     }
@@ -61,7 +61,7 @@ class RetentionPassedStateTest
             state.logStart(LOG_START);
             assertThat(state.readCursor()).isEqualTo(LOG_START);
             assertThat(state.ackFloor()).isEqualTo(LOG_START);
-            assertThat(state.ackCount()).as("removed messages are not counted as acks").isEqualTo(10);
+            assertThat(state.counts().ackCount()).as("removed messages are not counted as acks").isEqualTo(10);
             assertThat(acquireAndAck(state, 10)).as("the receive goes on at the log start")
                 .startsWith(LOG_START);
             store.commit();

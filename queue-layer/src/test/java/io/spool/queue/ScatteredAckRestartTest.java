@@ -51,9 +51,9 @@ class ScatteredAckRestartTest
                 }
                 store.commit();
             }
-            assertThat(state.inFlightCount()).isEqualTo(MESSAGES / 2);
+            assertThat(state.counts().inFlightCount()).isEqualTo(MESSAGES / 2);
             System.out.printf("10M messages, every other acked, the rest held: %d bytes in memory%n",
-                state.footprintBytes());
+                state.counts().footprintBytes());
         }
 
         try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
@@ -63,14 +63,14 @@ class ScatteredAckRestartTest
             store.snapshot();
             System.out.printf("10M messages, every other acked: journal %d bytes before compaction; after it " +
                 "snapshot %d bytes + journal %d bytes on disk; %d bytes in memory%n", journalBytes,
-                store.snapshotBytes(), store.journalBytes(), store.state().footprintBytes());
+                store.snapshotBytes(), store.journalBytes(), store.state().counts().footprintBytes());
             assertThat(store.snapshotBytes()).isLessThan(200);
         }
 
         try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
         {
             assertEveryOtherAcked(store.state());
-            assertThat(store.state().footprintBytes()).isLessThan(24L * 1024 * 1024);
+            assertThat(store.state().counts().footprintBytes()).isLessThan(24L * 1024 * 1024);
         }
     }
 
@@ -107,7 +107,7 @@ class ScatteredAckRestartTest
             }
             store.snapshot();
             System.out.printf("1M messages, random acks and delivery counts: snapshot %d bytes; %d bytes in " +
-                "memory%n", store.snapshotBytes(), state.footprintBytes());
+                "memory%n", store.snapshotBytes(), state.counts().footprintBytes());
         }
         try (SubscriptionStateStore store = DefaultStateStores.open(directory, clock))
         {
@@ -131,7 +131,7 @@ class ScatteredAckRestartTest
     {
         assertThat(state.ackFloor()).isEqualTo(1);
         assertThat(state.readCursor()).isEqualTo(MESSAGES);
-        assertThat(state.readyCount()).isEqualTo(MESSAGES / 2);
+        assertThat(state.counts().readyCount()).isEqualTo(MESSAGES / 2);
         long wrong = 0;
         for (long offset = 0; offset < MESSAGES; offset++)
         {

@@ -179,7 +179,8 @@ class SubscriptionStatePropertyTest
                 break;
             default:
                 Statistics.label("restart holding").collect(
-                    state.delayedCount() > 0 ? "delayed" : "none", state.inFlightCount() > 0 ? "in flight" : "none");
+                    state.counts().delayedCount() > 0 ? "delayed" : "none",
+                    state.counts().inFlightCount() > 0 ? "in flight" : "none");
                 store.close();
                 model.restart();
                 final SubscriptionStateStore reopened = open(directory, settings, clock);
@@ -281,15 +282,18 @@ class SubscriptionStatePropertyTest
                     .isEqualTo(message.holder);
             }
         }
-        assertThat(state.inFlightCount()).as("in flight after %s", step).isEqualTo(model.count(MessageState.ACQUIRED));
+        assertThat(state.counts().inFlightCount()).as("in flight after %s", step)
+            .isEqualTo(model.count(MessageState.ACQUIRED));
         for (int consumer = 0; consumer < 3; consumer++)
         {
             assertThat(state.inFlightOf(consumer)).as("in flight of consumer %d after %s", consumer, step)
                 .isEqualTo(model.inFlightOf(consumer));
         }
-        assertThat(state.delayedCount()).as("delayed after %s", step).isEqualTo(model.count(MessageState.DELAYED));
-        assertThat(state.readyCount()).as("ready after %s", step)
+        assertThat(state.counts().delayedCount()).as("delayed after %s", step)
+            .isEqualTo(model.count(MessageState.DELAYED));
+        assertThat(state.counts().readyCount()).as("ready after %s", step)
             .isEqualTo(model.count(MessageState.AVAILABLE) + model.logEnd - model.cursor);
-        assertThat(state.oldestReadyOffset()).as("oldest ready after %s", step).isEqualTo(model.oldestReadyOffset());
+        assertThat(state.counts().oldestReadyOffset()).as("oldest ready after %s", step)
+            .isEqualTo(model.oldestReadyOffset());
     }
 }

@@ -5,7 +5,7 @@ import io.spool.api.queue.Receipt;
 import io.spool.api.queue.SubscriptionMetrics;
 import io.spool.queue.Delivery;
 import io.spool.queue.QueueConsumer;
-import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.state.PartitionCounts;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
 import java.util.ArrayList;
@@ -193,14 +193,14 @@ final class AgentRequestHandler
         {
             partition.refresh();
             partition.readAhead();
-            final SubscriptionPartitionState state = partition.state();
-            ready += state.readyCount();
-            inFlight += state.inFlightCount();
-            delayed += state.delayedCount();
-            dead += state.deadCount();
-            redeliveries += state.redeliveryCount();
-            acks += state.ackCount();
-            final long oldest = state.oldestReadyOffset();
+            final PartitionCounts counts = partition.state().counts();
+            ready += counts.readyCount();
+            inFlight += counts.inFlightCount();
+            delayed += counts.delayedCount();
+            dead += counts.deadCount();
+            redeliveries += counts.redeliveryCount();
+            acks += counts.ackCount();
+            final long oldest = counts.oldestReadyOffset();
             if (oldest >= 0 && partition.read(oldest, 1, probe))
             {
                 oldestTimestamp = Math.min(oldestTimestamp, probe.timestamp());

@@ -4,7 +4,7 @@ import io.spool.api.queue.OverflowPolicy;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.Delivery;
 import io.spool.queue.internal.state.ReadyBytes;
-import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.state.PartitionCounts;
 
 /**
  * Keeps a subscription's backlog within its maximum length and size: under {@link OverflowPolicy#DROP_HEAD} it
@@ -14,7 +14,7 @@ import io.spool.queue.internal.state.SubscriptionPartitionState;
  * <p>
  * Design note: publishers read a flag the agent refreshes each pass instead of asking the agent, so a publish
  * never waits on a subscription; the price is that a burst can pass the limit by what arrives within one pass. The
- * counts themselves are exact: ready messages as {@link SubscriptionPartitionState#readyCount()} counts them, bytes
+ * counts themselves are exact: ready messages as {@link PartitionCounts#readyCount()} counts them, bytes
  * as {@link ReadyBytes} does.
  */
 public final class OverflowControl
@@ -123,7 +123,7 @@ public final class OverflowControl
         long oldestTimestamp = Long.MAX_VALUE;
         for (final PartitionWorker partition : partitions)
         {
-            final long offset = partition.state().oldestReadyOffset();
+            final long offset = partition.state().counts().oldestReadyOffset();
             if (offset >= 0 && partition.read(offset, 1, probe) && probe.timestamp() < oldestTimestamp)
             {
                 oldest = partition;
@@ -143,7 +143,7 @@ public final class OverflowControl
         long bytes = 0;
         for (final PartitionWorker partition : partitions)
         {
-            bytes += partition.state().readyBytes();
+            bytes += partition.state().counts().readyBytes();
         }
         return bytes;
     }

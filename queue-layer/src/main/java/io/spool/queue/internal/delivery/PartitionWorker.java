@@ -10,6 +10,7 @@ import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
 import io.spool.queue.SubscriptionRegistry;
 import io.spool.queue.internal.state.DueDeadLetters;
+import io.spool.queue.internal.state.PartitionCounts;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
 import io.spool.queue.internal.store.SubscriptionStateStore;
 import org.agrona.concurrent.EpochClock;
@@ -217,13 +218,13 @@ public final class PartitionWorker implements DeadLetterOutcomes
         return true;
     }
 
-    /** Messages ready across the partitions, as {@link SubscriptionPartitionState#readyCount()} counts them. */
+    /** Messages ready across the partitions, as {@link PartitionCounts#readyCount()} counts them. */
     static long readyCount(final PartitionWorker[] partitions)
     {
         long ready = 0;
         for (final PartitionWorker partition : partitions)
         {
-            ready += partition.state().readyCount();
+            ready += partition.state().counts().readyCount();
         }
         return ready;
     }

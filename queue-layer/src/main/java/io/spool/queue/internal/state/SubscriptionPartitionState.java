@@ -32,12 +32,13 @@ import org.agrona.concurrent.EpochClock;
  * the store's commit before it tells anyone about them.
  * <p>
  * Design note: the data (per-offset bits and counts, held records, deadlines, first delivery times, expiry) sits in
- * {@link PartitionCore}, and the state machine is split by job: this class checks requests; {@link DeliverySettlement}
- * settles single deliveries, {@link Acquisitions} hands messages out, {@link RangeAcks} settles runs of in-order acks,
- * {@link ReadCursor} decides what a message met for the first time becomes, {@link Releases} brings held messages
- * back, {@link Delays} keeps delayed ones, {@link DeadLettering} ends dead ones, {@link GroupGate} orders groups,
- * {@link Deadlines} acts when locks, delays and times to live end, {@link MessageStateReader} answers questions, and
- * {@link RestoredStateWriter} applies what the files say. Persistence is the store's (package
+ * {@link PartitionCore}, and the state machine is split by job: this class is the owner's one entry and checks
+ * requests; {@link DeliverySettlement} checks and settles single deliveries, {@link Acquisitions} hands messages out,
+ * {@link RangeAcks} settles runs of in-order acks, {@link ReadCursor} decides what a message met for the first time
+ * becomes, {@link Releases} brings held messages back, {@link Delays} keeps delayed ones, {@link DeadLettering} ends
+ * dead ones, {@link GroupGate} orders groups, {@link Deadlines} acts when locks, delays and times to live end,
+ * {@link MessageStateReader} answers questions about one message, {@link PartitionCounts} counts the messages in each
+ * state, and {@link RestoredStateWriter} applies what the files say. Persistence is the store's (package
  * {@code io.spool.queue.internal.store}), which this package never sees.
  */
 public final class SubscriptionPartitionState
@@ -64,6 +65,7 @@ public final class SubscriptionPartitionState
     private final RangeAcks rangeAcks;
     private final Acquisitions acquisitions;
     private final DeliverySettlement settlement;
+    private final PartitionCounts counts;
     /** Whether the read cursor meets messages as the log end passes them, not when an acquire reaches them. */
     private final boolean meetsArrivals;
 
@@ -96,6 +98,7 @@ public final class SubscriptionPartitionState
         this.rangeAcks = new RangeAcks(core, releases, groups);
         this.acquisitions = new Acquisitions(core, groups, cursor);
         this.settlement = new DeliverySettlement(core, settings.retryPolicy(), releases, delays, dead, groups);
+        this.counts = new PartitionCounts(core, states, groups, delays, dead, acquisitions);
         this.meetsArrivals = settings.groupMode() == GroupMode.ORDERED;
     }
 
@@ -184,8 +187,8 @@ public final class SubscriptionPartitionState
 
     /**
      * With ordered groups, meets up to {@link #MAX_PASSED_PER_ACQUIRE} messages the log end passed, so that those
-     * waiting behind their group are known as such before anyone asks (see {@link #readyCount()}); without, the
-     * read cursor meets messages only as acquires reach them, and this does nothing.
+     * waiting behind their group are known as such before anyone asks (see {@link PartitionCounts#readyCount()});
+     * without, the read cursor meets messages only as acquires reach them, and this does nothing.
      *
      * @return the number of messages met.
      */
@@ -314,36 +317,7 @@ public final class SubscriptionPartitionState
     public long settle(final Settlement settlement, final long offset, final int deliveryNumber, final long argument,
         final int holder)
     {
-        switch (settlement)
-        {
-            case ACK:
-                this.settlement.ack(offset, deliveryNumber, holder);
-                break;
-            case NACK:
-                this.settlement.nack(offset, deliveryNumber, holder);
-                break;
-            case NACK_DELAYED:
-                if (argument < 1 || argument > RetryPolicy.MAX_DELAY_MILLIS)
-                {
-                    throw new InvalidRequestException("nack delay must be between 1 ms and " +
-                        RetryPolicy.MAX_DELAY_MILLIS + " ms, was " + argument + " ms");
-                }
-                this.settlement.nackWithDelay(offset, deliveryNumber, argument, holder);
-                break;
-            case REJECT:
-                this.settlement.reject(offset, deliveryNumber, holder);
-                break;
-            case EXTEND:
-                if (argument < 1 || argument > SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS)
-                {
-                    throw new InvalidRequestException("lock extension must be between 1 ms and " +
-                        SubscriptionSettings.MAX_LOCK_TIMEOUT_MILLIS + " ms, was " + argument + " ms");
-                }
-                return this.settlement.extend(offset, deliveryNumber, argument, holder);
-            default:
-                throw new IllegalStateException("unknown settlement " + settlement);
-        }
-        return 0;
+        return this.settlement.settle(settlement, offset, deliveryNumber, argument, holder);
     }
 
     /** {@link #ack(long, int)} by receipt; also refuses a receipt of another partition. */
@@ -404,15 +378,6 @@ public final class SubscriptionPartitionState
     }
 
     /**
-     * The frame bytes of the ready messages when the subscription has an overflow limit (see {@link ReadyBytes}),
-     * else 0.
-     */
-    public long readyBytes()
-    {
-        return core.readyBytes == null ? 0 : core.readyBytes.total();
-    }
-
-    /**
      * @throws InvalidRequestException if the offset is negative, or at or past the log end.
      */
     public MessageState state(final long offset)
@@ -444,72 +409,16 @@ public final class SubscriptionPartitionState
         return states.holder(offset);
     }
 
-    /**
-     * Messages that an acquire could hand out now: released ones plus those not yet delivered, but not those waiting
-     * behind their group, delayed or dead. With ordered groups every message the log end passed has been met
-     * ({@link #meetArrivals()}) and is known to wait or not; only past the limits on waiting messages, where the
-     * cursor stops, are unmet messages counted as ready. A message published with a delivery time is known as
-     * delayed once the read-ahead ({@link #readAheadForExpiry}) has read it, up to its reach past the ack floor.
-     */
-    public long readyCount()
+    /** How many messages are in each state: the figures for metrics, overflow and memory. */
+    public PartitionCounts counts()
     {
-        return states.readyCount();
-    }
-
-    /** The lowest offset an acquire would hand out now, or -1 if none is ready; the owner turns it into an age. */
-    public long oldestReadyOffset()
-    {
-        return states.oldestReadyOffset();
-    }
-
-    public int inFlightCount()
-    {
-        return core.inFlightCount;
+        return counts;
     }
 
     /** Deliveries a consumer holds now; push delivery gives it {@code prefetch - inFlightOf(consumer)} more. */
     public int inFlightOf(final int consumerId)
     {
         return core.inFlightOf(consumerId);
-    }
-
-    /** Messages waiting behind the head of their group, or for the consumer that owns their key. */
-    public int groupWaitingCount()
-    {
-        return groups.waitingCount();
-    }
-
-    /**
-     * Messages waiting for a time: nacked with a delay, under a retry ladder, or published with a delivery time,
-     * whether the cursor met them or the read-ahead found them past it.
-     */
-    public int delayedCount()
-    {
-        return delays.count() + core.delayedAhead.count();
-    }
-
-    /** Messages that went dead since this state was opened. */
-    public long deadCount()
-    {
-        return dead.deadCount();
-    }
-
-    /** Deliveries after the first, since this state was opened. */
-    public long redeliveryCount()
-    {
-        return acquisitions.redeliveryCount();
-    }
-
-    /** Acks that took effect since this state was opened (by receipt or in a push consumer's run). */
-    public long ackCount()
-    {
-        return core.ackCount;
-    }
-
-    /** Bytes held by this state's arrays, maps and timer wheel, counted from their current capacities. */
-    public long footprintBytes()
-    {
-        return core.footprintBytes() + groups.footprintBytes();
     }
 
     /** Who to tell when a delivery's lock expires, so its consumer can learn its receipt went stale. */
@@ -566,11 +475,6 @@ public final class SubscriptionPartitionState
     public FirstDeliveryTimes firstDeliveries()
     {
         return core.firstDeliveries;
-    }
-
-    public long timerCount()
-    {
-        return core.timers.timerCount();
     }
 
     public void stateLog(final StateLog stateLog)

@@ -61,8 +61,8 @@ class RangeAcksTest
         }
         assertThat(state.inFlightOf(CONSUMER)).isZero();
         assertThat(state.inFlightOf(OTHER)).isEqualTo(1);
-        assertThat(state.inFlightCount()).isEqualTo(1);
-        assertThat(state.timerCount()).isEqualTo(1);
+        assertThat(state.counts().inFlightCount()).isEqualTo(1);
+        assertThat(state.counts().timerCount()).isEqualTo(1);
     }
 
     @Test
@@ -98,7 +98,7 @@ class RangeAcksTest
         assertThat(state.state(0)).isEqualTo(MessageState.AVAILABLE);
         assertThat(state.state(2)).isEqualTo(MessageState.ACKED);
         assertThat(state.ackFloor()).isZero();
-        assertThat(state.inFlightCount()).isZero();
+        assertThat(state.counts().inFlightCount()).isZero();
     }
 
     @Test
@@ -141,10 +141,10 @@ class RangeAcksTest
         assertThat(state.ackFloor()).isZero();
         assertThat(state.inFlightOf(CONSUMER)).as("0 to 999, whose locks end at the next expiry").isEqualTo(1_000);
         assertThat(state.inFlightOf(OTHER)).isZero();
-        assertThat(state.inFlightCount()).isEqualTo(1_000);
-        assertThat(state.timerCount()).isEqualTo(1_000);
+        assertThat(state.counts().inFlightCount()).isEqualTo(1_000);
+        assertThat(state.counts().timerCount()).isEqualTo(1_000);
         assertThat(state.records().size()).isEqualTo(1_000);
-        assertThat(state.readyCount()).as("the refused ones, whose locks ended").isEqualTo(500);
+        assertThat(state.counts().readyCount()).as("the refused ones, whose locks ended").isEqualTo(500);
         for (long offset = 1_500; offset < 3_000; offset++)
         {
             assertThat(state.state(offset)).isEqualTo(MessageState.ACKED);

@@ -142,8 +142,8 @@ class SubscriptionPartitionStateTest
         assertThat(deliveryNumbers).containsExactly(1, 1, 1);
         assertThat(acquire(state, 10, CONSUMER)).containsExactly(3L, 4L);
         assertThat(acquire(state, 10, CONSUMER)).isEmpty();
-        assertThat(state.inFlightCount()).isEqualTo(5);
-        assertThat(state.readyCount()).isZero();
+        assertThat(state.counts().inFlightCount()).isEqualTo(5);
+        assertThat(state.counts().readyCount()).isZero();
         assertThat(state.state(4)).isEqualTo(MessageState.ACQUIRED);
         assertThat(state.holder(4)).isEqualTo(CONSUMER);
         assertThat(state.deadline(4)).isEqualTo(clock.time() + SubscriptionSettings.DEFAULT_LOCK_TIMEOUT_MILLIS);
@@ -162,7 +162,7 @@ class SubscriptionPartitionStateTest
         assertThat(state.ackFloor()).isEqualTo(2);
         state.reject(2, 1);
         assertThat(state.ackFloor()).isEqualTo(3);
-        assertThat(state.inFlightCount()).isEqualTo(1);
+        assertThat(state.counts().inFlightCount()).isEqualTo(1);
     }
 
     @Test
@@ -191,7 +191,7 @@ class SubscriptionPartitionStateTest
             .isInstanceOf(AlreadySettledException.class).hasMessageContaining("dead-lettered");
         assertThat(deaths).containsExactly("1:rejected:1");
         assertThat(state.state(1)).isEqualTo(MessageState.DEAD);
-        assertThat(state.deadCount()).isEqualTo(1);
+        assertThat(state.counts().deadCount()).isEqualTo(1);
     }
 
     @Test
@@ -203,10 +203,10 @@ class SubscriptionPartitionStateTest
         state.nack(1, 1);
 
         assertThat(state.state(1)).isEqualTo(MessageState.AVAILABLE);
-        assertThat(state.oldestReadyOffset()).isEqualTo(1);
+        assertThat(state.counts().oldestReadyOffset()).isEqualTo(1);
         assertThat(acquire(state, 3, OTHER_CONSUMER)).containsExactly(1L, 3L, 4L);
         assertThat(deliveryNumbers).containsExactly(2, 2, 1);
-        assertThat(state.redeliveryCount()).isEqualTo(2);
+        assertThat(state.counts().redeliveryCount()).isEqualTo(2);
     }
 
     @Test
@@ -339,8 +339,8 @@ class SubscriptionPartitionStateTest
         clock.advance(5L * 60 * 60 * 1000);
 
         assertThat(state.expireDue()).isEqualTo(1000);
-        assertThat(state.inFlightCount()).isZero();
-        assertThat(state.readyCount()).isEqualTo(1000);
+        assertThat(state.counts().inFlightCount()).isZero();
+        assertThat(state.counts().readyCount()).isEqualTo(1000);
     }
 
     @Test
@@ -416,8 +416,8 @@ class SubscriptionPartitionStateTest
         state.nackWithDelay(1, 1, 500);
 
         assertThat(state.state(0)).isEqualTo(MessageState.DELAYED);
-        assertThat(state.delayedCount()).isEqualTo(2);
-        assertThat(state.inFlightCount()).isZero();
+        assertThat(state.counts().delayedCount()).isEqualTo(2);
+        assertThat(state.counts().inFlightCount()).isZero();
         assertThatThrownBy(() -> state.ack(0, 1))
             .isInstanceOf(StaleReceiptException.class).hasMessageContaining("delay");
         clock.advance(500);
@@ -440,7 +440,7 @@ class SubscriptionPartitionStateTest
         state.nackWithDelay(0, 2, 1_000);
 
         assertThat(deaths).containsExactly("0:delivery_limit:2");
-        assertThat(state.delayedCount()).isZero();
+        assertThat(state.counts().delayedCount()).isZero();
     }
 
     @Test
@@ -451,7 +451,7 @@ class SubscriptionPartitionStateTest
         acquire(state, 3, OTHER_CONSUMER);
 
         assertThat(state.releaseConsumer(CONSUMER)).isEqualTo(3);
-        assertThat(state.inFlightCount()).isEqualTo(3);
+        assertThat(state.counts().inFlightCount()).isEqualTo(3);
         assertThat(state.state(0)).isEqualTo(MessageState.AVAILABLE);
         assertThat(state.state(3)).isEqualTo(MessageState.ACQUIRED);
         assertThat(state.releaseConsumer(CONSUMER)).isZero();
@@ -506,21 +506,21 @@ class SubscriptionPartitionStateTest
     void metricsCountReadyInFlightDelayedDeadAndOldestReady()
     {
         final SubscriptionPartitionState state = newState(10);
-        assertThat(state.oldestReadyOffset()).isZero();
+        assertThat(state.counts().oldestReadyOffset()).isZero();
         acquire(state, 4, CONSUMER);
         state.ack(0, 1);
         state.reject(1, 1);
         state.nackWithDelay(2, 1, 100);
 
-        assertThat(state.readyCount()).isEqualTo(6);
-        assertThat(state.inFlightCount()).isEqualTo(1);
-        assertThat(state.delayedCount()).isEqualTo(1);
-        assertThat(state.deadCount()).isEqualTo(1);
-        assertThat(state.oldestReadyOffset()).isEqualTo(4);
+        assertThat(state.counts().readyCount()).isEqualTo(6);
+        assertThat(state.counts().inFlightCount()).isEqualTo(1);
+        assertThat(state.counts().delayedCount()).isEqualTo(1);
+        assertThat(state.counts().deadCount()).isEqualTo(1);
+        assertThat(state.counts().oldestReadyOffset()).isEqualTo(4);
         state.nack(3, 1);
-        assertThat(state.oldestReadyOffset()).isEqualTo(3);
+        assertThat(state.counts().oldestReadyOffset()).isEqualTo(3);
         acquire(state, 100, CONSUMER);
-        assertThat(state.oldestReadyOffset()).isEqualTo(-1);
+        assertThat(state.counts().oldestReadyOffset()).isEqualTo(-1);
     }
 
     @Test
@@ -537,12 +537,12 @@ class SubscriptionPartitionStateTest
             }
             if (round == 10)
             {
-                footprintAfterWarmUp = state.footprintBytes();
+                footprintAfterWarmUp = state.counts().footprintBytes();
             }
         }
 
         assertThat(state.ackFloor()).isEqualTo(1_000_000);
-        assertThat(state.footprintBytes()).isEqualTo(footprintAfterWarmUp);
+        assertThat(state.counts().footprintBytes()).isEqualTo(footprintAfterWarmUp);
     }
 
     @Test
