@@ -26,7 +26,7 @@ import static io.spool.queue.internal.store.JournalDescriptor.*;
  * Design note: a batch reaches the file (the page cache) before commit returns under every policy, which is what
  * makes a committed ack survive SIGKILL; the policy only adds forcing, which is what survives a power cut.
  */
-public final class StateJournal implements StateLog, AutoCloseable
+final class StateJournal implements StateLog, AutoCloseable
 {
     static final int ACK_RUN_TO_RANGE = 4;
 

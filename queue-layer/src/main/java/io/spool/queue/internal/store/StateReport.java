@@ -3,7 +3,7 @@ package io.spool.queue.internal.store;
 /**
  * What {@link StateVerifier} found in a subscription partition's state directory. Immutable and thread-safe.
  */
-public final class StateReport
+final class StateReport
 {
     private final int partition;
     private final long generation;

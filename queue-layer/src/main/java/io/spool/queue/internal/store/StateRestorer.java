@@ -12,7 +12,7 @@ import org.agrona.collections.Long2LongHashMap;
  * because whether a delay still stands is known only once the whole journal is read, then settles what nobody
  * holds any more. Not thread-safe: used by one restore.
  */
-public final class StateRestorer implements StateLog
+final class StateRestorer implements StateLog
 {
     private final SubscriptionPartitionState state;
     private final Long2LongHashMap delays;

@@ -17,7 +17,7 @@ import java.nio.file.Path;
  * Reads a subscription partition's state directory without changing it and reports what an open would restore:
  * for operators checking a state before or instead of starting the engine. Stateless and thread-safe.
  */
-public final class StateVerifier
+final class StateVerifier
 {
     private StateVerifier()
     {
