@@ -2,12 +2,12 @@ package io.spool.model;
 
 import io.spool.api.log.OffsetOutOfRangeException;
 import io.spool.api.stream.ConsumerRecord;
+import io.spool.api.stream.GroupReport;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogStoreConfig;
 import io.spool.model.StreamModel.Partition;
-import io.spool.stream.CommittedOffsetStore;
 import io.spool.stream.ConsumerConfig;
 import io.spool.stream.GroupCoordinator;
 import io.spool.stream.OffsetResetPolicy;
@@ -421,7 +421,7 @@ final class StreamSystem
             for (final String group : List.of(REPLAY_GROUP, WORKERS_GROUP))
             {
                 assertThat(engine.groups().committed(group, target)).as("%s committed %s", group, partition)
-                    .isEqualTo(model.committed(group, partition).orElse(CommittedOffsetStore.NO_OFFSET));
+                    .isEqualTo(model.committed(group, partition).orElse(GroupReport.PartitionPosition.NO_OFFSET));
             }
         }
         members.forEach((name, member) ->

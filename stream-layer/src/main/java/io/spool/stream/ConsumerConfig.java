@@ -1,6 +1,7 @@
 package io.spool.stream;
 
 import io.spool.api.stream.InvalidGroupException;
+import io.spool.stream.internal.topic.TopicNames;
 
 /**
  * Settings of a {@link StreamConsumer}. {@code groupId} may be null for a consumer that neither joins a group

@@ -7,7 +7,9 @@ import io.spool.api.stream.InvalidRequestException;
 import io.spool.api.stream.MemberAssignment;
 import io.spool.api.stream.TopicPartition;
 import io.spool.api.stream.UnknownMemberException;
+import io.spool.stream.internal.group.CommittedOffsetStore;
 import io.spool.stream.internal.group.ConsumerGroup;
+import io.spool.stream.internal.topic.TopicNames;
 import org.agrona.concurrent.EpochClock;
 
 import java.util.ArrayList;
@@ -47,7 +49,7 @@ public final class GroupCoordinator
      * @param partitionCount a topic's partition count, or 0 when it does not exist
      * @param endOffset      a partition's log end offset, or -1 when the partition does not exist
      */
-    public GroupCoordinator(final EpochClock clock, final CommittedOffsetStore offsets,
+    GroupCoordinator(final EpochClock clock, final CommittedOffsetStore offsets,
         final ToIntFunction<String> partitionCount, final ToLongFunction<TopicPartition> endOffset)
     {
         this.clock = clock;
@@ -270,7 +272,10 @@ public final class GroupCoordinator
         }
     }
 
-    /** The committed offset of a group for a partition, or {@link CommittedOffsetStore#NO_OFFSET}. */
+    /**
+     * The committed offset of a group for a partition, or
+     * {@link io.spool.api.stream.GroupReport.PartitionPosition#NO_OFFSET}.
+     */
     public long committed(final String groupId, final TopicPartition partition)
     {
         return offsets.committed(groupId, partition);

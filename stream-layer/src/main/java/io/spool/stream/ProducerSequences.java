@@ -4,6 +4,7 @@ import io.spool.api.stream.InvalidRequestException;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
+import io.spool.stream.internal.producer.ProducerJournal;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -18,6 +18,7 @@ import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.RecordHandler;
 import io.spool.stream.internal.consumer.PartitionCursor;
 import io.spool.stream.internal.consumer.PartitionCursors;
+import io.spool.stream.internal.group.CommittedOffsetStore;
 import io.spool.stream.internal.group.ConsumerOffsets;
 import io.spool.stream.internal.group.GroupMembership;
 import org.agrona.concurrent.EpochClock;
@@ -309,7 +310,10 @@ public final class StreamConsumer implements AutoCloseable
         consumerOffsets.markCommitted(offsets);
     }
 
-    /** The group's committed offset for the partition, or {@link CommittedOffsetStore#NO_OFFSET}. */
+    /**
+     * The group's committed offset for the partition, or
+     * {@link io.spool.api.stream.GroupReport.PartitionPosition#NO_OFFSET}.
+     */
     public long committed(final TopicPartition partition)
     {
         final String group = groupId();

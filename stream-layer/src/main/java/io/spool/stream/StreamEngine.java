@@ -15,7 +15,9 @@ import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.LogStore;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
+import io.spool.stream.internal.group.CommittedOffsetStore;
 import io.spool.stream.internal.group.GroupReports;
+import io.spool.stream.internal.producer.TopicStoredBatches;
 import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;

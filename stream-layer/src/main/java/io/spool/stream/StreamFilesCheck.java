@@ -1,5 +1,6 @@
 package io.spool.stream;
 
+import io.spool.stream.internal.topic.TopicMetadataStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,6 +11,11 @@ import io.spool.log.DurableFiles;
 import io.spool.log.LogStore;
 import io.spool.log.OpenReport;
 import io.spool.log.PartitionLog;
+import io.spool.stream.internal.topic.StoredTopic;
+import io.spool.stream.internal.topic.TopicMetadataDescriptor;
+import io.spool.stream.internal.topic.TopicMetadataStore;
+import io.spool.stream.internal.topic.TopicNames;
+import io.spool.stream.internal.topic.TopicSettings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

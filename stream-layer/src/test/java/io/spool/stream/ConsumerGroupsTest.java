@@ -8,6 +8,7 @@ import io.spool.api.stream.InvalidRequestException;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicPartition;
+import io.spool.stream.internal.group.CommittedOffsetStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,6 +4,7 @@ import io.spool.api.stream.GroupDescription;
 import io.spool.api.stream.MemberAssignment;
 import io.spool.api.stream.TopicPartition;
 import io.spool.api.stream.UnknownMemberException;
+import io.spool.stream.internal.group.CommittedOffsetStore;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;

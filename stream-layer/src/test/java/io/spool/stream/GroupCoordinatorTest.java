@@ -8,6 +8,7 @@ import io.spool.api.stream.InvalidTopicException;
 import io.spool.api.stream.MemberAssignment;
 import io.spool.api.stream.TopicPartition;
 import io.spool.api.stream.UnknownMemberException;
+import io.spool.stream.internal.group.CommittedOffsetStore;
 import org.agrona.concurrent.CachedEpochClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

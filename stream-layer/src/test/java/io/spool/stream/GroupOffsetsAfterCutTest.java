@@ -5,6 +5,7 @@ import io.spool.api.stream.NoOffsetForPartitionException;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogFixture;
 import io.spool.log.OpenReport;
+import io.spool.stream.internal.group.CommittedOffsetStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -3,7 +3,6 @@ package io.spool.stream.internal.group;
 import io.spool.api.log.OffsetOutOfRangeException;
 import io.spool.api.stream.NoOffsetForPartitionException;
 import io.spool.api.stream.TopicPartition;
-import io.spool.stream.CommittedOffsetStore;
 import io.spool.stream.GroupCoordinator;
 import io.spool.stream.OffsetResetPolicy;
 import io.spool.stream.StreamConsumer;

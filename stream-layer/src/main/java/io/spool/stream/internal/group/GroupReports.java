@@ -12,8 +12,8 @@ import io.spool.log.PartitionLog;
 import io.spool.stream.ExternalGroups;
 import io.spool.stream.GroupCoordinator;
 import io.spool.stream.Topic;
-import io.spool.stream.TopicNames;
 import io.spool.stream.TopicRegistry;
+import io.spool.stream.internal.topic.TopicNames;
 
 import java.util.ArrayList;
 import java.util.Collection;

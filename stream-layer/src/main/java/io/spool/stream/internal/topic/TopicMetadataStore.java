@@ -1,7 +1,8 @@
-package io.spool.stream;
+package io.spool.stream.internal.topic;
 
 import io.spool.log.CopiedFile;
 import io.spool.log.FileSync;
+import io.spool.stream.CorruptFileException;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -24,17 +25,17 @@ import java.util.zip.CRC32C;
  * data directory. A crash leaves either the old file or the new one, never a mix; a damaged file is read from its
  * copy. Not thread-safe: its owner serialises changes.
  */
-final class TopicMetadataStore
+public final class TopicMetadataStore
 {
     private final Path file;
     private final FileSync sync;
 
-    TopicMetadataStore(final Path directory)
+    public TopicMetadataStore(final Path directory)
     {
         this(directory, FileSync.FORCE);
     }
 
-    TopicMetadataStore(final Path directory, final FileSync sync)
+    public TopicMetadataStore(final Path directory, final FileSync sync)
     {
         this.file = directory.resolve(TopicMetadataDescriptor.FILE_NAME);
         this.sync = sync;
@@ -45,30 +46,30 @@ final class TopicMetadataStore
      *
      * @throws CorruptFileException when the file and its copy both fail their checks.
      */
-    CopiedFile.Loaded<List<StoredTopic>> load()
+    public CopiedFile.Loaded<List<StoredTopic>> load()
     {
         final CopiedFile.Loaded<List<StoredTopic>> loaded = CopiedFile.load(sync, file, this::decode);
         return loaded.value() == null ? new CopiedFile.Loaded<>(List.of(), null) : loaded;
     }
 
-    void save(final List<StoredTopic> topics)
+    public void save(final List<StoredTopic> topics)
     {
         CopiedFile.save(sync, file, encode(topics));
     }
 
     /** Checks the file and its copy without changing them. */
-    CopiedFile.Inspection inspect()
+    public CopiedFile.Inspection inspect()
     {
         return CopiedFile.inspect(file, this::decode);
     }
 
     /** Moves the damaged file and its copy aside, for an operator to look at. */
-    Path setAside()
+    public Path setAside()
     {
         return CopiedFile.setAside(file);
     }
 
-    Path file()
+    public Path file()
     {
         return file;
     }

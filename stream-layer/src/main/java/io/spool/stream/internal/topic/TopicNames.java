@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.topic;
 
 import io.spool.api.stream.InvalidGroupException;
 import io.spool.api.stream.InvalidTopicException;

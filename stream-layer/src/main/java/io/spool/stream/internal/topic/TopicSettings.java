@@ -1,8 +1,9 @@
-package io.spool.stream;
+package io.spool.stream.internal.topic;
 
 import io.spool.api.log.Durability;
 import io.spool.api.log.LogConfig;
 import io.spool.api.stream.TopicConfig;
+import io.spool.stream.CorruptFileException;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.Map;
  * A topic's settings as the topic metadata file keeps them: named string values, so that a file written before a
  * setting existed still reads, the missing setting keeping its default.
  */
-final class TopicSettings
+public final class TopicSettings
 {
     static final String SEGMENT_BYTES = "segment.bytes";
     static final String INDEX_INTERVAL_BYTES = "index.interval.bytes";
@@ -28,7 +29,7 @@ final class TopicSettings
     {
     }
 
-    static Map<String, String> toSettings(final TopicConfig config)
+    public static Map<String, String> toSettings(final TopicConfig config)
     {
         final LogConfig log = config.log();
         final Map<String, String> settings = new HashMap<>();
@@ -46,7 +47,7 @@ final class TopicSettings
     }
 
     /** Settings absent from an older file keep their defaults. */
-    static TopicConfig fromSettings(final int partitions, final Map<String, String> settings)
+    public static TopicConfig fromSettings(final int partitions, final Map<String, String> settings)
     {
         final LogConfig.Builder builder = LogConfig.DEFAULT.toBuilder();
         final String segmentBytes = settings.get(SEGMENT_BYTES);

@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.topic;
 
 import java.util.Map;
 
@@ -9,9 +9,9 @@ import java.util.Map;
  * topic read from a version 1 file, which had none (the registry draws one and saves it).
  * Immutable, thread-safe.
  */
-record StoredTopic(String name, String id, int partitions, Map<String, String> settings)
+public record StoredTopic(String name, String id, int partitions, Map<String, String> settings)
 {
-    StoredTopic
+    public StoredTopic
     {
         settings = Map.copyOf(settings);
     }

@@ -1,9 +1,12 @@
-package io.spool.stream;
+package io.spool.stream.internal.producer;
 
 import io.spool.api.log.OffsetOutOfRangeException;
 import io.spool.api.log.RecordView;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.LogReader;
+import io.spool.stream.StoredBatches;
+import io.spool.stream.Topic;
+import io.spool.stream.TopicRegistry;
 
 import java.util.ArrayDeque;
 import java.util.zip.CRC32C;
@@ -13,11 +16,11 @@ import java.util.zip.CRC32C;
  * offset it can have, a window of its record count at a time. Runs when the engine opens, over the batches that
  * were in flight when it stopped, so it reads only the last records of a partition. Thread-safe.
  */
-final class TopicStoredBatches implements StoredBatches
+public final class TopicStoredBatches implements StoredBatches
 {
     private final TopicRegistry topics;
 
-    TopicStoredBatches(final TopicRegistry topics)
+    public TopicStoredBatches(final TopicRegistry topics)
     {
         this.topics = topics;
     }

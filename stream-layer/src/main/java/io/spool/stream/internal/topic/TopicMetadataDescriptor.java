@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.topic;
 
 /**
  * Layout of the topic metadata file, rewritten whole (temp file, fsync, atomic rename) on every change, and kept
@@ -13,13 +13,13 @@ package io.spool.stream;
  * The crc covers every byte before it. Version 1 had no id; it still reads, and each topic gets an id then.
  * Stateless, thread-safe.
  */
-final class TopicMetadataDescriptor
+public final class TopicMetadataDescriptor
 {
-    static final int MAGIC = 0x5350_544D; // "SPTM": Spool topic metadata
-    static final int VERSION = 2;
+    public static final int MAGIC = 0x5350_544D; // "SPTM": Spool topic metadata
+    public static final int VERSION = 2;
     /** The version before topic ids, still read. */
-    static final int VERSION_WITHOUT_IDS = 1;
-    static final String FILE_NAME = "topics.meta";
+    public static final int VERSION_WITHOUT_IDS = 1;
+    public static final String FILE_NAME = "topics.meta";
 
     private TopicMetadataDescriptor()
     {

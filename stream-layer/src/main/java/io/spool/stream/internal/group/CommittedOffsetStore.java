@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
 import io.spool.api.EngineClosedException;
 import io.spool.api.stream.GroupReport;
@@ -6,7 +6,7 @@ import io.spool.api.stream.InvalidRequestException;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
-import io.spool.stream.internal.group.OffsetLogDescriptor;
+import io.spool.stream.CorruptFileException;
 import org.agrona.collections.Object2LongHashMap;
 
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
 import io.spool.api.stream.TopicPartition;
 import net.jqwik.api.Arbitraries;

@@ -1,9 +1,10 @@
-package io.spool.stream;
+package io.spool.stream.internal.group;
 
 import io.spool.api.EngineClosedException;
 import io.spool.api.stream.InvalidRequestException;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.PowerLossFileSync;
+import io.spool.stream.CorruptFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package io.spool.stream;
+package io.spool.stream.internal.producer;
 
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
@@ -26,15 +26,15 @@ import java.util.zip.CRC32C;
  * </pre>
  * A torn or damaged entry ends the journal: what follows it is not read.
  */
-final class ProducerJournal implements AutoCloseable
+public final class ProducerJournal implements AutoCloseable
 {
-    static final byte ACCEPTED = 1;
-    static final byte STORED = 2;
-    static final byte FAILED = 3;
-    static final int ENTRY_BYTES = 47;
+    public static final byte ACCEPTED = 1;
+    public static final byte STORED = 2;
+    public static final byte FAILED = 3;
+    public static final int ENTRY_BYTES = 47;
     private static final int CHECKED_BYTES = ENTRY_BYTES - Integer.BYTES;
     /** Past this size the journal is rewritten from the producers' state. */
-    static final long REWRITE_BYTES = 1 << 20;
+    public static final long REWRITE_BYTES = 1 << 20;
 
     private final Path file;
     private final FileSync sync;
@@ -44,19 +44,19 @@ final class ProducerJournal implements AutoCloseable
     private long size;
 
     /** One entry, as read back. */
-    record Entry(byte type, long producerId, short epoch, int firstSequence, int lastSequence, int recordCount,
+    public record Entry(byte type, long producerId, short epoch, int firstSequence, int lastSequence, int recordCount,
         long lowestOffset, int fingerprint, long baseOffset)
     {
     }
 
-    ProducerJournal(final Path file, final FileSync sync)
+    public ProducerJournal(final Path file, final FileSync sync)
     {
         this.file = file;
         this.sync = sync;
     }
 
     /** Appends one entry. */
-    void write(final byte type, final long producerId, final short epoch, final int firstSequence,
+    public void write(final byte type, final long producerId, final short epoch, final int firstSequence,
         final int lastSequence, final int recordCount, final long lowestOffset, final int fingerprint,
         final long baseOffset)
     {
@@ -78,13 +78,13 @@ final class ProducerJournal implements AutoCloseable
         }
     }
 
-    boolean needsRewrite()
+    public boolean needsRewrite()
     {
         return size > REWRITE_BYTES;
     }
 
     /** Replaces the journal atomically with {@code entries}. */
-    void rewrite(final List<Entry> entries)
+    public void rewrite(final List<Entry> entries)
     {
         final ByteBuffer content = ByteBuffer.allocate(entries.size() * ENTRY_BYTES);
         for (final Entry e : entries)
@@ -98,7 +98,7 @@ final class ProducerJournal implements AutoCloseable
     }
 
     /** The entries in order, up to the first torn or damaged one. */
-    List<Entry> read()
+    public List<Entry> read()
     {
         final byte[] content = DurableFiles.read(file);
         final List<Entry> entries = new ArrayList<>();
@@ -123,7 +123,7 @@ final class ProducerJournal implements AutoCloseable
         return entries;
     }
 
-    void delete()
+    public void delete()
     {
         closeChannel();
         try

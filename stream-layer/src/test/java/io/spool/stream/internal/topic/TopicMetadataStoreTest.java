@@ -1,8 +1,9 @@
-package io.spool.stream;
+package io.spool.stream.internal.topic;
 
 import io.spool.api.log.LogConfig;
 import io.spool.api.stream.TopicConfig;
 import io.spool.log.CopiedFile;
+import io.spool.stream.CorruptFileException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
