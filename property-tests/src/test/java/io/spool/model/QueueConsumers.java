@@ -1,8 +1,8 @@
 package io.spool.model;
 
+import io.spool.api.SpoolException;
 import io.spool.api.queue.AlreadySettledException;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.StaleReceiptException;
 import io.spool.api.queue.UnknownDeliveryException;
@@ -61,7 +61,7 @@ final class QueueConsumers
     private final List<QueueModel.Receipt> receipts = new ArrayList<>();
     private final List<QueueModel.Receipt> auditReceipts = new ArrayList<>();
     private final BlockingQueue<Seen> pushed = new LinkedBlockingQueue<>();
-    private final BlockingQueue<QueueException> refusedPushSettlements = new LinkedBlockingQueue<>();
+    private final BlockingQueue<SpoolException> refusedPushSettlements = new LinkedBlockingQueue<>();
     /** Each subscription's receipt issuer, as its deliveries carry it. */
     private final Map<String, Long> issuers = new HashMap<>();
     /** The receipts handed to the push consumer. */
@@ -266,7 +266,7 @@ final class QueueConsumers
             .toList());
         for (final QueueModel.Receipt receipt : batch)
         {
-            final QueueException error = result.failed().get(engineReceipt(receipt));
+            final SpoolException error = result.failed().get(engineReceipt(receipt));
             assertThat(outcomeOf(error)).as("ack %s in a batch (%s)", receipt, error)
                 .isEqualTo(system.model.ack(receipt));
         }
@@ -345,7 +345,7 @@ final class QueueConsumers
             }
 
             @Override
-            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            public void onSettlementRefused(final Receipt receipt, final SpoolException error)
             {
                 refusedPushSettlements.add(error);
             }
@@ -386,7 +386,7 @@ final class QueueConsumers
         system.settle();
         if (expected != Outcome.DONE)
         {
-            final QueueException refusal = poll(refusedPushSettlements);
+            final SpoolException refusal = poll(refusedPushSettlements);
             assertThat(refusal).as("the push consumer was told its ack of %s was refused", receipt).isNotNull();
             assertThat(outcomeOf(refusal)).as("ack of %s through the push consumer (%s)", receipt, refusal)
                 .isEqualTo(expected);

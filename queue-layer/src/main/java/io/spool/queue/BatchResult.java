@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.api.SpoolException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 
@@ -15,12 +16,12 @@ import java.util.Map;
 public final class BatchResult
 {
     private final List<Receipt> succeeded;
-    private final Map<Receipt, QueueException> failed;
+    private final Map<Receipt, SpoolException> failed;
 
-    BatchResult(final List<Receipt> receipts, final List<QueueException> errors)
+    BatchResult(final List<Receipt> receipts, final List<SpoolException> errors)
     {
         final java.util.ArrayList<Receipt> ok = new java.util.ArrayList<>();
-        final Map<Receipt, QueueException> bad = new LinkedHashMap<>();
+        final Map<Receipt, SpoolException> bad = new LinkedHashMap<>();
         for (int i = 0; i < receipts.size(); i++)
         {
             if (errors.get(i) == null)
@@ -41,7 +42,7 @@ public final class BatchResult
         return succeeded;
     }
 
-    public Map<Receipt, QueueException> failed()
+    public Map<Receipt, SpoolException> failed()
     {
         return failed;
     }

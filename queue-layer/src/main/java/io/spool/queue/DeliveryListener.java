@@ -1,5 +1,6 @@
 package io.spool.queue;
 
+import io.spool.api.SpoolException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 
@@ -18,7 +19,7 @@ public interface DeliveryListener
      * A settlement this consumer sent was refused (a stale receipt, a second ack); the delivery it named is left
      * as it was. The default ignores it.
      */
-    default void onSettlementRefused(final Receipt receipt, final QueueException error)
+    default void onSettlementRefused(final Receipt receipt, final SpoolException error)
     {
     }
 

@@ -1,8 +1,9 @@
 package io.spool.queue;
 
+import io.spool.api.SpoolException;
 import io.spool.api.log.RecordView;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.queue.internal.delivery.AckRun;
@@ -279,7 +280,7 @@ public final class QueueConsumer implements AutoCloseable
     }
 
     /** Agent thread: a settlement of this consumer was refused; the consumer thread reports it. */
-    public void refused(final Receipt receipt, final QueueException error)
+    public void refused(final Receipt receipt, final SpoolException error)
     {
         notices.add(() -> listener.onSettlementRefused(receipt, error));
         LockSupport.unpark(thread);

@@ -2,7 +2,7 @@ package io.spool.queue;
 
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.log.RecordView;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.QueueHeaders;
 import io.spool.api.queue.RedriveResult;
 import io.spool.api.queue.UnknownSubscriptionException;

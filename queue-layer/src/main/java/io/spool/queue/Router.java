@@ -1,6 +1,6 @@
 package io.spool.queue;
 
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.OverflowPolicy;
 import io.spool.api.queue.QueueFullException;
 import io.spool.api.queue.QueueHeaders;

@@ -1,6 +1,6 @@
 package io.spool.queue;
 
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.queue.UnknownSubscriptionException;
 import io.spool.api.routing.Binding;

@@ -1,10 +1,10 @@
 package io.spool.queue;
 
+import io.spool.api.SpoolException;
 import io.spool.api.MetricSample;
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.queue.AlreadySettledException;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.StaleReceiptException;
 import io.spool.api.queue.SubscriptionMetrics;
@@ -204,7 +204,7 @@ class PushConsumerTest
     {
         fx.publishJobs("jobs", 1);
         final CountDownLatch refused = new CountDownLatch(1);
-        final List<QueueException> errors = new CopyOnWriteArrayList<>();
+        final List<SpoolException> errors = new CopyOnWriteArrayList<>();
         final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(1), new DeliveryListener()
         {
             @Override
@@ -215,7 +215,7 @@ class PushConsumerTest
             }
 
             @Override
-            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            public void onSettlementRefused(final Receipt receipt, final SpoolException error)
             {
                 errors.add(error);
                 refused.countDown();
@@ -271,7 +271,7 @@ class PushConsumerTest
         work = fx.spool.createSubscription("work", "jobs", SubscriptionSettings.builder().lockTimeoutMillis(10_000).build());
         final List<Delivery> held = new CopyOnWriteArrayList<>();
         final List<Receipt> expired = new CopyOnWriteArrayList<>();
-        final List<QueueException> refused = new CopyOnWriteArrayList<>();
+        final List<SpoolException> refused = new CopyOnWriteArrayList<>();
         final CountDownLatch first = new CountDownLatch(1);
         final CountDownLatch second = new CountDownLatch(2);
         final CountDownLatch told = new CountDownLatch(1);
@@ -293,7 +293,7 @@ class PushConsumerTest
             }
 
             @Override
-            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            public void onSettlementRefused(final Receipt receipt, final SpoolException error)
             {
                 refused.add(error);
             }
@@ -354,7 +354,7 @@ class PushConsumerTest
         fx.publishJobs("jobs", 1);
         final List<Receipt> kept = new CopyOnWriteArrayList<>();
         final CountDownLatch delivered = new CountDownLatch(1);
-        final List<QueueException> refused = new CopyOnWriteArrayList<>();
+        final List<SpoolException> refused = new CopyOnWriteArrayList<>();
         final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(1), new DeliveryListener()
         {
             @Override
@@ -365,7 +365,7 @@ class PushConsumerTest
             }
 
             @Override
-            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            public void onSettlementRefused(final Receipt receipt, final SpoolException error)
             {
                 refused.add(error);
             }
@@ -406,7 +406,7 @@ class PushConsumerTest
         fx.publishJobs("jobs", 10);
         final CountDownLatch all = new CountDownLatch(10);
         final CountDownLatch refused = new CountDownLatch(1);
-        final List<QueueException> errors = new CopyOnWriteArrayList<>();
+        final List<SpoolException> errors = new CopyOnWriteArrayList<>();
         final AtomicInteger deliveries = new AtomicInteger();
         final QueueConsumer consumer = work.consume(ConsumerOptions.prefetch(10), new DeliveryListener()
         {
@@ -423,7 +423,7 @@ class PushConsumerTest
             }
 
             @Override
-            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            public void onSettlementRefused(final Receipt receipt, final SpoolException error)
             {
                 errors.add(error);
                 refused.countDown();

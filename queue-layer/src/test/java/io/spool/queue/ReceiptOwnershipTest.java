@@ -1,8 +1,8 @@
 package io.spool.queue;
 
+import io.spool.api.SpoolException;
 import io.spool.api.queue.AlreadySettledException;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.StaleReceiptException;
 import io.spool.api.queue.SubscriptionSettings;
@@ -192,7 +192,7 @@ class ReceiptOwnershipTest
     private static final class Recorder implements DeliveryListener
     {
         final BlockingQueue<Receipt> deliveries = new LinkedBlockingQueue<>();
-        final BlockingQueue<QueueException> refusals = new LinkedBlockingQueue<>();
+        final BlockingQueue<SpoolException> refusals = new LinkedBlockingQueue<>();
 
         @Override
         public void onDelivery(final Delivery delivery, final QueueConsumer consumer)
@@ -201,7 +201,7 @@ class ReceiptOwnershipTest
         }
 
         @Override
-        public void onSettlementRefused(final Receipt receipt, final QueueException error)
+        public void onSettlementRefused(final Receipt receipt, final SpoolException error)
         {
             refusals.add(error);
         }
@@ -211,7 +211,7 @@ class ReceiptOwnershipTest
             return take(deliveries);
         }
 
-        QueueException nextRefusal()
+        SpoolException nextRefusal()
         {
             return take(refusals);
         }

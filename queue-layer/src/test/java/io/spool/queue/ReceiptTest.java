@@ -1,6 +1,6 @@
 package io.spool.queue;
 
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.Receipt;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

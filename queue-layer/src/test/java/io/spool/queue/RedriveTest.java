@@ -1,7 +1,7 @@
 package io.spool.queue;
 
 import io.spool.api.log.DedupKey;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.RedriveResult;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.queue.UnknownSubscriptionException;

@@ -1,7 +1,7 @@
 package io.spool.queue;
 
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.SubscriptionSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

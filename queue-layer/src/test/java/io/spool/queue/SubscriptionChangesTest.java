@@ -2,7 +2,7 @@ package io.spool.queue;
 
 import io.spool.api.queue.GroupKeySource;
 import io.spool.api.queue.GroupMode;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.InvalidSettingsException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.QueueHeaders;

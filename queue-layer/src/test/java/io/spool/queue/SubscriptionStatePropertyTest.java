@@ -1,5 +1,7 @@
 package io.spool.queue;
 
+import io.spool.api.InvalidRequestException;
+import io.spool.api.SpoolException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.MessageState;
@@ -203,7 +205,7 @@ class SubscriptionStatePropertyTest
     {
         final Class<? extends QueueException> expected = model.refusal(offset, deliveryNumber);
         final long millis = 1 + step.b * 4L;
-        QueueException thrown = null;
+        SpoolException thrown = null;
         try
         {
             switch (step.kind)
@@ -225,7 +227,7 @@ class SubscriptionStatePropertyTest
                     break;
             }
         }
-        catch (final QueueException ex)
+        catch (final QueueException | InvalidRequestException ex)
         {
             thrown = ex;
         }

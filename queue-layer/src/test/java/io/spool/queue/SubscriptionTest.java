@@ -1,7 +1,7 @@
 package io.spool.queue;
 
 import io.spool.api.EngineClosedException;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.InvalidSettingsException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;

@@ -3,7 +3,7 @@ package io.spool.stream;
 import io.spool.api.stream.CommitFailedException;
 import io.spool.api.stream.GroupDescription;
 import io.spool.api.stream.InvalidGroupException;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.MemberAssignment;
 import io.spool.api.stream.TopicPartition;
 import io.spool.api.stream.UnknownMemberException;

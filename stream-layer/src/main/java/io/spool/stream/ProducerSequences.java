@@ -1,6 +1,6 @@
 package io.spool.stream;
 
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;

@@ -7,7 +7,7 @@ import io.spool.api.stream.CommitFailedException;
 import io.spool.api.stream.ConsumerRecord;
 import io.spool.api.stream.IllegalClientStateException;
 import io.spool.api.stream.InvalidGroupException;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.NoOffsetForPartitionException;
 import io.spool.api.stream.PartitionNotAssignedException;
 import io.spool.api.stream.StreamRecordHandler;

@@ -4,7 +4,7 @@ import io.spool.api.log.OffsetOutOfRangeException;
 import io.spool.api.stream.CommitFailedException;
 import io.spool.api.stream.ConsumerRecord;
 import io.spool.api.stream.InvalidGroupException;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicPartition;

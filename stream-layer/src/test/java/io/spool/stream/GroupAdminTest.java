@@ -2,7 +2,7 @@ package io.spool.stream;
 
 import io.spool.api.stream.GroupReport;
 import io.spool.api.stream.InvalidGroupException;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.OffsetSpec;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicPartition;

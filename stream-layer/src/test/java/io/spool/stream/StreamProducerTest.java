@@ -5,7 +5,7 @@ import io.spool.api.log.HeadersCodec;
 import io.spool.api.log.RecordTooLargeException;
 import io.spool.api.stream.ConsumerRecord;
 import io.spool.api.stream.IllegalClientStateException;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.KeyPartitioner;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.PublishListener;

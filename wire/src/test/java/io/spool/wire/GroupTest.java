@@ -2,7 +2,7 @@ package io.spool.wire;
 
 import io.spool.api.stream.CommitFailedException;
 import io.spool.api.stream.InvalidGroupException;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.MemberAssignment;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicPartition;

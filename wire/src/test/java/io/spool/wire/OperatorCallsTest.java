@@ -150,9 +150,9 @@ class OperatorCallsTest
         assertThat(result.nextOffset()).containsExactly(2);
         assertThat(billing.receive(10, 0)).extracting(RemoteDelivery::valueAsString).containsExactly("a", "b");
         assertThatThrownBy(() -> admin.redrive("plain", 0, Long.MAX_VALUE))
-            .isInstanceOf(io.spool.api.queue.InvalidRequestException.class).hasMessageContaining("no dead-letter topic");
+            .isInstanceOf(io.spool.api.InvalidRequestException.class).hasMessageContaining("no dead-letter topic");
         assertThatThrownBy(() -> admin.redrive("billing", 5, 5))
-            .isInstanceOf(io.spool.api.queue.InvalidRequestException.class).hasMessageContaining("[5, 5)");
+            .isInstanceOf(io.spool.api.InvalidRequestException.class).hasMessageContaining("[5, 5)");
         assertThatThrownBy(() -> admin.redrive("nope", 0, 1)).isInstanceOf(UnknownSubscriptionException.class);
     }
 
@@ -217,12 +217,12 @@ class OperatorCallsTest
         try (RawConnection raw = new RawConnection(fixture.server().port()).hello(""))
         {
             assertAnswered(raw, OpCode.RESET_OFFSETS, body -> reset(body).writeIntLE(0).writeByte(9).writeLongLE(0)
-                .writeByte(0), ErrorCode.STREAM_INVALID_REQUEST);
+                .writeByte(0), ErrorCode.INVALID_REQUEST);
             assertAnswered(raw, OpCode.RESET_OFFSETS, body -> reset(body).writeIntLE(0)
                 .writeByte(OffsetSpec.Kind.OFFSET.ordinal()).writeLongLE(-5).writeByte(0),
-                ErrorCode.STREAM_INVALID_REQUEST);
+                ErrorCode.INVALID_REQUEST);
             assertAnswered(raw, OpCode.RESET_OFFSETS, body -> reset(body).writeIntLE(0).writeByte(0).writeLongLE(0)
-                .writeByte(2), ErrorCode.STREAM_INVALID_REQUEST);
+                .writeByte(2), ErrorCode.INVALID_REQUEST);
             assertAnswered(raw, OpCode.RESET_OFFSETS, body -> reset(body).writeIntLE(1_000_000),
                 ErrorCode.MALFORMED_FRAME);
             assertAnswered(raw, OpCode.REDRIVE, body ->

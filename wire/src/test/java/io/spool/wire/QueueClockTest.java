@@ -1,7 +1,8 @@
 package io.spool.wire;
 
+import io.spool.api.SpoolException;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.StaleReceiptException;
@@ -222,7 +223,7 @@ class QueueClockTest
     {
         final List<RemoteDelivery> deliveries = new CopyOnWriteArrayList<>();
         final List<Receipt> lockExpired = new CopyOnWriteArrayList<>();
-        final List<QueueException> refused = new CopyOnWriteArrayList<>();
+        final List<SpoolException> refused = new CopyOnWriteArrayList<>();
 
         @Override
         public void onDelivery(final RemoteDeliveryView delivery, final RemoteQueueConsumer consumer)
@@ -231,7 +232,7 @@ class QueueClockTest
         }
 
         @Override
-        public void onSettlementRefused(final Receipt receipt, final QueueException error)
+        public void onSettlementRefused(final Receipt receipt, final SpoolException error)
         {
             refused.add(error);
         }

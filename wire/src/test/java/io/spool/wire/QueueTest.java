@@ -1,5 +1,6 @@
 package io.spool.wire;
 
+import io.spool.api.SpoolException;
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.queue.AlreadySettledException;
 import io.spool.api.queue.ConsumerOptions;
@@ -107,7 +108,7 @@ class QueueTest
 
         assertThatThrownBy(() -> queue.ack(deliveries.get(1).receipt())).isInstanceOf(StaleReceiptException.class);
         assertThatThrownBy(() -> queue.ack(deliveries.get(0).receipt())).isInstanceOf(QueueException.class);
-        final Map<Receipt, QueueException> failed = queue.settle(SettleKind.ACK,
+        final Map<Receipt, SpoolException> failed = queue.settle(SettleKind.ACK,
             List.of(again.get(0).receipt(), deliveries.get(0).receipt()), 0);
         assertThat(failed).containsOnlyKeys(deliveries.get(0).receipt());
         final Subscription embedded = fixture.spool().subscription("pull");
@@ -246,7 +247,7 @@ class QueueTest
     {
         client.admin().createSubscription("twice", "jobs", SubscriptionSettings.DEFAULT);
         publish(1);
-        final List<QueueException> refusals = new CopyOnWriteArrayList<>();
+        final List<SpoolException> refusals = new CopyOnWriteArrayList<>();
         final List<RemoteDelivery> held = new CopyOnWriteArrayList<>();
         final RemoteQueueConsumer consumer = client.subscription("twice").consume(ConsumerOptions.prefetch(1),
             new RemoteDeliveryListener()
@@ -258,7 +259,7 @@ class QueueTest
                 }
 
                 @Override
-                public void onSettlementRefused(final Receipt receipt, final QueueException error)
+                public void onSettlementRefused(final Receipt receipt, final SpoolException error)
                 {
                     refusals.add(error);
                 }
@@ -288,7 +289,7 @@ class QueueTest
         assertThatThrownBy(() -> b.ack(new Receipt(0, ofB.partition(), ofB.offset(), ofB.deliveryNumber())))
             .as("a receipt made up without the issuer").isInstanceOf(UnknownDeliveryException.class);
 
-        final List<QueueException> refusals = new CopyOnWriteArrayList<>();
+        final List<SpoolException> refusals = new CopyOnWriteArrayList<>();
         final RemoteQueueConsumer consumer = b.consume(ConsumerOptions.prefetch(1), new RemoteDeliveryListener()
         {
             @Override
@@ -297,7 +298,7 @@ class QueueTest
             }
 
             @Override
-            public void onSettlementRefused(final Receipt receipt, final QueueException error)
+            public void onSettlementRefused(final Receipt receipt, final SpoolException error)
             {
                 refusals.add(error);
             }

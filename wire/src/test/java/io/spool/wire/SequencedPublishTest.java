@@ -1,6 +1,6 @@
 package io.spool.wire;
 
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.wire.client.FailoverProducer;
 import org.junit.jupiter.api.AfterEach;

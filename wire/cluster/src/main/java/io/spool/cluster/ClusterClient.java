@@ -1,6 +1,6 @@
 package io.spool.cluster;
 
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.InvalidTopicException;
 import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicExistsException;

@@ -1,5 +1,6 @@
 package io.spool.wire;
 
+import io.spool.api.InvalidRequestException;
 import io.spool.api.EngineClosedException;
 import io.spool.api.SpoolException;
 import io.spool.api.log.BackPressureException;
@@ -58,7 +59,7 @@ public enum ErrorCode
     INVALID_TOPIC(41, InvalidTopicException.class),
     TOPIC_EXISTS(42, TopicExistsException.class),
     UNKNOWN_PARTITION(43, UnknownPartitionException.class),
-    STREAM_INVALID_REQUEST(44, io.spool.api.stream.InvalidRequestException.class),
+    INVALID_REQUEST(44, InvalidRequestException.class),
     UNKNOWN_MEMBER(45, UnknownMemberException.class),
     INVALID_GROUP(46, InvalidGroupException.class),
     COMMIT_FAILED(47, CommitFailedException.class),
@@ -71,7 +72,6 @@ public enum ErrorCode
     STALE_RECEIPT(62, StaleReceiptException.class),
     UNKNOWN_DELIVERY(63, UnknownDeliveryException.class),
     ALREADY_SETTLED(64, AlreadySettledException.class),
-    QUEUE_INVALID_REQUEST(65, io.spool.api.queue.InvalidRequestException.class),
     INVALID_SETTINGS(66, InvalidSettingsException.class),
     UNKNOWN_EXCHANGE(67, UnknownExchangeException.class),
     INVALID_ROUTING(68, InvalidRoutingException.class),
@@ -198,7 +198,7 @@ public enum ErrorCode
             case INVALID_TOPIC: return new InvalidTopicException(message);
             case TOPIC_EXISTS: return new TopicExistsException(message);
             case UNKNOWN_PARTITION: return new UnknownPartitionException(message);
-            case STREAM_INVALID_REQUEST: return new io.spool.api.stream.InvalidRequestException(message);
+            case INVALID_REQUEST: return new InvalidRequestException(message);
             case UNKNOWN_MEMBER: return new UnknownMemberException(message);
             case INVALID_GROUP: return new InvalidGroupException(message);
             case COMMIT_FAILED: return new CommitFailedException(message);
@@ -216,7 +216,6 @@ public enum ErrorCode
             case STALE_RECEIPT: return new StaleReceiptException(message);
             case UNKNOWN_DELIVERY: return new UnknownDeliveryException(message);
             case ALREADY_SETTLED: return new AlreadySettledException(message);
-            case QUEUE_INVALID_REQUEST: return new io.spool.api.queue.InvalidRequestException(message);
             case INVALID_SETTINGS: return new InvalidSettingsException(message);
             case UNKNOWN_EXCHANGE: return new UnknownExchangeException(subject);
             case INVALID_ROUTING: return new InvalidRoutingException(message);

@@ -3,7 +3,7 @@ package io.spool.wire;
 import io.netty.buffer.ByteBuf;
 import io.spool.api.stream.GroupDescription;
 import io.spool.api.stream.GroupReport;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.OffsetSpec;
 import io.spool.api.stream.TopicPartition;
 

@@ -1,5 +1,6 @@
 package io.spool.wire.kafka;
 
+import io.spool.api.InvalidRequestException;
 import io.spool.api.EngineClosedException;
 import io.spool.api.log.BackPressureException;
 import io.spool.api.log.OffsetOutOfRangeException;
@@ -73,9 +74,7 @@ final class KafkaErrors
         {
             return Errors.INVALID_GROUP_ID;
         }
-        if (error instanceof io.spool.api.stream.InvalidRequestException ||
-            error instanceof io.spool.api.queue.InvalidRequestException ||
-            error instanceof IllegalArgumentException)
+        if (error instanceof InvalidRequestException || error instanceof IllegalArgumentException)
         {
             return Errors.INVALID_REQUEST;
         }

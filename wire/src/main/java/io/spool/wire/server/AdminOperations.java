@@ -6,7 +6,7 @@ import io.spool.Spool;
 import io.spool.api.MetricSample;
 import io.spool.api.queue.SubscriptionMetrics;
 import io.spool.api.queue.SubscriptionSettings;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.TopicConfig;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;

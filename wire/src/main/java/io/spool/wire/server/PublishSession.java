@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.queue.QueueFullException;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.log.LogProducer;
 import io.spool.log.PartitionLog;

@@ -1,5 +1,6 @@
 package io.spool.wire.server;
 
+import io.spool.api.SpoolException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.Spool;
@@ -150,7 +151,7 @@ final class QueueSession
                 }
             }
             out.writeIntLE(result.failed().size());
-            for (final Map.Entry<Receipt, QueueException> failure : result.failed().entrySet())
+            for (final Map.Entry<Receipt, SpoolException> failure : result.failed().entrySet())
             {
                 final Receipt receipt = failure.getKey();
                 QueueDescriptor.encodeReceipt(out, receipt);
@@ -169,7 +170,7 @@ final class QueueSession
         final ConsumerOptions options = autoAck ? ConsumerOptions.autoAck(prefetch) : ConsumerOptions.prefetch(prefetch);
         if (!reservedTags.add(tag))
         {
-            throw new io.spool.api.queue.InvalidRequestException("consumer tag " + tag + " is taken on this connection");
+            throw new io.spool.api.InvalidRequestException("consumer tag " + tag + " is taken on this connection");
         }
         answer(OpCode.CONSUME, correlationId, out ->
         {
@@ -220,7 +221,7 @@ final class QueueSession
         final QueueConsumer consumer = consumers.get(tag);
         if (consumer == null && !reservedTags.contains(tag))
         {
-            throw new io.spool.api.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
+            throw new io.spool.api.InvalidRequestException("no consumer with tag " + tag + " on this connection");
         }
         for (int i = 0; i < count; i++)
         {
@@ -268,7 +269,7 @@ final class QueueSession
         final QueueConsumer consumer = consumers.remove(tag);
         if (consumer == null)
         {
-            throw new io.spool.api.queue.InvalidRequestException("no consumer with tag " + tag + " on this connection");
+            throw new io.spool.api.InvalidRequestException("no consumer with tag " + tag + " on this connection");
         }
         reservedTags.remove(tag);
         answer(OpCode.CANCEL, correlationId, out -> consumer.close());
@@ -369,7 +370,7 @@ final class QueueSession
         }
 
         @Override
-        public void onSettlementRefused(final Receipt receipt, final QueueException error)
+        public void onSettlementRefused(final Receipt receipt, final SpoolException error)
         {
             final ByteBuf out = channel.alloc().ioBuffer(256);
             final int start = FrameDescriptor.begin(out, OpCode.SETTLEMENT_REFUSED, 0, tag);

@@ -2,7 +2,7 @@ package io.spool.wire.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.wire.ErrorCode;
 import io.spool.wire.ErrorDescriptor;

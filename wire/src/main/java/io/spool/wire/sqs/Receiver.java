@@ -1,5 +1,6 @@
 package io.spool.wire.sqs;
 
+import io.spool.api.SpoolException;
 import io.spool.api.log.DedupKey;
 import io.spool.api.queue.AlreadySettledException;
 import io.spool.api.queue.QueueException;
@@ -293,7 +294,7 @@ final class Receiver
      */
     private static SqsException refusal(final BatchResult result, final Receipt receipt, final boolean deleting)
     {
-        final QueueException error = result.failed().get(receipt);
+        final SpoolException error = result.failed().get(receipt);
         if (error == null || deleting && error instanceof AlreadySettledException)
         {
             return null;

@@ -4,7 +4,7 @@ import io.spool.api.EngineClosedException;
 import io.spool.api.SpoolException;
 import io.spool.api.log.BackPressureException;
 import io.spool.api.log.RecordTooLargeException;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.InvalidSettingsException;
 import io.spool.api.queue.QueueFullException;
 import io.spool.api.queue.UnknownSubscriptionException;
@@ -49,7 +49,7 @@ final class SqsFailures
             return SqsError.QUEUE_DOES_NOT_EXIST.with("The specified queue does not exist: " + cause.getMessage());
         }
         if (cause instanceof InvalidSettingsException || cause instanceof InvalidRequestException ||
-            cause instanceof io.spool.api.stream.InvalidRequestException || cause instanceof RecordTooLargeException)
+            cause instanceof RecordTooLargeException)
         {
             return SqsError.INVALID_PARAMETER_VALUE.with(cause.getMessage());
         }

@@ -1,5 +1,6 @@
 package io.spool.queue.internal.delivery;
 
+import io.spool.api.SpoolException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.SubscriptionMetrics;
@@ -43,7 +44,7 @@ public final class AgentRequest
     public List<Receipt> receipts;
     public QueueConsumer consumer;
     public final List<Delivery> deliveries = new ArrayList<>();
-    public final List<QueueException> errors = new ArrayList<>();
+    public final List<SpoolException> errors = new ArrayList<>();
     public SubscriptionMetrics metrics;
     RuntimeException failure;
     private volatile boolean done;

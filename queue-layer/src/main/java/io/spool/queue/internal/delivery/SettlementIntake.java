@@ -1,5 +1,7 @@
 package io.spool.queue.internal.delivery;
 
+import io.spool.api.InvalidRequestException;
+import io.spool.api.SpoolException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.UnknownDeliveryException;
@@ -102,7 +104,7 @@ final class SettlementIntake
      *
      * @return null when it took effect, else the error that says why not.
      */
-    QueueException settle(final Settlement settlement, final Receipt receipt, final long argument)
+    SpoolException settle(final Settlement settlement, final Receipt receipt, final long argument)
     {
         if (receipt.issuer() != issuer)
         {
@@ -126,7 +128,7 @@ final class SettlementIntake
      *
      * @return null when it took effect, else the error that says why not.
      */
-    private QueueException settle(final Settlement settlement, final int partition, final long offset,
+    private SpoolException settle(final Settlement settlement, final int partition, final long offset,
         final int deliveryNumber, final long argument, final int holder)
     {
         if (partition < 0 || partition >= partitions.length)
@@ -138,7 +140,7 @@ final class SettlementIntake
             partitions[partition].state().settle(settlement, offset, deliveryNumber, argument, holder);
             return null;
         }
-        catch (final QueueException ex)
+        catch (final QueueException | InvalidRequestException ex)
         {
             return ex;
         }
@@ -166,7 +168,7 @@ final class SettlementIntake
                 final int partition = SettlementEntry.partition(buffer, index);
                 final int deliveryNumber = SettlementEntry.deliveryNumber(buffer, index);
                 final long offset = SettlementEntry.offset(buffer, index);
-                final QueueException error = settle(Settlement.ofCode(code), partition, offset, deliveryNumber,
+                final SpoolException error = settle(Settlement.ofCode(code), partition, offset, deliveryNumber,
                     SettlementEntry.argument(buffer, index), settling.id());
                 if (error != null)
                 {
@@ -188,7 +190,7 @@ final class SettlementIntake
         partitions[partition].state().ackRange(from, count, deliveryNumber, settling.id(), refusal);
     }
 
-    private void refused(final int partition, final long offset, final int deliveryNumber, final QueueException error)
+    private void refused(final int partition, final long offset, final int deliveryNumber, final SpoolException error)
     {
         settling.refused(new Receipt(issuer, partition, offset, deliveryNumber), error);
     }

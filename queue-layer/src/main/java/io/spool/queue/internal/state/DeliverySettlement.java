@@ -1,6 +1,6 @@
 package io.spool.queue.internal.state;
 
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.RetryPolicy;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.DeadReason;

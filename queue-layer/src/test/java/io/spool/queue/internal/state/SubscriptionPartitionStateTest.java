@@ -1,7 +1,7 @@
 package io.spool.queue.internal.state;
 
 import io.spool.api.queue.AlreadySettledException;
-import io.spool.api.queue.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.StaleReceiptException;
 import io.spool.api.queue.SubscriptionSettings;

@@ -2,7 +2,7 @@ package io.spool.stream.internal.group;
 
 import io.spool.api.EngineClosedException;
 import io.spool.api.stream.GroupReport;
-import io.spool.api.stream.InvalidRequestException;
+import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;

@@ -1,5 +1,6 @@
 package io.spool.api.queue;
 
+import io.spool.api.InvalidRequestException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 

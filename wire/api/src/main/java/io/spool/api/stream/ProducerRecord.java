@@ -1,5 +1,6 @@
 package io.spool.api.stream;
 
+import io.spool.api.InvalidRequestException;
 
 import java.util.Map;
 

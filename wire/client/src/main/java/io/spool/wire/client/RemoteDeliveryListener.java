@@ -1,5 +1,6 @@
 package io.spool.wire.client;
 
+import io.spool.api.SpoolException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 
@@ -17,7 +18,7 @@ public interface RemoteDeliveryListener
     void onDelivery(RemoteDeliveryView delivery, RemoteQueueConsumer consumer);
 
     /** A settlement this consumer sent was refused (stale receipt, already settled); the default ignores it. */
-    default void onSettlementRefused(final Receipt receipt, final QueueException error)
+    default void onSettlementRefused(final Receipt receipt, final SpoolException error)
     {
     }
 

@@ -1,6 +1,7 @@
 package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
+import io.spool.api.SpoolException;
 import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
@@ -153,7 +154,7 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
         {
             final Receipt receipt = QueueDescriptor.decodeReceipt(body);
             final RuntimeException error = ErrorDescriptor.decode(body);
-            listener.onSettlementRefused(receipt, error instanceof QueueException ? (QueueException)error :
+            listener.onSettlementRefused(receipt, error instanceof SpoolException ? (SpoolException)error :
                 new QueueException(error.getMessage(), error));
         }
         else if (opCode == OpCode.LOCK_EXPIRED)

@@ -1,6 +1,7 @@
 package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
+import io.spool.api.SpoolException;
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.queue.QueueException;
@@ -96,7 +97,7 @@ public final class RemoteSubscription
      *
      * @return the receipts that were refused and why; empty when all took effect.
      */
-    public Map<Receipt, QueueException> settle(final SettleKind kind, final List<Receipt> receipts,
+    public Map<Receipt, SpoolException> settle(final SettleKind kind, final List<Receipt> receipts,
         final long argumentMillis)
     {
         final ByteBuf out = begin(OpCode.SETTLE);
@@ -116,12 +117,12 @@ public final class RemoteSubscription
             {
                 return Collections.emptyMap();
             }
-            final Map<Receipt, QueueException> failures = new LinkedHashMap<>();
+            final Map<Receipt, SpoolException> failures = new LinkedHashMap<>();
             for (int i = 0; i < failed; i++)
             {
                 final Receipt receipt = QueueDescriptor.decodeReceipt(body);
                 final RuntimeException error = ErrorDescriptor.decode(body);
-                failures.put(receipt, error instanceof QueueException ? (QueueException)error :
+                failures.put(receipt, error instanceof SpoolException ? (SpoolException)error :
                     new QueueException(error.getMessage(), error));
             }
             return failures;
@@ -156,7 +157,7 @@ public final class RemoteSubscription
 
     private void settleOne(final SettleKind kind, final Receipt receipt, final long argumentMillis)
     {
-        final Map<Receipt, QueueException> failed = settle(kind, List.of(receipt), argumentMillis);
+        final Map<Receipt, SpoolException> failed = settle(kind, List.of(receipt), argumentMillis);
         if (!failed.isEmpty())
         {
             throw failed.values().iterator().next();
