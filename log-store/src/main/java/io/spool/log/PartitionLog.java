@@ -8,7 +8,6 @@ import io.spool.log.internal.recovery.LogRecovery;
 import io.spool.log.internal.segment.IdleSegmentMappings;
 import io.spool.log.internal.segment.LogRetention;
 import io.spool.log.internal.segment.LogSegments;
-import io.spool.log.internal.segment.LogStart;
 import io.spool.log.internal.segment.Segment;
 import org.agrona.collections.ArrayUtil;
 import org.agrona.concurrent.EpochClock;

@@ -1,7 +1,6 @@
 package io.spool.queue;
 
 import io.spool.api.SpoolException;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 
 /**

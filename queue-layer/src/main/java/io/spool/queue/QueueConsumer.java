@@ -4,7 +4,6 @@ import io.spool.api.SpoolException;
 import io.spool.api.log.RecordView;
 import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.InvalidRequestException;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.queue.internal.delivery.AckRun;
 import io.spool.queue.internal.delivery.DeliveryHandoff;

@@ -18,7 +18,6 @@ import io.spool.api.stream.UnknownTopicException;
 import io.spool.log.RecordHandler;
 import io.spool.stream.internal.consumer.PartitionCursor;
 import io.spool.stream.internal.consumer.PartitionCursors;
-import io.spool.stream.internal.group.CommittedOffsetStore;
 import io.spool.stream.internal.group.ConsumerOffsets;
 import io.spool.stream.internal.group.GroupMembership;
 import org.agrona.concurrent.EpochClock;

@@ -3,7 +3,6 @@ package io.spool.wire;
 import io.spool.api.SpoolException;
 import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.InvalidRequestException;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.StaleReceiptException;
 import io.spool.api.queue.SubscriptionSettings;

@@ -9,7 +9,6 @@ import io.spool.api.routing.TopicPattern;
 import io.spool.api.routing.UnknownExchangeException;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

@@ -1,6 +1,8 @@
 package io.spool.wire;
 
 import io.netty.buffer.ByteBuf;
+import io.spool.api.SpoolException;
+import io.spool.api.queue.QueueException;
 
 /**
  * Body of an error reply (a frame with {@link FrameDescriptor#FLAG_ERROR}). The details and the subject carry what
@@ -70,6 +72,16 @@ public final class ErrorDescriptor
         final long[] details = code.details(error);
         encode(out, opCode, correlationId, code, details[0], details[1], details[2], code.subject(error),
             String.valueOf(error.getMessage()));
+    }
+
+    /**
+     * A refused settlement's error: the engine's own type, or a {@link QueueException} around an error the server
+     * sent without one, so that every refusal a client hands on is a {@link SpoolException}.
+     */
+    public static SpoolException decodeRefusal(final ByteBuf body)
+    {
+        final RuntimeException error = decode(body);
+        return error instanceof SpoolException ? (SpoolException)error : new QueueException(error.getMessage(), error);
     }
 
     /** Reads an error body (the reader index at the body) and rebuilds the exception it stands for. */

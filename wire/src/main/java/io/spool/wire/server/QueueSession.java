@@ -5,7 +5,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.Spool;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.queue.BatchResult;
 import io.spool.queue.Delivery;

@@ -3,7 +3,6 @@ package io.spool.wire.sqs;
 import io.spool.api.SpoolException;
 import io.spool.api.log.DedupKey;
 import io.spool.api.queue.AlreadySettledException;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.QueueHeaders;
 import io.spool.api.queue.Receipt;
 import io.spool.queue.BatchResult;

@@ -1,7 +1,6 @@
 package io.spool.wire.client;
 
 import io.spool.api.SpoolException;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 
 /**

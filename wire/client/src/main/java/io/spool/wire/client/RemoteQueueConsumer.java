@@ -1,9 +1,7 @@
 package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
-import io.spool.api.SpoolException;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.FrameDescriptor;
@@ -153,9 +151,7 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
         else if (opCode == OpCode.SETTLEMENT_REFUSED)
         {
             final Receipt receipt = QueueDescriptor.decodeReceipt(body);
-            final RuntimeException error = ErrorDescriptor.decode(body);
-            listener.onSettlementRefused(receipt, error instanceof SpoolException ? (SpoolException)error :
-                new QueueException(error.getMessage(), error));
+            listener.onSettlementRefused(receipt, ErrorDescriptor.decodeRefusal(body));
         }
         else if (opCode == OpCode.LOCK_EXPIRED)
         {

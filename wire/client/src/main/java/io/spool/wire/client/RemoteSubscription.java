@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.spool.api.SpoolException;
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
@@ -121,9 +120,7 @@ public final class RemoteSubscription
             for (int i = 0; i < failed; i++)
             {
                 final Receipt receipt = QueueDescriptor.decodeReceipt(body);
-                final RuntimeException error = ErrorDescriptor.decode(body);
-                failures.put(receipt, error instanceof SpoolException ? (SpoolException)error :
-                    new QueueException(error.getMessage(), error));
+                failures.put(receipt, ErrorDescriptor.decodeRefusal(body));
             }
             return failures;
         }, 0);
