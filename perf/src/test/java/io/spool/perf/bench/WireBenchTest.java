@@ -46,7 +46,7 @@ class WireBenchTest
                 .containsPattern("CPU [0-9,]+ and [0-9,]+ ns/record"),
             line -> assertThat(line).startsWith("bench wire: round 2 of 2: "),
             line -> assertThat(line)
-                .containsPattern("median of the measured rounds: embedded [0-9,]+ ns, remote [1-9]"));
+                .containsPattern("median of the measured rounds: embedded [0-9,]+ ns, remote [0-9,]+ ns"));
         try (var left = Files.list(dir))
         {
             assertThat(left).as("the scratch directory is removed").isEmpty();
