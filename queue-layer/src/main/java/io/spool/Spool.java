@@ -1,5 +1,7 @@
 package io.spool;
 
+import io.spool.api.Admin;
+import io.spool.api.Messaging;
 import io.spool.api.MetricSample;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.stream.TopicConfig;
@@ -39,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * }</pre>
  * Thread-safe.
  */
-public final class Spool implements AutoCloseable
+public final class Spool implements Messaging
 {
     private static final String QUEUE_DIRECTORY = "queue";
     private static final String EXCHANGES_FILE = "exchanges";
@@ -49,6 +51,7 @@ public final class Spool implements AutoCloseable
     private final Router router;
     private final Redriver redriver;
     private final ScheduledExecutorService maintenance;
+    private final EmbeddedAdmin admin = new EmbeddedAdmin(this);
 
     private Spool(final Builder builder)
     {
@@ -114,6 +117,7 @@ public final class Spool implements AutoCloseable
      * A producer for one publishing thread; it refuses records a full subscription rejects (see
      * {@link SpoolProducer}).
      */
+    @Override
     public SpoolProducer newProducer()
     {
         return new SpoolProducer(streams.newProducer(), router);
@@ -122,6 +126,20 @@ public final class Spool implements AutoCloseable
     public StreamConsumer newConsumer(final ConsumerConfig config)
     {
         return streams.newConsumer(config);
+    }
+
+    /** A consumer of no group that reads the partitions it is assigned; see {@link ConsumerConfig#standalone()}. */
+    @Override
+    public StreamConsumer newStreamReader()
+    {
+        return newConsumer(ConsumerConfig.standalone());
+    }
+
+    /** Topics and subscriptions, as the client's {@code SpoolAdmin} offers them. */
+    @Override
+    public Admin admin()
+    {
+        return admin;
     }
 
     /** Creates a subscription that reads {@code topic} as a queue. */
@@ -133,6 +151,7 @@ public final class Spool implements AutoCloseable
     /**
      * @throws io.spool.api.queue.UnknownSubscriptionException when there is none of that name.
      */
+    @Override
     public Subscription subscription(final String name)
     {
         return subscriptions.get(name);

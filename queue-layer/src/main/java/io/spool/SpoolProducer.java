@@ -2,6 +2,7 @@ package io.spool;
 
 import io.spool.api.queue.OverflowPolicy;
 import io.spool.api.queue.QueueFullException;
+import io.spool.api.stream.Producer;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.PublishResult;
 import io.spool.queue.Router;
@@ -20,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
  * partition its group id names ({@link Router#placedByGroup}), so that a group lives in one partition.
  * {@code spool.streams().newProducer()} publishes without either. Not thread-safe: one per publishing thread.
  */
-public final class SpoolProducer
+public final class SpoolProducer implements Producer
 {
     private final StreamProducer producer;
     private final Router router;
@@ -36,6 +37,7 @@ public final class SpoolProducer
      *
      * @throws QueueFullException when a subscription of the topic refuses it.
      */
+    @Override
     public CompletableFuture<PublishResult> send(final String topic, final byte[] key, final byte[] value)
     {
         return send(ProducerRecord.of(topic, key, value));
@@ -46,6 +48,7 @@ public final class SpoolProducer
      *
      * @throws QueueFullException when a subscription of the topic refuses it.
      */
+    @Override
     public CompletableFuture<PublishResult> send(final ProducerRecord record)
     {
         final ProducerRecord placed = router.placedByGroup(record);
@@ -61,10 +64,17 @@ public final class SpoolProducer
      *
      * @throws QueueFullException naming the first full subscription met.
      */
+    @Override
     public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
     {
         final List<ProducerRecord> placed = records.stream().map(router::placedByGroup).toList();
         router.gate().admitAll(placed);
         return producer.sendBatch(placed);
+    }
+
+    /** Nothing to release: each record was handed to the log when sent, and its future completes on its own. */
+    @Override
+    public void close()
+    {
     }
 }

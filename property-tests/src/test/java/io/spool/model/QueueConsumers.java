@@ -7,7 +7,7 @@ import io.spool.api.queue.Receipt;
 import io.spool.api.queue.StaleReceiptException;
 import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.model.QueueModel.Outcome;
-import io.spool.queue.BatchResult;
+import io.spool.api.queue.BatchResult;
 import io.spool.queue.Delivery;
 import io.spool.queue.DeliveryListener;
 import io.spool.queue.QueueConsumer;

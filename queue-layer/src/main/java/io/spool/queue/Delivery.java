@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.log.RecordView;
+import io.spool.api.queue.Message;
 import io.spool.api.queue.Receipt;
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableArrayBuffer;
@@ -20,7 +21,7 @@ import java.util.Map;
  * consumer's reader moves from record to record, so handing the listener the next message of a run writes only its
  * offset here: the rest costs the getters the listener calls, no more.
  */
-public final class Delivery
+public final class Delivery implements Message
 {
     /** The copy of a received message, or null for a pushed one, which reads {@link #record}. */
     private final ExpandableArrayBuffer copy;

@@ -1,12 +1,16 @@
 package io.spool.queue;
 
-import io.spool.api.SpoolException;
-import io.spool.api.queue.Receipt;
+import io.spool.api.queue.Message;
+import io.spool.api.queue.MessageListener;
+import io.spool.api.queue.PushConsumer;
 
 /**
- * Receives pushed deliveries on the consumer's own thread, one at a time.
+ * Receives pushed deliveries on the consumer's own thread, one at a time, typed as the embedded engine's: a
+ * {@link Delivery} gives zero-copy access to the stored record. For code that also runs against the client, use
+ * {@link MessageListener}; this one is for the embedded engine only.
  */
-public interface DeliveryListener
+@FunctionalInterface
+public interface DeliveryListener extends MessageListener
 {
     /**
      * Handles one delivery. Settle it through {@code consumer} (ack, nack, reject), now or later by receipt; in
@@ -14,20 +18,10 @@ public interface DeliveryListener
      */
     void onDelivery(Delivery delivery, QueueConsumer consumer);
 
-    /**
-     * A settlement this consumer sent was refused (a stale receipt, a second ack); the delivery it named is left
-     * as it was. The default ignores it.
-     */
-    default void onSettlementRefused(final Receipt receipt, final SpoolException error)
+    /** The embedded engine hands its own types, so the listener sees them as they are. */
+    @Override
+    default void onMessage(final Message message, final PushConsumer consumer)
     {
-    }
-
-    /**
-     * The consumer held a delivery past the subscription's lock timeout: it went back to the subscription (to be
-     * delivered again, or dead on its delivery limit) and settling it now is refused as stale. The consumer's other
-     * deliveries are untouched. The default ignores it.
-     */
-    default void onLockExpired(final Receipt receipt)
-    {
+        onDelivery((Delivery) message, (QueueConsumer) consumer);
     }
 }

@@ -3,6 +3,8 @@ package io.spool.queue;
 import io.spool.api.SpoolException;
 import io.spool.api.log.RecordView;
 import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.MessageListener;
+import io.spool.api.queue.PushConsumer;
 import io.spool.api.InvalidRequestException;
 import io.spool.api.queue.Receipt;
 import io.spool.queue.internal.delivery.AckRun;
@@ -42,13 +44,16 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * Thread-safe: settle from any thread.
  */
-public final class QueueConsumer implements AutoCloseable
+public final class QueueConsumer implements PushConsumer
 {
     private static final int SETTLEMENT_RING_BYTES = 128 * 1024;
 
     private final int id;
     private final ConsumerOptions options;
-    private final DeliveryListener listener;
+    /** Told of refused settlements and expired locks. */
+    private final MessageListener listener;
+    /** The listener as the record loop calls it: typed deliveries need no bridge on the hot path. */
+    private final DeliveryListener deliveries;
     private final SubscriptionAgent agent;
     public final DeliveryHandoff handoff;
     public final ManyToOneRingBuffer settlements;
@@ -68,12 +73,13 @@ public final class QueueConsumer implements AutoCloseable
     private final LookBeforePark lookBeforePark = new LookBeforePark();
     private final IdleBackoff idleBackoff = new IdleBackoff();
 
-    QueueConsumer(final int id, final ConsumerOptions options, final DeliveryListener listener,
+    QueueConsumer(final int id, final ConsumerOptions options, final MessageListener listener,
         final SubscriptionAgent agent)
     {
         this.id = id;
         this.options = options;
         this.listener = listener;
+        this.deliveries = listener instanceof DeliveryListener typed ? typed : listener::onMessage;
         this.agent = agent;
         this.handoff = new DeliveryHandoff(options.prefetch());
         this.lowWater = options.prefetch() / 2;
@@ -365,7 +371,7 @@ public final class QueueConsumer implements AutoCloseable
             delivery.views(record);
             try
             {
-                listener.onDelivery(delivery, this);
+                deliveries.onDelivery(delivery, this);
             }
             catch (final RuntimeException ex)
             {

@@ -1,8 +1,11 @@
 package io.spool.queue;
 
+import io.spool.api.queue.BatchResult;
 import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.InvalidRequestException;
+import io.spool.api.queue.MessageListener;
 import io.spool.api.queue.QueueException;
+import io.spool.api.queue.QueueSubscription;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.SubscriptionDescription;
 import io.spool.api.queue.SubscriptionMetrics;
@@ -32,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>
  * Thread-safe.
  */
-public final class Subscription
+public final class Subscription implements QueueSubscription
 {
     private final String name;
     private final String topic;
@@ -216,13 +219,23 @@ public final class Subscription
         request.receipts = List.copyOf(receipts);
         request.argument = argument;
         agent.call(request);
-        return new BatchResult(request.receipts, request.errors);
+        return BatchResult.of(request.receipts, request.errors);
     }
 
     /**
      * Starts a push consumer: deliveries arrive on its own thread, never more unacked than the prefetch.
      */
     public QueueConsumer consume(final ConsumerOptions options, final DeliveryListener listener)
+    {
+        return consume(options, (MessageListener) listener);
+    }
+
+    /**
+     * Starts a push consumer whose listener sees each delivery as a {@link io.spool.api.queue.Message} (a
+     * {@link Delivery}); the same consumer as {@link #consume(ConsumerOptions, DeliveryListener)}.
+     */
+    @Override
+    public QueueConsumer consume(final ConsumerOptions options, final MessageListener listener)
     {
         final QueueConsumer consumer = new QueueConsumer(consumerIds.getAndIncrement(), options, listener, agent);
         final AgentRequest request = new AgentRequest(AgentRequest.Kind.ADD_CONSUMER);

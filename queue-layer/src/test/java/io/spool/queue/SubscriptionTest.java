@@ -2,6 +2,7 @@ package io.spool.queue;
 
 import io.spool.api.EngineClosedException;
 import io.spool.api.InvalidRequestException;
+import io.spool.api.queue.BatchResult;
 import io.spool.api.queue.InvalidSettingsException;
 import io.spool.api.queue.QueueException;
 import io.spool.api.queue.Receipt;

@@ -10,6 +10,7 @@ import io.spool.api.stream.InvalidGroupException;
 import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.NoOffsetForPartitionException;
 import io.spool.api.stream.PartitionNotAssignedException;
+import io.spool.api.stream.StreamReader;
 import io.spool.api.stream.StreamRecordHandler;
 import io.spool.api.stream.TopicPartition;
 import io.spool.api.stream.UnknownMemberException;
@@ -41,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  * {@link ConsumerRecord}s. Reading never changes the log, so any number of consumers replay the same range and
  * see the same bytes. Not thread-safe: one consumer per thread.
  */
-public final class StreamConsumer implements AutoCloseable
+public final class StreamConsumer implements StreamReader
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(StreamConsumer.class);
 

@@ -124,7 +124,7 @@ class FuzzTest
 
     private static List<String> consume(final SpoolClient client)
     {
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("orders", 0)));
         final List<String> values = new ArrayList<>();
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

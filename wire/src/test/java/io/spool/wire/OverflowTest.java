@@ -252,7 +252,7 @@ class OverflowTest
     /** Exactly {@code count} records of the topic's partition 0, polled until they are there (bounded). */
     private List<ConsumerRecord> records(final String topic, final int count)
     {
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition(topic, 0)));
         final List<ConsumerRecord> records = new ArrayList<>();
         assertThat(WireFixture.await(() ->

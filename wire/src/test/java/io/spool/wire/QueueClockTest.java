@@ -105,7 +105,7 @@ class QueueClockTest
         assertThat(back).extracting(RemoteDelivery::offset).containsExactly(held.get(1).offset());
         assertThat(back.get(0).redelivered()).isTrue();
         queue.ack(held.get(0).receipt());
-        assertThat(queue.settle(QueueDescriptor.SettleKind.ACK, List.of(held.get(1).receipt()), 0).get(
+        assertThat(queue.ack(List.of(held.get(1).receipt())).failed().get(
             held.get(1).receipt())).isInstanceOf(StaleReceiptException.class);
     }
 

@@ -12,7 +12,6 @@ import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.queue.UnknownDeliveryException;
 import io.spool.api.queue.UnknownSubscriptionException;
 import io.spool.queue.Subscription;
-import io.spool.wire.QueueDescriptor.SettleKind;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteDeliveryListener;
@@ -108,8 +107,8 @@ class QueueTest
 
         assertThatThrownBy(() -> queue.ack(deliveries.get(1).receipt())).isInstanceOf(StaleReceiptException.class);
         assertThatThrownBy(() -> queue.ack(deliveries.get(0).receipt())).isInstanceOf(QueueException.class);
-        final Map<Receipt, SpoolException> failed = queue.settle(SettleKind.ACK,
-            List.of(again.get(0).receipt(), deliveries.get(0).receipt()), 0);
+        final Map<Receipt, SpoolException> failed = queue.ack(
+            List.of(again.get(0).receipt(), deliveries.get(0).receipt())).failed();
         assertThat(failed).containsOnlyKeys(deliveries.get(0).receipt());
         final Subscription embedded = fixture.spool().subscription("pull");
         embedded.sync();

@@ -115,7 +115,7 @@ class RoundTripTest
         assertThat(second.partition()).isEqualTo(first.partition());
         assertThat(second.offset()).isEqualTo(first.offset() + 1);
 
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         final TopicPartition partition = new TopicPartition("events", first.partition());
         consumer.assign(List.of(partition));
         final List<ConsumerRecord> records = consumer.poll(10, 1 << 20, Duration.ofSeconds(5));
@@ -161,7 +161,7 @@ class RoundTripTest
             assertThat(offsets.get(i)).isEqualTo(i);
         }
 
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("metrics", 0)));
         final List<String> values = new ArrayList<>();
         while (values.size() < count)
@@ -181,7 +181,7 @@ class RoundTripTest
     void fetchAtTheEndWaitsForTheNextRecord() throws Exception
     {
         client.admin().createTopic("waits", WireFixture.topic(1));
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("waits", 0)));
         final CompletableFuture<List<ConsumerRecord>> polled = CompletableFuture.supplyAsync(
             () -> consumer.poll(10, 1 << 20, Duration.ofSeconds(20)));
@@ -202,7 +202,7 @@ class RoundTripTest
         final RemoteProducer producer = client.newProducer(ProducerConfig.defaults(), ignoringListener());
         producer.sendToPartition("mixed", 1, null, null, bytes("only here"), 0);
         assertThat(producer.awaitConfirms()).isTrue();
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("mixed", 0), new TopicPartition("mixed", 1)));
 
         final long start = System.nanoTime();
@@ -230,7 +230,7 @@ class RoundTripTest
         assertThatThrownBy(() -> producer.sendToPartition("small", 3, null, null, bytes("x"), 0))
             .isInstanceOf(UnknownPartitionException.class);
 
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         final TopicPartition partition = new TopicPartition("small", 0);
         consumer.assign(List.of(partition));
         consumer.seek(partition, 42);
@@ -262,7 +262,7 @@ class RoundTripTest
         client.admin().createTopic("again", WireFixture.topic(1));
 
         assertThat(producer.send("again", null, bytes("second life")).join().offset()).isZero();
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("again", 0)));
         assertThat(consumer.poll(10, 1024, Duration.ofSeconds(5))).extracting(r -> new String(r.value(),
             StandardCharsets.UTF_8)).containsExactly("second life");
@@ -284,7 +284,7 @@ class RoundTripTest
             assertThat(response.getInt(FrameDescriptor.HEADER_LENGTH)).isEqualTo(1);
             assertThat(response.getLong(FrameDescriptor.HEADER_LENGTH + 4)).isZero();
         }
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("timed", 0)));
         final List<ConsumerRecord> records = consumer.poll(1, 1024, Duration.ofSeconds(5));
         assertThat(records).extracting(ConsumerRecord::timestamp).containsExactly(1_234_567L);
@@ -334,7 +334,7 @@ class RoundTripTest
         assertThat(fixture.spool().streams().describeTopic("rolling").partitions().get(0).segmentCount())
             .isGreaterThan(2);
 
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("rolling", 0)));
         int seen = 0;
         while (seen < 2000)
@@ -361,7 +361,7 @@ class RoundTripTest
             producer.sendToPartition("short", 0, null, null, new byte[100], i);
         }
         assertThat(producer.awaitConfirms()).isTrue();
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         final TopicPartition partition = new TopicPartition("short", 0);
         consumer.assign(List.of(partition));
         assertThat(consumer.poll(10, 1024, Duration.ofSeconds(1))).isNotEmpty();

@@ -79,7 +79,7 @@ class TlsTest
         }
         assertThat(producer.awaitConfirms()).isTrue();
 
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         consumer.assign(List.of(new TopicPartition("secret", 0)));
         final List<String> values = new ArrayList<>();
         assertThat(WireFixture.await(() ->

@@ -126,7 +126,7 @@ public final class E2eBench
         {
             spool.createTopic(NAME, TopicConfig.of(partitions));
             final AtomicHistogram latencyNanos = LatencyHistograms.newHistogram();
-            final Poller poller = new Poller(polling.newStreamConsumer(), partitions, records, latencyNanos);
+            final Poller poller = new Poller(polling.newStreamReader(), partitions, records, latencyNanos);
             final Thread pollerThread = new Thread(poller, "spool-bench-e2e-poller");
 
             final AtomicReference<SpoolException> publishFailure = new AtomicReference<>();

@@ -4,7 +4,6 @@ import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.queue.Receipt;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.perf.report.BenchRun;
-import io.spool.wire.QueueDescriptor.SettleKind;
 import io.spool.wire.client.RemoteDelivery;
 import io.spool.wire.client.RemoteQueueConsumer;
 import io.spool.wire.client.RemoteSubscription;
@@ -212,7 +211,7 @@ public final class RemoteQueueBench
                         }
                         receipts.add(delivery.receipt());
                     }
-                    final int refused = pull.settle(SettleKind.ACK, receipts, 0).size();
+                    final int refused = pull.ack(receipts).failed().size();
                     taken.add(receipts.size() - refused);
                 }
             }

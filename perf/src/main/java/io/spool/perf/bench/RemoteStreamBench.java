@@ -62,7 +62,7 @@ public final class RemoteStreamBench
 
         Tail(final SpoolClient client, final String topic, final int partitions)
         {
-            this.consumer = client.newStreamConsumer();
+            this.consumer = client.newStreamReader();
             final List<TopicPartition> all = new ArrayList<>(partitions);
             for (int p = 0; p < partitions; p++)
             {

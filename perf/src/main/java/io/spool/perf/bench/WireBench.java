@@ -220,7 +220,7 @@ public final class WireBench
     private static void remoteConsume(final SpoolClient client, final String topic, final long records,
         final AtomicHistogram latency)
     {
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         try
         {
             final List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));

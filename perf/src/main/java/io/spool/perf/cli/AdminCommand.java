@@ -17,7 +17,7 @@ import java.util.function.Function;
 
 /**
  * What the admin commands ({@code topics}, {@code subscriptions}, {@code groups}, {@code exchanges}) share: their
- * output, in text or as JSON, and their listings. Each subcommand opens its endpoint, acts through {@link Admin},
+ * output, in text or as JSON, and their listings. Each subcommand opens its endpoint, acts through {@link Endpoint},
  * and closes it. Not thread-safe.
  */
 abstract class AdminCommand implements Runnable
@@ -39,15 +39,15 @@ abstract class AdminCommand implements Runnable
      * {@code view} makes of each.
      */
     final void list(final EndpointOptions endpoint, final JsonOption output,
-        final Function<Admin, List<String>> names, final BiFunction<Admin, String, Map<String, Object>> view)
+        final Function<Endpoint, List<String>> names, final BiFunction<Endpoint, String, Map<String, Object>> view)
     {
         try (Endpoint spool = endpoint.open())
         {
-            final List<String> sorted = names.apply(spool.admin()).stream().sorted().toList();
+            final List<String> sorted = names.apply(spool).stream().sorted().toList();
             if (output.json)
             {
                 final List<Object> views = new ArrayList<>(sorted.size());
-                sorted.forEach(name -> views.add(view.apply(spool.admin(), name)));
+                sorted.forEach(name -> views.add(view.apply(spool, name)));
                 printJson(views);
             }
             else

@@ -2,6 +2,7 @@ package io.spool.perf.cli;
 
 import io.spool.Spool;
 import io.spool.SpoolProducer;
+import io.spool.api.Admin;
 import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.StreamRecordHandler;
 import io.spool.api.stream.TopicPartition;
@@ -24,13 +25,13 @@ final class EmbeddedEndpoint implements Endpoint
 
     private final Path dataDirectory;
     private final Spool spool;
-    private final Admin admin;
+    private final GroupsAndExchanges groupsAndExchanges;
 
     EmbeddedEndpoint(final Path dataDirectory)
     {
         this.dataDirectory = dataDirectory;
         this.spool = Spool.builder(dataDirectory).backgroundMaintenance(false).open();
-        this.admin = new EmbeddedAdmin(spool);
+        this.groupsAndExchanges = new EmbeddedGroupsAndExchanges(spool);
     }
 
     @Override
@@ -42,7 +43,13 @@ final class EmbeddedEndpoint implements Endpoint
     @Override
     public Admin admin()
     {
-        return admin;
+        return spool.admin();
+    }
+
+    @Override
+    public GroupsAndExchanges groupsAndExchanges()
+    {
+        return groupsAndExchanges;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.spool.perf.cli;
 
+import io.spool.api.Admin;
 import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.StreamRecordHandler;
 import io.spool.api.stream.TopicPartition;
@@ -17,8 +18,11 @@ interface Endpoint extends AutoCloseable
     /** Where the commands act, for messages: {@code server 127.0.0.1:7420} or {@code data directory spool-data}. */
     String where();
 
-    /** Topics, subscriptions, consumer groups and exchanges. */
+    /** Topics and subscriptions. */
     Admin admin();
+
+    /** Consumer groups, exchanges and bindings. */
+    GroupsAndExchanges groupsAndExchanges();
 
     /** Opens a producer; closing it waits for the confirms of everything sent. */
     Sender newSender();

@@ -33,8 +33,8 @@ final class ExchangesCommand extends AdminCommand
         description = "Prints the exchanges, one a line, sorted; with --json each with its bindings.")
     int list(@Mixin final EndpointOptions endpoint, @Mixin final JsonOption output)
     {
-        list(endpoint, output, admin -> admin.listExchanges().stream().map(Exchange::name).toList(),
-            (admin, name) -> AdminViews.exchange(admin.exchange(name)));
+        list(endpoint, output, spool -> spool.groupsAndExchanges().listExchanges().stream().map(Exchange::name).toList(),
+            (spool, name) -> AdminViews.exchange(spool.groupsAndExchanges().exchange(name)));
         return 0;
     }
 
@@ -52,7 +52,7 @@ final class ExchangesCommand extends AdminCommand
         final ExchangeType kind = Choices.parse(subcommand("declare"), "--type", type, ExchangeType.values());
         try (Endpoint spool = endpoint.open())
         {
-            spool.admin().declareExchange(name, kind, alternate);
+            spool.groupsAndExchanges().declareExchange(name, kind, alternate);
             print("declared %s exchange %s on %s%n", Choices.name(kind), name, spool.where());
         }
         return 0;
@@ -67,7 +67,7 @@ final class ExchangesCommand extends AdminCommand
     {
         try (Endpoint spool = endpoint.open())
         {
-            final Exchange exchange = spool.admin().exchange(name);
+            final Exchange exchange = spool.groupsAndExchanges().exchange(name);
             if (output.json)
             {
                 printJson(AdminViews.exchange(exchange));
@@ -89,7 +89,7 @@ final class ExchangesCommand extends AdminCommand
     {
         try (Endpoint spool = endpoint.open())
         {
-            if (!spool.admin().deleteExchange(name))
+            if (!spool.groupsAndExchanges().deleteExchange(name))
             {
                 throw new UnknownExchangeException(name);
             }
@@ -143,13 +143,13 @@ final class ExchangesCommand extends AdminCommand
     {
         try (Endpoint spool = endpoint.open())
         {
-            final Binding binding = binding(command, spool.admin().exchange(exchange).type(), subscription, matching);
+            final Binding binding = binding(command, spool.groupsAndExchanges().exchange(exchange).type(), subscription, matching);
             if (command.equals("bind"))
             {
-                spool.admin().bind(exchange, binding);
+                spool.groupsAndExchanges().bind(exchange, binding);
                 print("bound %s to exchange %s on %s%n", AdminViews.bindingLine(binding), exchange, spool.where());
             }
-            else if (spool.admin().unbind(exchange, binding))
+            else if (spool.groupsAndExchanges().unbind(exchange, binding))
             {
                 print("unbound %s from exchange %s on %s%n", AdminViews.bindingLine(binding), exchange,
                     spool.where());

@@ -35,7 +35,8 @@ final class GroupsCommand extends AdminCommand
             "each as describe --json has it.")
     int list(@Mixin final EndpointOptions endpoint, @Mixin final JsonOption output)
     {
-        list(endpoint, output, Admin::listGroups, (admin, name) -> AdminViews.group(admin.describeGroup(name)));
+        list(endpoint, output, spool -> spool.groupsAndExchanges().listGroups(),
+            (spool, name) -> AdminViews.group(spool.groupsAndExchanges().describeGroup(name)));
         return 0;
     }
 
@@ -49,7 +50,7 @@ final class GroupsCommand extends AdminCommand
     {
         try (Endpoint spool = endpoint.open())
         {
-            final GroupReport report = spool.admin().describeGroup(groupId);
+            final GroupReport report = spool.groupsAndExchanges().describeGroup(groupId);
             if (output.json)
             {
                 printJson(AdminViews.group(report));
@@ -122,7 +123,7 @@ final class GroupsCommand extends AdminCommand
         final OffsetSpec spec = offsetSpec(target);
         try (Endpoint spool = endpoint.open())
         {
-            final Map<TopicPartition, Long> offsets = spool.admin().resetOffsets(groupId, topic,
+            final Map<TopicPartition, Long> offsets = spool.groupsAndExchanges().resetOffsets(groupId, topic,
                 partitions == null ? List.of() : partitions, spec, dryRun);
             if (output.json)
             {
@@ -174,7 +175,7 @@ final class GroupsCommand extends AdminCommand
     {
         try (Endpoint spool = endpoint.open())
         {
-            spool.admin().deleteGroup(groupId);
+            spool.groupsAndExchanges().deleteGroup(groupId);
             print("deleted group %s on %s%n", groupId, spool.where());
         }
         return 0;

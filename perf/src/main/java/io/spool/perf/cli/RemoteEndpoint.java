@@ -1,5 +1,6 @@
 package io.spool.perf.cli;
 
+import io.spool.api.Admin;
 import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.StreamRecordHandler;
 import io.spool.api.stream.TopicPartition;
@@ -22,7 +23,7 @@ final class RemoteEndpoint implements Endpoint
 
     private final String address;
     private final SpoolClient client;
-    private final Admin admin;
+    private final GroupsAndExchanges groupsAndExchanges;
 
     /**
      * @throws ConnectionLostException when the server cannot be reached or closes the connection; without TLS the
@@ -32,7 +33,7 @@ final class RemoteEndpoint implements Endpoint
     {
         this.address = config.host() + ":" + config.port();
         this.client = connect(config);
-        this.admin = new RemoteAdmin(client);
+        this.groupsAndExchanges = new RemoteGroupsAndExchanges(client);
     }
 
     private SpoolClient connect(final ClientConfig config)
@@ -67,7 +68,13 @@ final class RemoteEndpoint implements Endpoint
     @Override
     public Admin admin()
     {
-        return admin;
+        return client.admin();
+    }
+
+    @Override
+    public GroupsAndExchanges groupsAndExchanges()
+    {
+        return groupsAndExchanges;
     }
 
     @Override
@@ -94,7 +101,7 @@ final class RemoteEndpoint implements Endpoint
     @Override
     public Reader newReader()
     {
-        final RemoteStreamConsumer consumer = client.newStreamConsumer();
+        final RemoteStreamConsumer consumer = client.newStreamReader();
         return new Reader()
         {
             @Override

@@ -31,8 +31,8 @@ final class SubscriptionsCommand extends AdminCommand
         description = "Prints the subscriptions, one a line, sorted; with --json each as describe --json has it.")
     int list(@Mixin final EndpointOptions endpoint, @Mixin final JsonOption output)
     {
-        list(endpoint, output, Admin::listSubscriptions,
-            (admin, name) -> AdminViews.subscription(admin.describeSubscription(name)));
+        list(endpoint, output, spool -> spool.admin().listSubscriptions(),
+            (spool, name) -> AdminViews.subscription(spool.admin().describeSubscription(name)));
         return 0;
     }
 

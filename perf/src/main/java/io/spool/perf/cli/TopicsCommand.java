@@ -27,7 +27,8 @@ final class TopicsCommand extends AdminCommand
         description = "Prints the topics, one a line, sorted; with --json each as describe --json has it.")
     int list(@Mixin final EndpointOptions endpoint, @Mixin final JsonOption output)
     {
-        list(endpoint, output, Admin::listTopics, (admin, name) -> AdminViews.topic(admin.describeTopic(name)));
+        list(endpoint, output, spool -> spool.admin().listTopics(),
+            (spool, name) -> AdminViews.topic(spool.admin().describeTopic(name)));
         return 0;
     }
 

@@ -5,7 +5,7 @@ import io.spool.api.queue.Receipt;
 import io.spool.api.queue.SubscriptionExistsException;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.queue.UnknownSubscriptionException;
-import io.spool.queue.BatchResult;
+import io.spool.api.queue.BatchResult;
 import io.spool.queue.Delivery;
 import io.spool.queue.Subscription;
 import io.spool.stream.Topic;

@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.Spool;
 import io.spool.api.MetricSample;
-import io.spool.api.queue.SubscriptionMetrics;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.InvalidRequestException;
 import io.spool.api.stream.TopicConfig;
@@ -126,15 +125,12 @@ final class AdminOperations
         {
             case OpCode.DESCRIBE_SUBSCRIPTION:
                 answerNamed(channel, opCode, correlationId, body,
-                    (out, name) -> SubscriptionDescriptor.encodeDescription(out, engine.subscription(name).describe()));
+                    (out, name) -> SubscriptionDescriptor.encodeDescription(out,
+                        engine.admin().describeSubscription(name)));
                 break;
             case OpCode.PURGE_SUBSCRIPTION:
-                answerNamed(channel, opCode, correlationId, body, (out, name) ->
-                {
-                    final SubscriptionMetrics before = engine.subscription(name).metrics();
-                    engine.purgeSubscription(name);
-                    SubscriptionDescriptor.encodeMetrics(out, before);
-                });
+                answerNamed(channel, opCode, correlationId, body,
+                    (out, name) -> SubscriptionDescriptor.encodeMetrics(out, engine.admin().purgeSubscription(name)));
                 break;
             case OpCode.REDRIVE:
             {
@@ -143,7 +139,7 @@ final class AdminOperations
                 final long toOffset = body.readLongLE();
                 Fields.expectEnd(body);
                 answer(channel, opCode, correlationId, out -> SubscriptionDescriptor.encodeRedriveResult(out,
-                    engine.redriver().redriveSubscription(name, fromOffset, toOffset)));
+                    engine.admin().redrive(name, fromOffset, toOffset)));
                 break;
             }
             case OpCode.LIST_GROUPS:

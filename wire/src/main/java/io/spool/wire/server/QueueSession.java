@@ -6,7 +6,7 @@ import io.netty.channel.Channel;
 import io.spool.Spool;
 import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.queue.Receipt;
-import io.spool.queue.BatchResult;
+import io.spool.api.queue.BatchResult;
 import io.spool.queue.Delivery;
 import io.spool.queue.DeliveryListener;
 import io.spool.queue.QueueConsumer;

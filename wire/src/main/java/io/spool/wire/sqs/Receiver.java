@@ -5,7 +5,7 @@ import io.spool.api.log.DedupKey;
 import io.spool.api.queue.AlreadySettledException;
 import io.spool.api.queue.QueueHeaders;
 import io.spool.api.queue.Receipt;
-import io.spool.queue.BatchResult;
+import io.spool.api.queue.BatchResult;
 import io.spool.queue.DeathHistory;
 import io.spool.queue.Delivery;
 import io.spool.queue.Subscription;

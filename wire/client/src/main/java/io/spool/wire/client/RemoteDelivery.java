@@ -1,5 +1,6 @@
 package io.spool.wire.client;
 
+import io.spool.api.queue.Message;
 import io.spool.api.queue.Receipt;
 
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,7 @@ import java.util.Map;
  * {@link #receipt()}. Immutable as far as its arrays are left alone; thread-safe under that condition.
  */
 public record RemoteDelivery(String subscription, long issuer, int partition, long offset, int deliveryNumber,
-    boolean redelivered, long timestamp, byte[] key, Map<String, byte[]> headers, byte[] value)
+    boolean redelivered, long timestamp, byte[] key, Map<String, byte[]> headers, byte[] value) implements Message
 {
     public Receipt receipt()
     {

@@ -1,14 +1,18 @@
 package io.spool.wire.client;
 
-import io.spool.api.SpoolException;
-import io.spool.api.queue.Receipt;
+import io.spool.api.queue.Message;
+import io.spool.api.queue.MessageListener;
+import io.spool.api.queue.PushConsumer;
 
 /**
- * Receives a remote push consumer's deliveries, on the connection's thread, one at a time. It must not block: it
- * holds up every other answer on the connection; hand slow work to another thread and settle from there.
- * Called on that one thread only, so implementations need not be thread-safe.
+ * Receives a remote push consumer's deliveries, on the connection's thread, one at a time, typed as the client's: a
+ * {@link RemoteDeliveryView} reads the frame in place. It must not block: it holds up every other answer on the
+ * connection; hand slow work to another thread and settle from there. Called on that one thread only, so
+ * implementations need not be thread-safe. For code that also runs embedded, use {@link MessageListener}; this one
+ * is for the client only.
  */
-public interface RemoteDeliveryListener
+@FunctionalInterface
+public interface RemoteDeliveryListener extends MessageListener
 {
     /**
      * Handles one delivery; the view is valid only during the call ({@link RemoteDeliveryView#copy()} keeps it).
@@ -16,17 +20,10 @@ public interface RemoteDeliveryListener
      */
     void onDelivery(RemoteDeliveryView delivery, RemoteQueueConsumer consumer);
 
-    /** A settlement this consumer sent was refused (stale receipt, already settled); the default ignores it. */
-    default void onSettlementRefused(final Receipt receipt, final SpoolException error)
+    /** The client hands its own types, so the listener sees them as they are. */
+    @Override
+    default void onMessage(final Message message, final PushConsumer consumer)
     {
-    }
-
-    /**
-     * This consumer held a delivery past the subscription's lock timeout (see {@link RemoteQueueConsumer#extend}):
-     * it went back to the subscription, to be delivered again or dead on its delivery limit, and settling it now is
-     * refused as stale. The consumer's other deliveries are untouched. The default ignores it.
-     */
-    default void onLockExpired(final Receipt receipt)
-    {
+        onDelivery((RemoteDeliveryView) message, (RemoteQueueConsumer) consumer);
     }
 }

@@ -1,5 +1,6 @@
 package io.spool.wire.client;
 
+import io.spool.api.queue.Message;
 import io.netty.buffer.ByteBuf;
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.queue.Receipt;
@@ -15,7 +16,7 @@ import java.util.Map;
  * nothing is copied unless asked ({@link #copy()}, {@link #value()}). Valid only during
  * {@link RemoteDeliveryListener#onDelivery}. Not thread-safe.
  */
-public final class RemoteDeliveryView
+public final class RemoteDeliveryView implements Message
 {
     private static final int ISSUER_OFFSET = 0;
     private static final int PARTITION_OFFSET = 8;

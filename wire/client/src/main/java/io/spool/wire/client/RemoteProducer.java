@@ -7,6 +7,8 @@ import io.spool.api.log.HeadersCodec;
 import io.spool.api.log.RecordDescriptor;
 import io.spool.api.log.RecordTooLargeException;
 import io.spool.api.stream.KeyPartitioner;
+import io.spool.api.stream.Producer;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.PublishListener;
 import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.UnknownPartitionException;
@@ -15,7 +17,9 @@ import io.spool.wire.FrameDescriptor;
 import io.spool.wire.PublishDescriptor;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +35,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>
  * Not thread-safe: one producer per publishing thread, like the embedded one.
  */
-public final class RemoteProducer implements AutoCloseable
+public final class RemoteProducer implements Producer
 {
     private final ClientConnection connection;
     private final SpoolAdmin admin;
@@ -78,7 +82,7 @@ public final class RemoteProducer implements AutoCloseable
         final TopicState state = topic(topic);
         final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
             KeyPartitioner.partitionForKey(key, state.partitions);
-        append(state, partition, 0, key, headers, value, correlation, null);
+        append(state, partition, 0, ProducerRecord.APPEND_TIME, key, headers, value, correlation, null);
         return partition;
     }
 
@@ -93,7 +97,8 @@ public final class RemoteProducer implements AutoCloseable
         final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
             KeyPartitioner.partitionForKey(key, state.partitions);
         final byte[] headers = HeadersCodec.encode(Map.of(DedupKey.HEADER, dedupId.getBytes(StandardCharsets.UTF_8)));
-        append(state, partition, RecordDescriptor.ATTRIBUTE_DEDUP, key, headers, value, correlation, null);
+        append(state, partition, RecordDescriptor.ATTRIBUTE_DEDUP, ProducerRecord.APPEND_TIME, key, headers, value,
+            correlation, null);
         return partition;
     }
 
@@ -102,24 +107,70 @@ public final class RemoteProducer implements AutoCloseable
         final byte[] value, final long correlation)
     {
         final TopicState state = topic(topic);
-        if (partition < 0 || partition >= state.partitions)
-        {
-            throw new UnknownPartitionException("topic \"" + topic + "\" has partitions 0.." + (state.partitions - 1) +
-                ", there is no partition " + partition);
-        }
-        append(state, partition, 0, key, headers, value, correlation, null);
+        checkPartition(state, partition);
+        append(state, partition, 0, ProducerRecord.APPEND_TIME, key, headers, value, correlation, null);
         return partition;
     }
 
     /** Convenience: publishes by key and completes with where the record landed. Allocates. */
+    @Override
     public CompletableFuture<PublishResult> send(final String topic, final byte[] key, final byte[] value)
     {
-        final TopicState state = topic(topic);
-        final int partition = key == null ? partitioner.nextSpreadPartition(state.partitions) :
-            KeyPartitioner.partitionForKey(key, state.partitions);
+        return send(ProducerRecord.of(topic, key, value));
+    }
+
+    /**
+     * Publishes one record, to its partition when it names one, with its headers and timestamp, and completes with
+     * where it landed. Allocates.
+     *
+     * @throws UnknownPartitionException when the record names a partition the topic does not have.
+     */
+    @Override
+    public CompletableFuture<PublishResult> send(final ProducerRecord record)
+    {
+        final TopicState state = topic(record.topic());
+        final int partition;
+        if (record.partition() == ProducerRecord.ANY_PARTITION)
+        {
+            partition = record.key() == null ? partitioner.nextSpreadPartition(state.partitions) :
+                KeyPartitioner.partitionForKey(record.key(), state.partitions);
+        }
+        else
+        {
+            partition = record.partition();
+            checkPartition(state, partition);
+        }
         final CompletableFuture<PublishResult> future = new CompletableFuture<>();
-        append(state, partition, 0, key, null, value, 0, future);
+        append(state, partition, 0, record.timestamp(), record.key(),
+            record.headers() == null || record.headers().isEmpty() ? null :
+                HeadersCodec.encode(record.headers()), record.value(), 0, future);
         return future;
+    }
+
+    /**
+     * Publishes the records in order (to any topics and partitions) and completes with every record's place once all
+     * are confirmed, or exceptionally with the first failure. Unlike the embedded producer's batch, the records are
+     * confirmed one by one: a failure leaves the others stored. Allocates.
+     */
+    @Override
+    public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
+    {
+        final List<CompletableFuture<PublishResult>> sent = new ArrayList<>(records.size());
+        for (final ProducerRecord record : records)
+        {
+            sent.add(send(record));
+        }
+        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
+            .thenApply(done -> sent.stream().map(CompletableFuture::join).toList());
+    }
+
+    private static void checkPartition(final TopicState state, final int partition)
+    {
+        if (partition < 0 || partition >= state.partitions)
+        {
+            throw new UnknownPartitionException("topic \"" + state.name + "\" has partitions 0.." +
+                (state.partitions - 1) + ", there is no partition " + partition);
+        }
     }
 
     /** Records sent and not yet confirmed or failed. */
@@ -166,8 +217,9 @@ public final class RemoteProducer implements AutoCloseable
         awaitConfirms();
     }
 
-    private void append(final TopicState state, final int partition, final int attributes, final byte[] key,
-        final byte[] headers, final byte[] value, final long correlation, final CompletableFuture<PublishResult> future)
+    private void append(final TopicState state, final int partition, final int attributes, final long timestamp,
+        final byte[] key, final byte[] headers, final byte[] value, final long correlation,
+        final CompletableFuture<PublishResult> future)
     {
         final int recordBytes = PublishDescriptor.RECORD_HEADER_LENGTH + length(key) + length(headers) + length(value);
         if (FrameDescriptor.HEADER_LENGTH + 2 + state.utf8.length + 8 + recordBytes > maxFrameLength)
@@ -180,7 +232,6 @@ public final class RemoteProducer implements AutoCloseable
                 "confirmed or failed to the listener");
         }
         awaitRoom();
-        final long timestamp = -1;
         PendingBatch batch = state.open[partition];
         if (batch != null && batch.state.compareAndSet(PendingBatch.OPEN, PendingBatch.APPENDING))
         {

@@ -2,6 +2,8 @@ package io.spool.wire.client;
 
 import io.netty.buffer.ByteBuf;
 import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.MessageListener;
+import io.spool.api.queue.PushConsumer;
 import io.spool.api.queue.Receipt;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.FrameDescriptor;
@@ -16,23 +18,27 @@ import io.spool.wire.QueueDescriptor;
  * for nothing (a refused receipt comes back to the listener, and so does a lock that ran out). Receiving and acking
  * allocate no objects of their own. Closing it returns every delivery it holds to ready. Thread-safe.
  */
-public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
+public final class RemoteQueueConsumer implements PushConsumer, PushHandler
 {
     private final ClientConnection connection;
     private final String subscription;
     private final ConsumerOptions options;
-    private final RemoteDeliveryListener listener;
+    /** Told of refused settlements and expired locks. */
+    private final MessageListener listener;
+    /** The listener as each push calls it: typed deliveries need no bridge. */
+    private final RemoteDeliveryListener deliveries;
     private final int tag;
     private final RemoteDeliveryView view = new RemoteDeliveryView();
     private volatile boolean closed;
 
     RemoteQueueConsumer(final ClientConnection connection, final String subscription, final ConsumerOptions options,
-        final RemoteDeliveryListener listener)
+        final MessageListener listener)
     {
         this.connection = connection;
         this.subscription = subscription;
         this.options = options;
         this.listener = listener;
+        this.deliveries = listener instanceof RemoteDeliveryListener typed ? typed : listener::onMessage;
         this.tag = connection.registerConsumer(this);
     }
 
@@ -146,7 +152,7 @@ public final class RemoteQueueConsumer implements AutoCloseable, PushHandler
     {
         if (opCode == OpCode.DELIVERY)
         {
-            listener.onDelivery(view.wrap(subscription, body), this);
+            deliveries.onDelivery(view.wrap(subscription, body), this);
         }
         else if (opCode == OpCode.SETTLEMENT_REFUSED)
         {

@@ -1,5 +1,6 @@
 package io.spool.wire.client;
 
+import io.spool.api.stream.StreamReader;
 import io.netty.buffer.ByteBuf;
 import io.spool.api.log.HeadersCodec;
 import io.spool.api.log.RecordDescriptor;
@@ -34,7 +35,7 @@ import java.util.concurrent.TimeoutException;
  * <p>
  * Not thread-safe: one consumer per consuming thread.
  */
-public final class RemoteStreamConsumer implements AutoCloseable
+public final class RemoteStreamConsumer implements StreamReader
 {
 
     private final ClientConnection connection;

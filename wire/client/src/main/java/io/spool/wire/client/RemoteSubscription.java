@@ -3,7 +3,10 @@ package io.spool.wire.client;
 import io.netty.buffer.ByteBuf;
 import io.spool.api.SpoolException;
 import io.spool.api.log.HeadersCodec;
+import io.spool.api.queue.BatchResult;
 import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.MessageListener;
+import io.spool.api.queue.QueueSubscription;
 import io.spool.api.queue.Receipt;
 import io.spool.wire.ErrorDescriptor;
 import io.spool.wire.Fields;
@@ -24,7 +27,7 @@ import java.util.Map;
  * {@link #consume}. Each call throws the exception the embedded {@code Subscription} would (a stale receipt is a
  * {@code StaleReceiptException}, and so on). Thread-safe.
  */
-public final class RemoteSubscription
+public final class RemoteSubscription implements QueueSubscription
 {
     private final ClientConnection connection;
     private final String name;
@@ -35,6 +38,7 @@ public final class RemoteSubscription
         this.name = name;
     }
 
+    @Override
     public String name()
     {
         return name;
@@ -45,6 +49,7 @@ public final class RemoteSubscription
      * {@code waitMillis} on the server when none is ready. Deliveries not settled when the connection closes go back
      * to ready at once.
      */
+    @Override
     public List<RemoteDelivery> receive(final int max, final long waitMillis)
     {
         final ByteBuf out = begin(OpCode.RECEIVE);
@@ -64,39 +69,112 @@ public final class RemoteSubscription
         }, Math.max(0, waitMillis));
     }
 
+    @Override
     public void ack(final Receipt receipt)
     {
         settleOne(SettleKind.ACK, receipt, 0);
     }
 
+    @Override
     public void nack(final Receipt receipt)
     {
         settleOne(SettleKind.NACK, receipt, 0);
     }
 
     /** Returns the message, due again after {@code delayMillis}. */
+    @Override
     public void nack(final Receipt receipt, final long delayMillis)
     {
         settleOne(SettleKind.NACK_DELAYED, receipt, delayMillis);
     }
 
+    @Override
     public void reject(final Receipt receipt)
     {
         settleOne(SettleKind.REJECT, receipt, 0);
     }
 
     /** Keeps the delivery locked until now plus {@code lockMillis}. */
+    @Override
     public void extend(final Receipt receipt, final long lockMillis)
     {
         settleOne(SettleKind.EXTEND, receipt, lockMillis);
     }
 
+    /** Acks each receipt in one request; one refused does not stop the others. */
+    @Override
+    public BatchResult ack(final List<Receipt> receipts)
+    {
+        return settleAll(SettleKind.ACK, receipts, 0);
+    }
+
+    @Override
+    public BatchResult nack(final List<Receipt> receipts)
+    {
+        return settleAll(SettleKind.NACK, receipts, 0);
+    }
+
+    @Override
+    public BatchResult nack(final List<Receipt> receipts, final long delayMillis)
+    {
+        return settleAll(SettleKind.NACK_DELAYED, receipts, delayMillis);
+    }
+
+    @Override
+    public BatchResult reject(final List<Receipt> receipts)
+    {
+        return settleAll(SettleKind.REJECT, receipts, 0);
+    }
+
+    @Override
+    public BatchResult extend(final List<Receipt> receipts, final long lockMillis)
+    {
+        return settleAll(SettleKind.EXTEND, receipts, lockMillis);
+    }
+
     /**
-     * Settles many receipts in one request.
-     *
-     * @return the receipts that were refused and why; empty when all took effect.
+     * Starts a push consumer: the server sends deliveries as they come, never more unsettled than the prefetch
+     * (in auto-ack mode they count as settled when sent). When the connection drops, the server returns every
+     * delivery the consumer held to ready, marked redelivered.
      */
-    public Map<Receipt, SpoolException> settle(final SettleKind kind, final List<Receipt> receipts,
+    public RemoteQueueConsumer consume(final ConsumerOptions options, final RemoteDeliveryListener listener)
+    {
+        return consume(options, (MessageListener) listener);
+    }
+
+    /**
+     * Starts a push consumer whose listener sees each delivery as a {@link io.spool.api.queue.Message} (a
+     * {@link RemoteDeliveryView}); the same consumer as {@link #consume(ConsumerOptions, RemoteDeliveryListener)}.
+     */
+    @Override
+    public RemoteQueueConsumer consume(final ConsumerOptions options, final MessageListener listener)
+    {
+        final RemoteQueueConsumer consumer = new RemoteQueueConsumer(connection, name, options, listener);
+        final ByteBuf out = begin(OpCode.CONSUME);
+        Fields.writeString(out, name);
+        out.writeIntLE(consumer.tag());
+        out.writeIntLE(options.prefetch());
+        out.writeByte(options.autoAck() ? 1 : 0);
+        FrameDescriptor.finish(out, 0);
+        try
+        {
+            connection.call(out, body -> null, 0);
+        }
+        catch (final RuntimeException ex)
+        {
+            connection.unregisterConsumer(consumer.tag());
+            throw ex;
+        }
+        return consumer;
+    }
+
+    private BatchResult settleAll(final SettleKind kind, final List<Receipt> receipts, final long argumentMillis)
+    {
+        return BatchResult.of(receipts, settle(kind, receipts, argumentMillis));
+    }
+
+    /** Settles many receipts in one request; returns those refused and why, empty when all took effect. */
+    private Map<Receipt, SpoolException> settle(final SettleKind kind, final List<Receipt> receipts,
         final long argumentMillis)
     {
         final ByteBuf out = begin(OpCode.SETTLE);
@@ -124,32 +202,6 @@ public final class RemoteSubscription
             }
             return failures;
         }, 0);
-    }
-
-    /**
-     * Starts a push consumer: the server sends deliveries as they come, never more unsettled than the prefetch
-     * (in auto-ack mode they count as settled when sent). When the connection drops, the server returns every
-     * delivery the consumer held to ready, marked redelivered.
-     */
-    public RemoteQueueConsumer consume(final ConsumerOptions options, final RemoteDeliveryListener listener)
-    {
-        final RemoteQueueConsumer consumer = new RemoteQueueConsumer(connection, name, options, listener);
-        final ByteBuf out = begin(OpCode.CONSUME);
-        Fields.writeString(out, name);
-        out.writeIntLE(consumer.tag());
-        out.writeIntLE(options.prefetch());
-        out.writeByte(options.autoAck() ? 1 : 0);
-        FrameDescriptor.finish(out, 0);
-        try
-        {
-            connection.call(out, body -> null, 0);
-        }
-        catch (final RuntimeException ex)
-        {
-            connection.unregisterConsumer(consumer.tag());
-            throw ex;
-        }
-        return consumer;
     }
 
     private void settleOne(final SettleKind kind, final Receipt receipt, final long argumentMillis)

@@ -1,5 +1,6 @@
 package io.spool.wire.client;
 
+import io.spool.api.Admin;
 import io.netty.buffer.ByteBuf;
 import io.spool.api.MetricSample;
 import io.spool.api.queue.RedriveResult;
@@ -22,7 +23,7 @@ import java.util.List;
  * Topic and subscription administration over the connection; every call waits for the server and throws the exception the
  * embedded engine would (for example {@code TopicExistsException}, {@code UnknownSubscriptionException}). Thread-safe.
  */
-public final class SpoolAdmin
+public final class SpoolAdmin implements Admin
 {
     private final ClientConnection connection;
 

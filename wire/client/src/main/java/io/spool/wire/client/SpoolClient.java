@@ -9,6 +9,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.ssl.SslContext;
+import io.spool.api.Messaging;
 import io.spool.api.stream.PublishListener;
 import io.spool.wire.ConnectionLostException;
 import io.spool.wire.FrameDecoderFactory;
@@ -24,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * A connection to a Spool server: the handshake is done when {@link #connect} returns; producers, consumers and
  * the admin handle made from it share the connection. Thread-safe; the handles it makes say what they are.
  */
-public final class SpoolClient implements AutoCloseable
+public final class SpoolClient implements Messaging
 {
     private static final String HANDLER = "spool-client";
 
@@ -113,6 +114,7 @@ public final class SpoolClient implements AutoCloseable
         return connection;
     }
 
+    @Override
     public SpoolAdmin admin()
     {
         return admin;
@@ -125,6 +127,16 @@ public final class SpoolClient implements AutoCloseable
     public RemoteProducer newProducer(final ProducerConfig producerConfig, final PublishListener listener)
     {
         return new RemoteProducer(connection, admin, limits, producerConfig, listener);
+    }
+
+    /**
+     * A producer with the default settings ({@link ProducerConfig#defaults()}) whose sends are followed through
+     * their futures; a send by correlation that fails is logged, since no listener hears of it.
+     */
+    @Override
+    public RemoteProducer newProducer()
+    {
+        return newProducer(ProducerConfig.defaults(), FailuresLogged.INSTANCE);
     }
 
     /** Exchanges: declare, bind and route. */
@@ -140,12 +152,15 @@ public final class SpoolClient implements AutoCloseable
     }
 
     /** A subscription on the server, read as a queue (pull or push). */
+    @Override
     public RemoteSubscription subscription(final String name)
     {
         return new RemoteSubscription(connection, name);
     }
 
-    public RemoteStreamConsumer newStreamConsumer()
+    /** A reader of the partitions it is assigned, by offset. */
+    @Override
+    public RemoteStreamConsumer newStreamReader()
     {
         return new RemoteStreamConsumer(connection, admin);
     }

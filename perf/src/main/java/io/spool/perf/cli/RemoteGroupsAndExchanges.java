@@ -1,98 +1,29 @@
 package io.spool.perf.cli;
 
-import io.spool.api.queue.RedriveResult;
-import io.spool.api.queue.SubscriptionDescription;
-import io.spool.api.queue.SubscriptionMetrics;
-import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.routing.Binding;
 import io.spool.api.routing.Exchange;
 import io.spool.api.routing.ExchangeType;
 import io.spool.api.routing.UnknownExchangeException;
 import io.spool.api.stream.GroupReport;
 import io.spool.api.stream.OffsetSpec;
-import io.spool.api.stream.TopicConfig;
-import io.spool.api.stream.TopicDescription;
 import io.spool.api.stream.TopicPartition;
 import io.spool.wire.client.RemoteExchanges;
 import io.spool.wire.client.RemoteGroups;
-import io.spool.wire.client.SpoolAdmin;
 import io.spool.wire.client.SpoolClient;
 
 import java.util.List;
 import java.util.Map;
 
-/** {@link Admin} on a running server, over one client connection. Not thread-safe. */
-final class RemoteAdmin implements Admin
+/** {@link GroupsAndExchanges} on a running server, over one client connection. Not thread-safe. */
+final class RemoteGroupsAndExchanges implements GroupsAndExchanges
 {
-    private final SpoolAdmin admin;
     private final RemoteGroups groups;
     private final RemoteExchanges exchanges;
 
-    RemoteAdmin(final SpoolClient client)
+    RemoteGroupsAndExchanges(final SpoolClient client)
     {
-        this.admin = client.admin();
         this.groups = client.groups();
         this.exchanges = client.exchanges();
-    }
-
-    @Override
-    public List<String> listTopics()
-    {
-        return admin.listTopics();
-    }
-
-    @Override
-    public void createTopic(final String name, final TopicConfig config)
-    {
-        admin.createTopic(name, config);
-    }
-
-    @Override
-    public TopicDescription describeTopic(final String name)
-    {
-        return admin.describeTopic(name);
-    }
-
-    @Override
-    public void deleteTopic(final String name)
-    {
-        admin.deleteTopic(name);
-    }
-
-    @Override
-    public void createSubscription(final String name, final String topic, final SubscriptionSettings settings)
-    {
-        admin.createSubscription(name, topic, settings);
-    }
-
-    @Override
-    public List<String> listSubscriptions()
-    {
-        return admin.listSubscriptions();
-    }
-
-    @Override
-    public SubscriptionDescription describeSubscription(final String name)
-    {
-        return admin.describeSubscription(name);
-    }
-
-    @Override
-    public SubscriptionMetrics purgeSubscription(final String name)
-    {
-        return admin.purgeSubscription(name);
-    }
-
-    @Override
-    public RedriveResult redrive(final String subscription, final long fromOffset, final long toOffset)
-    {
-        return admin.redrive(subscription, fromOffset, toOffset);
-    }
-
-    @Override
-    public void deleteSubscription(final String name)
-    {
-        admin.deleteSubscription(name);
     }
 
     @Override

@@ -1,93 +1,25 @@
 package io.spool.perf.cli;
 
 import io.spool.Spool;
-import io.spool.api.queue.RedriveResult;
-import io.spool.api.queue.SubscriptionDescription;
-import io.spool.api.queue.SubscriptionMetrics;
-import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.routing.Binding;
 import io.spool.api.routing.Exchange;
 import io.spool.api.routing.ExchangeType;
 import io.spool.api.stream.GroupReport;
 import io.spool.api.stream.OffsetSpec;
-import io.spool.api.stream.TopicConfig;
-import io.spool.api.stream.TopicDescription;
 import io.spool.api.stream.TopicPartition;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** {@link Admin} on an engine the command opened itself. Not thread-safe. */
-final class EmbeddedAdmin implements Admin
+/** {@link GroupsAndExchanges} on an engine the command opened itself. Not thread-safe. */
+final class EmbeddedGroupsAndExchanges implements GroupsAndExchanges
 {
     private final Spool spool;
 
-    EmbeddedAdmin(final Spool spool)
+    EmbeddedGroupsAndExchanges(final Spool spool)
     {
         this.spool = spool;
-    }
-
-    @Override
-    public List<String> listTopics()
-    {
-        return spool.streams().listTopics();
-    }
-
-    @Override
-    public void createTopic(final String name, final TopicConfig config)
-    {
-        spool.createTopic(name, config);
-    }
-
-    @Override
-    public TopicDescription describeTopic(final String name)
-    {
-        return spool.streams().describeTopic(name);
-    }
-
-    @Override
-    public void deleteTopic(final String name)
-    {
-        spool.streams().deleteTopic(name);
-    }
-
-    @Override
-    public void createSubscription(final String name, final String topic, final SubscriptionSettings settings)
-    {
-        spool.createSubscription(name, topic, settings);
-    }
-
-    @Override
-    public List<String> listSubscriptions()
-    {
-        return spool.subscriptions();
-    }
-
-    @Override
-    public SubscriptionDescription describeSubscription(final String name)
-    {
-        return spool.subscription(name).describe();
-    }
-
-    @Override
-    public SubscriptionMetrics purgeSubscription(final String name)
-    {
-        final SubscriptionMetrics before = spool.subscription(name).metrics();
-        spool.purgeSubscription(name);
-        return before;
-    }
-
-    @Override
-    public RedriveResult redrive(final String subscription, final long fromOffset, final long toOffset)
-    {
-        return spool.redriver().redriveSubscription(subscription, fromOffset, toOffset);
-    }
-
-    @Override
-    public void deleteSubscription(final String name)
-    {
-        spool.deleteSubscription(name);
     }
 
     @Override
