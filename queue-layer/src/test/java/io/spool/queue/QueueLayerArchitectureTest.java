@@ -37,8 +37,9 @@ class QueueLayerArchitectureTest
     /**
      * Named exceptions: a push consumer's hand-off ring ({@link DeliveryHandoff}) and its batched acks
      * ({@link AckRun}) are final fields of {@link QueueConsumer} that the agent's thread reads on every pass, so the
-     * hot path pays no call to reach them. They go when the consumer becomes an interface of the API with its
-     * implementation among the internals (issue 20 point 2).
+     * hot path pays no call to reach them. Applications that want the engine out of sight hold the consumer as the
+     * API's {@code PushConsumer}; {@code QueueConsumer} stays the embedded engine's public class, and moving it among
+     * the internals would cost every embedded application an import for no behaviour.
      */
     private static final Set<String> EXPOSED_ON_PURPOSE = Set.of(DeliveryHandoff.class.getName(),
         AckRun.class.getName());
