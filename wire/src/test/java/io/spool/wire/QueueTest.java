@@ -180,6 +180,40 @@ class QueueTest
         assertThat(back).extracting(d -> d.offset() * 10 + d.partition()).containsExactlyInAnyOrderElementsOf(before);
     }
 
+    @Test
+    void aClosedConnectionReleasesItsDeliveriesEvenWhenOneOfItsSubscriptionsWasDeleted()
+    {
+        final SubscriptionSettings longLocks = SubscriptionSettings.builder().lockTimeoutMillis(600_000).build();
+        client.admin().createSubscription("kept", "jobs", longLocks);
+        client.admin().createSubscription("deleted", "jobs", longLocks);
+        publish(2);
+        final SpoolClient doomed = fixture.connect();
+        receive(doomed.subscription("deleted"), 2);
+        receive(doomed.subscription("kept"), 2);
+        final List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+        final Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> uncaught.add(error));
+        try
+        {
+            client.admin().deleteSubscription("deleted");
+            doomed.close();
+
+            final RemoteSubscription kept = client.subscription("kept");
+            final List<RemoteDelivery> back = new ArrayList<>();
+            assertThat(WireFixture.await(() ->
+            {
+                back.addAll(kept.receive(2, 100));
+                return back.size() == 2;
+            }, BOUND)).isTrue();
+            assertThat(back).allSatisfy(d -> assertThat(d.redelivered()).isTrue());
+            assertThat(uncaught).isEmpty();
+        }
+        finally
+        {
+            Thread.setDefaultUncaughtExceptionHandler(before);
+        }
+    }
+
     /** The server encodes a pushed delivery from its view of the log and a received one from its copy. */
     @Test
     void pushedAndReceivedDeliveriesCarryKeyHeadersAndValue()

@@ -1,12 +1,13 @@
 package io.spool.wire.server;
 
-import io.spool.api.SpoolException;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.spool.Spool;
-import io.spool.api.queue.ConsumerOptions;
-import io.spool.api.queue.Receipt;
+import io.spool.api.SpoolException;
 import io.spool.api.queue.BatchResult;
+import io.spool.api.queue.ConsumerOptions;
+import io.spool.api.queue.QueueException;
+import io.spool.api.queue.Receipt;
 import io.spool.queue.Delivery;
 import io.spool.queue.DeliveryListener;
 import io.spool.queue.QueueConsumer;
@@ -19,6 +20,8 @@ import io.spool.wire.QueueDescriptor.SettleKind;
 import io.spool.wire.QueueDescriptor;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.OneToOneConcurrentArrayQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +49,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class QueueSession
 {
+    private static final Logger LOGGER = LoggerFactory.getLogger(QueueSession.class);
+
     private final Channel channel;
     private final Spool spool;
     private final Executor executor;
@@ -327,8 +332,25 @@ final class QueueSession
             entry.getValue().removeAll(receipts);
             if (!receipts.isEmpty())
             {
-                entry.getKey().nack(receipts);
+                release(entry.getKey(), receipts);
             }
+        }
+    }
+
+    /**
+     * A subscription deleted (or its engine closed) while this connection held its deliveries has no locks left to
+     * release, and must not keep the other subscriptions' deliveries locked.
+     */
+    private static void release(final Subscription subscription, final List<Receipt> receipts)
+    {
+        try
+        {
+            subscription.nack(receipts);
+        }
+        catch (final QueueException ex)
+        {
+            LOGGER.debug("not releasing {} deliveries of {}: {}", receipts.size(), subscription.name(),
+                ex.getMessage());
         }
     }
 
