@@ -9,10 +9,15 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -29,8 +34,22 @@ final class KafkaRecords
     {
     }
 
+    /** Copies the records of one Kafka batch into Spool records for {@code partition} of {@code topic}. */
+    static List<ProducerRecord> toSpool(final String topic, final int partition, final RecordBatch batch)
+    {
+        final List<ProducerRecord> records = new ArrayList<>(Math.max(0, recordCount(batch)));
+        try (CloseableIterator<Record> all = ((MutableRecordBatch)batch).streamingIterator(BufferSupplier.NO_CACHING))
+        {
+            while (all.hasNext())
+            {
+                records.add(toSpool(topic, partition, all.next()));
+            }
+        }
+        return records;
+    }
+
     /** Copies one Kafka record into a Spool record for {@code partition} of {@code topic}. */
-    static ProducerRecord toSpool(final String topic, final int partition, final Record record)
+    private static ProducerRecord toSpool(final String topic, final int partition, final Record record)
     {
         final Header[] headers = record.headers();
         final Map<String, byte[]> headerMap = headers.length == 0 ? Map.of() : new LinkedHashMap<>();
