@@ -49,6 +49,7 @@ public final class StreamProducer
     private final UnsafeBuffer keyWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer headersWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer valueWrapper = new UnsafeBuffer(0, 0);
+    private final List<RecordBatch> shareBatches = new ArrayList<>();
 
     StreamProducer(final TopicRegistry topics, final LogProducer logProducer, final PublishListener listener)
     {
@@ -187,21 +188,21 @@ public final class StreamProducer
             byLog.computeIfAbsent(log, l -> new IntArrayList()).addInt(i);
             confirm.placeOf(i, record.topic(), partition);
         }
-        final Map<PartitionLog, RecordBatch> batches = new HashMap<>();
+        int shares = 0;
         for (final Map.Entry<PartitionLog, IntArrayList> share : byLog.entrySet())
         {
-            final RecordBatch shareBatch = new RecordBatch();
+            final RecordBatch shareBatch = shareBatch(shares++);
             final IntArrayList indices = share.getValue();
             for (int i = 0; i < indices.size(); i++)
             {
                 addTo(shareBatch, records.get(indices.getInt(i)));
             }
             logProducer.checkBatch(share.getKey(), shareBatch);
-            batches.put(share.getKey(), shareBatch);
         }
+        shares = 0;
         for (final Map.Entry<PartitionLog, IntArrayList> share : byLog.entrySet())
         {
-            logProducer.publishBatch(share.getKey(), batches.get(share.getKey()), confirm.forIndices(share.getValue()),
+            logProducer.publishBatch(share.getKey(), shareBatches.get(shares++), confirm.forIndices(share.getValue()),
                 0);
         }
         if (records.isEmpty())
@@ -209,6 +210,21 @@ public final class StreamProducer
             confirm.complete(List.of());
         }
         return confirm;
+    }
+
+    /**
+     * The {@code index}th partition's batch of a sendBatch call, cleared: kept between calls, since publishing
+     * copies a batch into the pipeline before it returns.
+     */
+    private RecordBatch shareBatch(final int index)
+    {
+        if (index == shareBatches.size())
+        {
+            shareBatches.add(new RecordBatch());
+        }
+        final RecordBatch batch = shareBatches.get(index);
+        batch.clear();
+        return batch;
     }
 
     private void addTo(final RecordBatch target, final ProducerRecord record)
