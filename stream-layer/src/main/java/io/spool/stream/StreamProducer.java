@@ -17,6 +17,7 @@ import io.spool.log.PartitionLog;
 import io.spool.log.RecordBatch;
 import io.spool.log.RecordRanges;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.IntArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -48,6 +49,7 @@ public final class StreamProducer
     private final UnsafeBuffer keyWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer headersWrapper = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer valueWrapper = new UnsafeBuffer(0, 0);
+    private final List<RecordBatch> shareBatches = new ArrayList<>();
 
     StreamProducer(final TopicRegistry topics, final LogProducer logProducer, final PublishListener listener)
     {
@@ -176,30 +178,31 @@ public final class StreamProducer
     public CompletableFuture<List<PublishResult>> sendBatch(final List<ProducerRecord> records)
     {
         final BatchConfirm confirm = new BatchConfirm(records.size());
-        final Map<PartitionLog, List<Integer>> byLog = new HashMap<>();
+        final Map<PartitionLog, IntArrayList> byLog = new HashMap<>();
         for (int i = 0; i < records.size(); i++)
         {
             final ProducerRecord record = records.get(i);
             final Topic topic = topics.topic(record.topic());
             final int partition = partitionOf(topic, record, withDedupId(topic, record));
             final PartitionLog log = topic.partition(partition);
-            byLog.computeIfAbsent(log, l -> new ArrayList<>()).add(i);
+            byLog.computeIfAbsent(log, l -> new IntArrayList()).addInt(i);
             confirm.placeOf(i, record.topic(), partition);
         }
-        final Map<PartitionLog, RecordBatch> batches = new HashMap<>();
-        for (final Map.Entry<PartitionLog, List<Integer>> share : byLog.entrySet())
+        int shares = 0;
+        for (final Map.Entry<PartitionLog, IntArrayList> share : byLog.entrySet())
         {
-            final RecordBatch shareBatch = new RecordBatch();
-            for (final int index : share.getValue())
+            final RecordBatch shareBatch = shareBatch(shares++);
+            final IntArrayList indices = share.getValue();
+            for (int i = 0; i < indices.size(); i++)
             {
-                addTo(shareBatch, records.get(index));
+                addTo(shareBatch, records.get(indices.getInt(i)));
             }
             logProducer.checkBatch(share.getKey(), shareBatch);
-            batches.put(share.getKey(), shareBatch);
         }
-        for (final Map.Entry<PartitionLog, List<Integer>> share : byLog.entrySet())
+        shares = 0;
+        for (final Map.Entry<PartitionLog, IntArrayList> share : byLog.entrySet())
         {
-            logProducer.publishBatch(share.getKey(), batches.get(share.getKey()), confirm.forIndices(share.getValue()),
+            logProducer.publishBatch(share.getKey(), shareBatches.get(shares++), confirm.forIndices(share.getValue()),
                 0);
         }
         if (records.isEmpty())
@@ -207,6 +210,21 @@ public final class StreamProducer
             confirm.complete(List.of());
         }
         return confirm;
+    }
+
+    /**
+     * The {@code index}th partition's batch of a sendBatch call, cleared: kept between calls, since publishing
+     * copies a batch into the pipeline before it returns.
+     */
+    private RecordBatch shareBatch(final int index)
+    {
+        if (index == shareBatches.size())
+        {
+            shareBatches.add(new RecordBatch());
+        }
+        final RecordBatch batch = shareBatches.get(index);
+        batch.clear();
+        return batch;
     }
 
     private void addTo(final RecordBatch target, final ProducerRecord record)
@@ -402,9 +420,9 @@ public final class StreamProducer
             partitionOf[index] = partition;
         }
 
-        ConfirmListener forIndices(final List<Integer> indices)
+        ConfirmListener forIndices(final IntArrayList indices)
         {
-            final int[] recordIndex = indices.stream().mapToInt(Integer::intValue).toArray();
+            final int[] recordIndex = indices.toIntArray();
             return new ConfirmListener()
             {
                 @Override

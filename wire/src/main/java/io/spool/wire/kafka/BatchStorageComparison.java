@@ -1,6 +1,5 @@
 package io.spool.wire.kafka;
 
-import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.log.PartitionLog;
 import io.spool.stream.StreamEngine;
@@ -8,10 +7,7 @@ import org.apache.kafka.common.compress.Compression;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.SimpleRecord;
-import org.apache.kafka.common.utils.internals.BufferSupplier;
-import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -98,19 +94,9 @@ public final class BatchStorageComparison
         java.util.concurrent.CompletableFuture<?> last = null;
         for (final MemoryRecords batch : batches)
         {
-            final List<ProducerRecord> converted = new ArrayList<>(BATCH_RECORDS);
-            for (final MutableRecordBatch each : batch.batches())
-            {
-                each.ensureValid();
-                try (CloseableIterator<Record> all = each.streamingIterator(BufferSupplier.NO_CACHING))
-                {
-                    while (all.hasNext())
-                    {
-                        converted.add(KafkaRecords.toSpool(topic, 0, all.next()));
-                    }
-                }
-            }
-            last = producer.sendBatch(converted);
+            final MutableRecordBatch each = batch.batches().iterator().next();
+            each.ensureValid();
+            last = producer.sendBatch(KafkaRecords.toSpool(topic, 0, each));
         }
         if (last != null)
         {

@@ -9,10 +9,15 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MemoryRecordsBuilder;
+import org.apache.kafka.common.record.internal.MutableRecordBatch;
 import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
+import org.apache.kafka.common.utils.internals.BufferSupplier;
+import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -29,8 +34,22 @@ final class KafkaRecords
     {
     }
 
+    /** Copies the records of one Kafka batch into Spool records for {@code partition} of {@code topic}. */
+    static List<ProducerRecord> toSpool(final String topic, final int partition, final RecordBatch batch)
+    {
+        final List<ProducerRecord> records = new ArrayList<>(Math.max(0, recordCount(batch)));
+        try (CloseableIterator<Record> all = ((MutableRecordBatch)batch).streamingIterator(BufferSupplier.NO_CACHING))
+        {
+            while (all.hasNext())
+            {
+                records.add(toSpool(topic, partition, all.next()));
+            }
+        }
+        return records;
+    }
+
     /** Copies one Kafka record into a Spool record for {@code partition} of {@code topic}. */
-    static ProducerRecord toSpool(final String topic, final int partition, final Record record)
+    private static ProducerRecord toSpool(final String topic, final int partition, final Record record)
     {
         final Header[] headers = record.headers();
         final Map<String, byte[]> headerMap = headers.length == 0 ? Map.of() : new LinkedHashMap<>();
@@ -67,22 +86,45 @@ final class KafkaRecords
             baseOffset, logAppendTime);
     }
 
-    /** Appends a stored record to a batch with its own offset, timestamp, key, value and headers. */
-    static void append(final MemoryRecordsBuilder batch, final RecordView view)
+    /**
+     * Appends a stored record to a batch with its own offset, timestamp, key, value and headers; its key and value
+     * pass through {@code regions}, which the builder copies from before this returns.
+     */
+    static void append(final MemoryRecordsBuilder batch, final RecordView view, final Regions regions)
     {
-        batch.appendWithOffset(view.offset(), view.timestamp(), region(view, view.keyOffset(), view.keyLength()),
-            region(view, view.valueOffset(), view.valueLength()), headers(view));
+        batch.appendWithOffset(view.offset(), view.timestamp(),
+            regions.key.copy(view, view.keyOffset(), view.keyLength()),
+            regions.value.copy(view, view.valueOffset(), view.valueLength()), headers(view));
     }
 
-    private static ByteBuffer region(final RecordView view, final int offset, final int length)
+    /** A thread's reused copies of a stored record's key and value, so that an append allocates neither. */
+    static final class Regions
     {
-        if (length < 0)
+        private final Region key = new Region();
+        private final Region value = new Region();
+    }
+
+    /** One reused heap buffer, grown to the largest field copied into it. */
+    private static final class Region
+    {
+        private byte[] bytes = new byte[0];
+        private ByteBuffer view = ByteBuffer.wrap(bytes);
+
+        ByteBuffer copy(final RecordView record, final int offset, final int length)
         {
-            return null;
+            if (length < 0)
+            {
+                return null;
+            }
+            if (length > bytes.length)
+            {
+                bytes = new byte[Math.max(length, 2 * bytes.length)];
+                view = ByteBuffer.wrap(bytes);
+            }
+            record.buffer().getBytes(offset, bytes, 0, length);
+            view.clear().limit(length);
+            return view;
         }
-        final byte[] bytes = new byte[length];
-        view.buffer().getBytes(offset, bytes);
-        return ByteBuffer.wrap(bytes);
     }
 
     private static Header[] headers(final RecordView view)

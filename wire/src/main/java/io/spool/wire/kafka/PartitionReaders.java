@@ -22,6 +22,7 @@ final class PartitionReaders implements AutoCloseable
     private static final int RECORD_OVERHEAD = 32;
 
     private final Map<PartitionLog, LogReader> readers = new HashMap<>();
+    private final BatchWriter writer = new BatchWriter();
 
     /**
      * Reads records from {@code offset} into uncompressed batches of about {@code maxBytes} at most (at least one
@@ -36,7 +37,7 @@ final class PartitionReaders implements AutoCloseable
         {
             reader.seek(offset);
         }
-        final BatchWriter writer = new BatchWriter(log.config().logAppendTime(), Math.min(maxBytes, 1 << 20));
+        writer.start(log.config().logAppendTime());
         final int budget = atLeastOne ? Math.max(1, maxBytes) : maxBytes;
         while (writer.bytes < budget)
         {
@@ -65,19 +66,27 @@ final class PartitionReaders implements AutoCloseable
         readers.clear();
     }
 
-    /** Writes the records handed to it into batches; a topic keeping append times gets a batch per append time. */
+    /**
+     * Writes the records handed to it into batches; a topic keeping append times gets a batch per append time.
+     * Reused from read to read: the batches are built in one buffer kept for the connection, and each read's
+     * records leave in a copy of their size, since the response holds on to them after the next read began.
+     */
     private static final class BatchWriter implements RecordHandler
     {
-        private final boolean logAppendTime;
-        private ByteBuffer buffer;
+        private final KafkaRecords.Regions regions = new KafkaRecords.Regions();
+        private ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+        private boolean logAppendTime;
         private MemoryRecordsBuilder batch;
-        private long batchTime = RecordBatch.NO_TIMESTAMP;
+        private long batchTime;
         private int bytes;
 
-        BatchWriter(final boolean logAppendTime, final int expectedBytes)
+        void start(final boolean logAppendTime)
         {
             this.logAppendTime = logAppendTime;
-            this.buffer = ByteBuffer.allocate(Math.max(512, expectedBytes + 256));
+            buffer.clear();
+            batch = null;
+            batchTime = RecordBatch.NO_TIMESTAMP;
+            bytes = 0;
         }
 
         @Override
@@ -89,7 +98,7 @@ final class PartitionReaders implements AutoCloseable
                 batchTime = logAppendTime ? record.timestamp() : RecordBatch.NO_TIMESTAMP;
                 batch = KafkaRecords.newBatch(buffer, record.offset(), batchTime);
             }
-            KafkaRecords.append(batch, record);
+            KafkaRecords.append(batch, record, regions);
             bytes += record.frameLength() + RECORD_OVERHEAD;
         }
 
@@ -113,7 +122,9 @@ final class PartitionReaders implements AutoCloseable
             closeBatch();
             final ByteBuffer written = buffer.duplicate();
             written.flip();
-            return MemoryRecords.readableRecords(written.slice());
+            final ByteBuffer records = ByteBuffer.allocate(written.remaining());
+            records.put(written).flip();
+            return MemoryRecords.readableRecords(records);
         }
     }
 }

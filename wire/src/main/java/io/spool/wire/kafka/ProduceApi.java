@@ -19,9 +19,7 @@ import org.apache.kafka.common.message.ProduceResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.apache.kafka.common.record.internal.MemoryRecords;
 import org.apache.kafka.common.record.internal.MutableRecordBatch;
-import org.apache.kafka.common.record.internal.Record;
 import org.apache.kafka.common.record.internal.RecordBatch;
-import org.apache.kafka.common.utils.internals.CloseableIterator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -108,18 +106,11 @@ final class ProduceApi
     {
         final int partition = partitionData.index();
         final RecordBatch batch;
-        final List<ProducerRecord> records = new ArrayList<>();
+        final List<ProducerRecord> records;
         try
         {
             batch = singleBatch((MemoryRecords)partitionData.records());
-            try (CloseableIterator<Record> all = ((MutableRecordBatch)batch).streamingIterator(
-                org.apache.kafka.common.utils.internals.BufferSupplier.NO_CACHING))
-            {
-                while (all.hasNext())
-                {
-                    records.add(KafkaRecords.toSpool(topic.name(), partition, all.next()));
-                }
-            }
+            records = KafkaRecords.toSpool(topic.name(), partition, batch);
         }
         catch (final CorruptRecordException | InvalidRecordException ex)
         {

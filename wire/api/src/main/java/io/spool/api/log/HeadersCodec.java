@@ -18,6 +18,9 @@ import java.util.Map;
  */
 public final class HeadersCodec
 {
+    /** Shared: an empty array has nothing a caller could change. */
+    private static final byte[] NO_HEADERS = new byte[0];
+
     private HeadersCodec()
     {
     }
@@ -26,7 +29,7 @@ public final class HeadersCodec
     {
         if (headers == null || headers.isEmpty())
         {
-            return new byte[0];
+            return NO_HEADERS;
         }
         int length = Integer.BYTES;
         final byte[][] names = new byte[headers.size()][];

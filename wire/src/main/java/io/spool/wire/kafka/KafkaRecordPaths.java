@@ -1,0 +1,48 @@
+package io.spool.wire.kafka;
+
+import io.spool.log.PartitionLog;
+import io.spool.stream.StreamEngine;
+import io.spool.stream.StreamProducer;
+import org.apache.kafka.common.record.internal.MemoryRecords;
+import org.apache.kafka.common.record.internal.RecordBatch;
+
+/**
+ * The listener's per-record work on one partition, without the network: a produce batch converted and published
+ * as {@link ProduceApi} does it, a fetch read into record batches as {@link FetchApi} does it. For the allocation
+ * benchmarks; used by one thread, as a connection's event loop would.
+ */
+public final class KafkaRecordPaths implements AutoCloseable
+{
+    private final String topic;
+    private final PartitionLog log;
+    private final StreamProducer producer;
+    private final PartitionReaders readers = new PartitionReaders();
+
+    /** The paths onto partition 0 of {@code topic}, which must exist. */
+    public KafkaRecordPaths(final StreamEngine streams, final String topic)
+    {
+        this.topic = topic;
+        this.log = streams.topics().topic(topic).partition(0);
+        this.producer = streams.newProducer();
+    }
+
+    /** Converts and publishes the one batch of {@code records}; its first offset once stored. */
+    public long produce(final MemoryRecords records)
+    {
+        final RecordBatch batch = records.batches().iterator().next();
+        batch.ensureValid();
+        return producer.sendBatch(KafkaRecords.toSpool(topic, 0, batch)).join().get(0).offset();
+    }
+
+    /** Reads from {@code offset} into record batches of about {@code maxBytes}; the bytes they take. */
+    public int fetch(final long offset, final int maxBytes)
+    {
+        return readers.read(log, offset, maxBytes, true).sizeInBytes();
+    }
+
+    @Override
+    public void close()
+    {
+        readers.close();
+    }
+}
