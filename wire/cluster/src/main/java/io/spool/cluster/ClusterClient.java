@@ -1,6 +1,12 @@
 package io.spool.cluster;
 
 import io.spool.api.InvalidRequestException;
+import io.spool.api.queue.AlreadySettledException;
+import io.spool.api.queue.StaleReceiptException;
+import io.spool.api.queue.SubscriptionExistsException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.queue.UnknownDeliveryException;
+import io.spool.api.queue.UnknownSubscriptionException;
 import io.spool.api.stream.InvalidTopicException;
 import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicExistsException;
@@ -9,6 +15,9 @@ import io.spool.api.stream.UnknownPartitionException;
 import io.spool.api.stream.UnknownTopicException;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.cluster.QueueEntryDescriptor.QueueReply;
+import io.spool.queue.ReplicatedPartitionState;
+
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -24,6 +33,8 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -143,6 +154,113 @@ public final class ClusterClient implements AutoCloseable
     public long committedOffset(final String group, final String topic, final int partition)
     {
         return query(new TopicPartition(topic, partition), Message.valueOf(group));
+    }
+
+    /**
+     * Creates a subscription of a replicated topic in every partition's group: every node of a partition holds its
+     * per-message state, and a failover keeps it. It starts at each partition's first offset. Only the lock timeout
+     * and delivery limit of {@code settings} apply for now.
+     *
+     * @throws SubscriptionExistsException when every partition has a subscription of that name.
+     */
+    public void createSubscription(final String topic, final String subscription, final SubscriptionSettings settings)
+    {
+        int existing = 0;
+        final int partitions = partitionCount(topic);
+        for (int partition = 0; partition < partitions; partition++)
+        {
+            final QueueReply reply = sendQueueEntry(topic, partition, QueueEntryDescriptor.createSubscription(
+                new QueueEntryDescriptor.CreateSubscription(subscription, 0, settings.lockTimeoutMillis(),
+                    settings.deliveryLimit())));
+            if (reply.refusal() == QueueEntryDescriptor.REFUSAL_SUBSCRIPTION_EXISTS)
+            {
+                existing++;
+            }
+            else if (reply.refusal() != 0)
+            {
+                throw reply.toException();
+            }
+        }
+        // a creation retried after a failure completes the partitions the first attempt missed
+        if (existing == partitions)
+        {
+            throw new SubscriptionExistsException(subscription, topic);
+        }
+    }
+
+    /**
+     * Takes up to {@code max} messages of one partition for the subscription, each locked for {@code lockMillis}:
+     * until then no other receive gets it, and after it comes back with its delivery count one higher (or goes dead
+     * at the delivery limit). The partition's leader decides, by its clock, and every node applies the decision.
+     *
+     * @throws UnknownSubscriptionException when the partition has no such subscription.
+     * @throws InvalidRequestException      when {@code max} is below 1 or the lock is out of range.
+     */
+    public List<ClusterDelivery> receive(final String topic, final int partition, final String subscription,
+        final int max, final long lockMillis)
+    {
+        final QueueReply reply = sendQueueEntry(topic, partition, QueueEntryDescriptor.receive(
+            new QueueEntryDescriptor.Receive(subscription, 0, max, lockMillis)));
+        if (reply.refusal() != 0)
+        {
+            throw reply.toException();
+        }
+        final List<ClusterDelivery> deliveries = new ArrayList<>(reply.deliveries().size());
+        for (final ReplicatedPartitionState.Delivered delivered : reply.deliveries())
+        {
+            deliveries.add(new ClusterDelivery(new ClusterReceipt(topic, partition, subscription,
+                delivered.offset(), delivered.deliveryNumber())));
+        }
+        return deliveries;
+    }
+
+    /**
+     * Acknowledges a delivery on every node of its partition: the message never comes back.
+     *
+     * @throws StaleReceiptException    when the lock ran out (or another delivery holds the message).
+     * @throws AlreadySettledException  when the message is already acked or dead.
+     * @throws UnknownDeliveryException when the subscription never made that delivery.
+     */
+    public void ack(final ClusterReceipt receipt)
+    {
+        settle(receipt, QueueEntryDescriptor.ACTION_ACK, 0);
+    }
+
+    /** Releases a delivery, available again after {@code delayMillis} (0 for at once); dead at the delivery limit. */
+    public void nack(final ClusterReceipt receipt, final long delayMillis)
+    {
+        settle(receipt, QueueEntryDescriptor.ACTION_NACK, delayMillis);
+    }
+
+    /** Rejects a delivery: the message goes dead. */
+    public void reject(final ClusterReceipt receipt)
+    {
+        settle(receipt, QueueEntryDescriptor.ACTION_REJECT, 0);
+    }
+
+    /** Locks a delivery for {@code lockMillis} from now on; returns the new deadline (the leader's clock). */
+    public long extend(final ClusterReceipt receipt, final long lockMillis)
+    {
+        return settle(receipt, QueueEntryDescriptor.ACTION_EXTEND, lockMillis);
+    }
+
+    private long settle(final ClusterReceipt receipt, final int action, final long argument)
+    {
+        final QueueReply reply = sendQueueEntry(receipt.topic(), receipt.partition(), QueueEntryDescriptor.settle(
+            new QueueEntryDescriptor.Settle(receipt.subscription(), 0, action, receipt.offset(),
+                receipt.deliveryNumber(), argument)));
+        if (reply.refusal() != 0)
+        {
+            throw reply.toException();
+        }
+        return reply.value();
+    }
+
+    /** Sends a queue entry; the partition's leader stamps it with its clock ({@link PartitionStateMachine}). */
+    private QueueReply sendQueueEntry(final String topic, final int partition, final Message entry)
+    {
+        return QueueEntryDescriptor.decodeReply(send(client(new TopicPartition(topic, partition)), entry)
+            .getContent());
     }
 
     /** The id of the node this client last found leading the partition, or -1 before it has asked. */

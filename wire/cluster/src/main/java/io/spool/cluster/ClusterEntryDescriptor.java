@@ -198,7 +198,7 @@ public final class ClusterEntryDescriptor
         return new Reply(status, baseOffset, count, problem);
     }
 
-    private static Message toMessage(final ByteBuf out)
+    static Message toMessage(final ByteBuf out)
     {
         final byte[] bytes = new byte[out.readableBytes()];
         out.readBytes(bytes);

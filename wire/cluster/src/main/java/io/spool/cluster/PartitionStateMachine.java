@@ -7,11 +7,13 @@ import io.spool.api.stream.TopicPartition;
 import io.spool.cluster.ClusterEntryDescriptor.CommitOffset;
 import io.spool.cluster.ClusterEntryDescriptor.Publish;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.cluster.QueueEntryDescriptor.QueueReply;
 import io.spool.log.PartitionLog;
 import io.spool.stream.GroupCoordinator;
 import io.spool.stream.StreamProducer;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -40,6 +42,9 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * local log may lose an unforced tail in a crash and get it back from the group, and a confirm needs only the
  * majority's Raft logs to be forced.
  * <p>
+ * Queue entries (CREATE_SUBSCRIPTION, RECEIVE, SETTLE) change the partition's subscriptions
+ * ({@link ReplicatedSubscriptions}) on the apply thread, judged at the time stamped in the entry.
+ * <p>
  * COMMIT_OFFSET entries commit a consumer group's offset in the partition, in order with its records, so every
  * node holds the same committed offsets and a failover keeps them.
  * <p>
@@ -61,6 +66,7 @@ final class PartitionStateMachine extends BaseStateMachine
     private final TopicPartition where;
     private final GroupCoordinator groups;
     private final ProducerWindows windows = new ProducerWindows();
+    private final ReplicatedSubscriptions subscriptions;
     /**
      * The offset the next committed record takes, counted over every entry applied since this node started;
      * written by the apply thread, read by queries too.
@@ -78,6 +84,7 @@ final class PartitionStateMachine extends BaseStateMachine
         this.partition = partition;
         this.where = new TopicPartition(topic, partition);
         this.groups = groups;
+        this.subscriptions = new ReplicatedSubscriptions(topic, partition);
         this.log = log;
         this.producer = producer;
     }
@@ -90,6 +97,25 @@ final class PartitionStateMachine extends BaseStateMachine
         storedEnd = log.endOffset();
     }
 
+    /**
+     * Stamps a queue entry with this leader's clock, so that every node judges its locks and delays by the one time
+     * the entry carries; a client's clock is never trusted, and a follower's never asked.
+     */
+    @Override
+    public TransactionContext startTransaction(final RaftClientRequest request) throws IOException
+    {
+        final ByteString data = request.getMessage().getContent();
+        if (!QueueEntryDescriptor.isQueueEntry(data))
+        {
+            return super.startTransaction(request);
+        }
+        return TransactionContext.newBuilder()
+            .setStateMachine(this)
+            .setClientRequest(request)
+            .setLogData(QueueEntryDescriptor.stamped(data, System.currentTimeMillis()))
+            .build();
+    }
+
     @Override
     public CompletableFuture<Message> applyTransaction(final TransactionContext transaction)
     {
@@ -97,8 +123,14 @@ final class PartitionStateMachine extends BaseStateMachine
         final ByteString data = entry.getStateMachineLogEntry().getLogData();
         try
         {
+            final int type = ClusterEntryDescriptor.type(data);
+            if (type >= QueueEntryDescriptor.TYPE_CREATE_SUBSCRIPTION)
+            {
+                // applied here and now: queue state needs the replicated end, not the local log's records
+                return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(applyQueueEntry(type, data)));
+            }
             final CompletableFuture<Reply> applied;
-            if (ClusterEntryDescriptor.type(data) == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
+            if (type == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
             {
                 final CommitOffset commit = ClusterEntryDescriptor.decodeCommitOffset(data);
                 final long replicatedEnd = nextOffset;
@@ -117,6 +149,20 @@ final class PartitionStateMachine extends BaseStateMachine
         {
             updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         }
+    }
+
+    private QueueReply applyQueueEntry(final int type, final ByteString data)
+    {
+        return switch (type)
+        {
+            case QueueEntryDescriptor.TYPE_CREATE_SUBSCRIPTION ->
+                subscriptions.create(QueueEntryDescriptor.decodeCreateSubscription(data));
+            case QueueEntryDescriptor.TYPE_RECEIVE ->
+                subscriptions.receive(QueueEntryDescriptor.decodeReceive(data), nextOffset);
+            case QueueEntryDescriptor.TYPE_SETTLE -> subscriptions.settle(QueueEntryDescriptor.decodeSettle(data));
+            default -> throw new IllegalStateException("cluster entry type " + type + " is unknown to this node: " +
+                "it runs an older Spool than the one that wrote the entry; upgrade it");
+        };
     }
 
     private CompletableFuture<Reply> apply(final Publish publish)

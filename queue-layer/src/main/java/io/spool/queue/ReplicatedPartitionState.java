@@ -1,0 +1,150 @@
+package io.spool.queue;
+
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.queue.internal.state.ReceiptCheck;
+import io.spool.queue.internal.state.Settlement;
+import io.spool.queue.internal.state.SubscriptionPartitionState;
+import org.agrona.concurrent.EpochClock;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One subscription partition's per-message state driven by a replicated log of decisions rather than by a local
+ * agent: each call carries the time its entry was stamped with, and the state reads no other clock, so every node
+ * that applies the same calls in the same order holds the same state (the same deliveries, delivery counts, lock
+ * deadlines, delays and dead messages). It is the queue layer's own state machine
+ * ({@link SubscriptionPartitionState}) under a clock the entries set: no second copy of its rules.
+ * <p>
+ * Lock deadlines and delays are judged at the stamped time before every call, so a receipt whose lock ran out by
+ * the entry's time is refused on every node alike, whatever each node's own clock says. Every delivery is held
+ * for one consumer (the cluster), and a receipt is checked by its delivery number alone.
+ * <p>
+ * Not thread-safe: owned by the thread that applies the replicated log's entries, one at a time (the agent-thread
+ * rule of the queue layer, with the apply thread as the agent).
+ */
+public final class ReplicatedPartitionState
+{
+    /** The one consumer every replicated delivery is held for: receipts name deliveries, not consumers. */
+    private static final int CLUSTER_CONSUMER = 0;
+
+    private final EntryClock clock = new EntryClock();
+    private final List<DeadLetter> deadLetters = new ArrayList<>();
+    private final SubscriptionPartitionState state;
+
+    /** A delivery a receive handed out: the message at {@code offset}, delivered for the {@code deliveryNumber}-th time. */
+    public record Delivered(long offset, int deliveryNumber)
+    {
+    }
+
+    /** A message that went dead, owed to the subscription's dead-letter topic. */
+    public record DeadLetter(long offset, DeadReason reason, int deliveryCount)
+    {
+    }
+
+    /** What one offset's state is, for comparing nodes and for tests. */
+    public record OffsetState(String state, int deliveryCount)
+    {
+    }
+
+    /**
+     * @param startTimeMillis the stamped time of the entry that created the subscription.
+     */
+    public ReplicatedPartitionState(final int partition, final SubscriptionSettings settings,
+        final long startOffset, final long startTimeMillis)
+    {
+        clock.now = startTimeMillis;
+        this.state = SubscriptionPartitionState.inMemory(partition, settings, clock, startOffset,
+            (offset, reason, deliveryCount) -> deadLetters.add(new DeadLetter(offset, reason, deliveryCount)));
+    }
+
+    /**
+     * Hands out up to {@code max} messages below {@code logEnd}, released ones first, each locked until
+     * {@code nowMillis + lockMillis}.
+     *
+     * @throws io.spool.api.InvalidRequestException if {@code max} or the lock is out of range.
+     */
+    public List<Delivered> receive(final long nowMillis, final long logEnd, final int max, final long lockMillis)
+    {
+        advanceTo(nowMillis);
+        if (logEnd > state.logEnd())
+        {
+            state.logEnd(logEnd);
+        }
+        final List<Delivered> delivered = new ArrayList<>();
+        state.acquire(max, CLUSTER_CONSUMER, lockMillis, (offset, deliveryNumber) ->
+            delivered.add(new Delivered(offset, deliveryNumber)));
+        return delivered;
+    }
+
+    /** @throws io.spool.api.queue.QueueException when the delivery no longer holds the message, naming why. */
+    public void ack(final long nowMillis, final long offset, final int deliveryNumber)
+    {
+        settle(nowMillis, Settlement.ACK, offset, deliveryNumber, 0);
+    }
+
+    /** Releases a delivery at once, or after {@code delayMillis} when that is above 0; dead at the delivery limit. */
+    public void nack(final long nowMillis, final long offset, final int deliveryNumber, final long delayMillis)
+    {
+        settle(nowMillis, delayMillis > 0 ? Settlement.NACK_DELAYED : Settlement.NACK, offset, deliveryNumber,
+            delayMillis);
+    }
+
+    public void reject(final long nowMillis, final long offset, final int deliveryNumber)
+    {
+        settle(nowMillis, Settlement.REJECT, offset, deliveryNumber, 0);
+    }
+
+    /** @return the delivery's new lock deadline, {@code nowMillis + lockMillis}. */
+    public long extend(final long nowMillis, final long offset, final int deliveryNumber, final long lockMillis)
+    {
+        return settle(nowMillis, Settlement.EXTEND, offset, deliveryNumber, lockMillis);
+    }
+
+    private long settle(final long nowMillis, final Settlement settlement, final long offset,
+        final int deliveryNumber, final long argument)
+    {
+        advanceTo(nowMillis);
+        return state.settle(settlement, offset, deliveryNumber, argument, ReceiptCheck.ANY_HOLDER);
+    }
+
+    /**
+     * Moves the clock to the entry's time (never back: a new leader's clock may lag the old one's) and ends the
+     * locks and delays due by then.
+     */
+    private void advanceTo(final long nowMillis)
+    {
+        clock.now = Math.max(clock.now, nowMillis);
+        state.expireDue();
+    }
+
+    /** The messages that went dead since the last call, oldest first. */
+    public List<DeadLetter> takeDeadLetters()
+    {
+        final List<DeadLetter> taken = List.copyOf(deadLetters);
+        deadLetters.clear();
+        return taken;
+    }
+
+    public OffsetState stateOf(final long offset)
+    {
+        return new OffsetState(state.state(offset).name(), state.deliveryCount(offset));
+    }
+
+    public long ackFloor()
+    {
+        return state.ackFloor();
+    }
+
+    /** The time of the last entry applied, which is this state's only clock. */
+    private static final class EntryClock implements EpochClock
+    {
+        private long now;
+
+        @Override
+        public long time()
+        {
+            return now;
+        }
+    }
+}

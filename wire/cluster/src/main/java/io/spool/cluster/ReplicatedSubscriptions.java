@@ -1,0 +1,154 @@
+package io.spool.cluster;
+
+import io.spool.api.InvalidRequestException;
+import io.spool.api.SpoolException;
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.cluster.QueueEntryDescriptor.CreateSubscription;
+import io.spool.cluster.QueueEntryDescriptor.QueueReply;
+import io.spool.cluster.QueueEntryDescriptor.Receive;
+import io.spool.cluster.QueueEntryDescriptor.Settle;
+import io.spool.queue.ReplicatedPartitionState;
+import io.spool.queue.ReplicatedPartitionState.DeadLetter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The subscriptions of one replicated partition, each with its per-message state, changed only by the partition
+ * group's committed queue entries: every node applies the same entries in the same order at the same stamped times,
+ * so every node holds the same acks, delivery counts, locks, delays and dead messages, and a new leader goes on
+ * where the old one stopped.
+ * <p>
+ * A subscription is created by an entry of the partition's own group (not the metadata group), so that on every
+ * node it exists exactly from the same point of the partition's order: no receive can reach a node before the
+ * subscription it names.
+ * <p>
+ * Not thread-safe: owned by the partition group's apply thread, which Ratis runs one entry at a time.
+ */
+final class ReplicatedSubscriptions
+{
+    private static final Logger LOGGER = LoggerFactory.getLogger(ReplicatedSubscriptions.class);
+
+    private final String topic;
+    private final int partition;
+    private final Map<String, ReplicatedPartitionState> subscriptions = new HashMap<>();
+
+    ReplicatedSubscriptions(final String topic, final int partition)
+    {
+        this.topic = topic;
+        this.partition = partition;
+    }
+
+    /** Creates the subscription, starting at the partition's first offset (it sees every replicated record). */
+    QueueReply create(final CreateSubscription create)
+    {
+        if (subscriptions.containsKey(create.subscription()))
+        {
+            return QueueReply.refused(QueueEntryDescriptor.REFUSAL_SUBSCRIPTION_EXISTS, create.subscription());
+        }
+        final SubscriptionSettings settings;
+        try
+        {
+            settings = SubscriptionSettings.builder()
+                .lockTimeoutMillis(create.lockTimeoutMillis())
+                .deliveryLimit(create.deliveryLimit())
+                .build();
+        }
+        catch (final SpoolException invalid)
+        {
+            return QueueReply.refusedBy(invalid);
+        }
+        subscriptions.put(create.subscription(),
+            new ReplicatedPartitionState(partition, settings, 0, create.timeMillis()));
+        return QueueReply.done(0, List.of());
+    }
+
+    /** Hands out messages below {@code replicatedEnd}, the partition's end when the entry applied. */
+    QueueReply receive(final Receive receive, final long replicatedEnd)
+    {
+        final ReplicatedPartitionState state = subscriptions.get(receive.subscription());
+        if (state == null)
+        {
+            return unknown(receive.subscription());
+        }
+        try
+        {
+            final QueueReply reply = QueueReply.done(0,
+                state.receive(receive.timeMillis(), replicatedEnd, receive.max(), receive.lockMillis()));
+            logDeadLetters(receive.subscription(), state);
+            return reply;
+        }
+        catch (final SpoolException refused)
+        {
+            return QueueReply.refusedBy(refused);
+        }
+    }
+
+    QueueReply settle(final Settle settle)
+    {
+        final ReplicatedPartitionState state = subscriptions.get(settle.subscription());
+        if (state == null)
+        {
+            return unknown(settle.subscription());
+        }
+        try
+        {
+            final long now = settle.timeMillis();
+            final long value = switch (settle.action())
+            {
+                case QueueEntryDescriptor.ACTION_ACK ->
+                {
+                    state.ack(now, settle.offset(), settle.deliveryNumber());
+                    yield 0;
+                }
+                case QueueEntryDescriptor.ACTION_NACK ->
+                {
+                    state.nack(now, settle.offset(), settle.deliveryNumber(), settle.argument());
+                    yield 0;
+                }
+                case QueueEntryDescriptor.ACTION_REJECT ->
+                {
+                    state.reject(now, settle.offset(), settle.deliveryNumber());
+                    yield 0;
+                }
+                case QueueEntryDescriptor.ACTION_EXTEND ->
+                    state.extend(now, settle.offset(), settle.deliveryNumber(), settle.argument());
+                default -> throw new InvalidRequestException("settle action " + settle.action() +
+                    " is none of ack (1), nack (2), reject (3), extend (4)");
+            };
+            logDeadLetters(settle.subscription(), state);
+            return QueueReply.done(value, List.of());
+        }
+        catch (final SpoolException refused)
+        {
+            return QueueReply.refusedBy(refused);
+        }
+    }
+
+    /** The subscription's state here, or null; for comparing nodes. */
+    ReplicatedPartitionState state(final String subscription)
+    {
+        return subscriptions.get(subscription);
+    }
+
+    /**
+     * The dead messages are kept dead in the state on every node; copying them to a dead-letter topic is not
+     * replicated yet, so they are named in the log instead.
+     */
+    private void logDeadLetters(final String subscription, final ReplicatedPartitionState state)
+    {
+        for (final DeadLetter dead : state.takeDeadLetters())
+        {
+            LOGGER.info("{}-{} subscription {}: offset {} is dead ({}, {} deliveries)", topic, partition,
+                subscription, dead.offset(), dead.reason(), dead.deliveryCount());
+        }
+    }
+
+    private QueueReply unknown(final String subscription)
+    {
+        return QueueReply.refused(QueueEntryDescriptor.REFUSAL_UNKNOWN_SUBSCRIPTION, subscription);
+    }
+}
