@@ -4,7 +4,7 @@ import io.spool.api.queue.SubscriptionSettings;
 import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.Settlement;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
-import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.CachedEpochClock;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,8 @@ public final class ReplicatedPartitionState
     /** The one consumer every replicated delivery is held for: receipts name deliveries, not consumers. */
     private static final int CLUSTER_CONSUMER = 0;
 
-    private final EntryClock clock = new EntryClock();
+    /** The time of the last entry applied, which is this state's only clock. */
+    private final CachedEpochClock clock = new CachedEpochClock();
     private final List<DeadLetter> deadLetters = new ArrayList<>();
     private final SubscriptionPartitionState state;
 
@@ -53,7 +54,7 @@ public final class ReplicatedPartitionState
     public ReplicatedPartitionState(final int partition, final SubscriptionSettings settings,
         final long startOffset, final long startTimeMillis)
     {
-        clock.now = startTimeMillis;
+        clock.update(startTimeMillis);
         this.state = SubscriptionPartitionState.inMemory(partition, settings, clock, startOffset,
             (offset, reason, deliveryCount) -> deadLetters.add(new DeadLetter(offset, reason, deliveryCount)));
     }
@@ -114,7 +115,7 @@ public final class ReplicatedPartitionState
      */
     private void advanceTo(final long nowMillis)
     {
-        clock.now = Math.max(clock.now, nowMillis);
+        clock.update(Math.max(clock.time(), nowMillis));
         state.expireDue();
     }
 
@@ -134,17 +135,5 @@ public final class ReplicatedPartitionState
     public long ackFloor()
     {
         return state.ackFloor();
-    }
-
-    /** The time of the last entry applied, which is this state's only clock. */
-    private static final class EntryClock implements EpochClock
-    {
-        private long now;
-
-        @Override
-        public long time()
-        {
-            return now;
-        }
     }
 }

@@ -124,7 +124,7 @@ final class PartitionStateMachine extends BaseStateMachine
         try
         {
             final int type = ClusterEntryDescriptor.type(data);
-            if (type >= QueueEntryDescriptor.TYPE_CREATE_SUBSCRIPTION)
+            if (QueueEntryDescriptor.isQueueType(type))
             {
                 // applied here and now: queue state needs the replicated end, not the local log's records
                 return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(applyQueueEntry(type, data)));

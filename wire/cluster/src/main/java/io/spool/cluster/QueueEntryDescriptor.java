@@ -163,7 +163,13 @@ final class QueueEntryDescriptor
     /** Whether a write entry is a queue entry, whose time the leader stamps. */
     static boolean isQueueEntry(final ByteString entry)
     {
-        return entry.size() > 2 && entry.byteAt(1) >= TYPE_CREATE_SUBSCRIPTION;
+        return isQueueType(ClusterEntryDescriptor.type(entry));
+    }
+
+    /** Whether an entry of {@code type} ({@link ClusterEntryDescriptor#type}) is a queue entry. */
+    static boolean isQueueType(final int type)
+    {
+        return type >= TYPE_CREATE_SUBSCRIPTION;
     }
 
     /** The entry with its time replaced by {@code timeMillis}: the leader's clock, when it proposes the entry. */

@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class ReplicatedSubscriptionsTest
 {
-    private static final String SUBSCRIPTION = "work";
+    private static final String SUBSCRIPTION = "billing";
     private static final long START = 1_000_000L;
     private static final long LOCK = 1_000L;
     private static final int DELIVERY_LIMIT = 3;
@@ -131,10 +131,10 @@ class ReplicatedSubscriptionsTest
     @Test
     void aGarbledReceiptIsRefusedBeforeItReachesTheCluster()
     {
-        final ClusterReceipt receipt = new ClusterReceipt("orders", 2, "work", 41, 3);
+        final ClusterReceipt receipt = new ClusterReceipt("orders", 2, "billing", 41, 3);
         assertThat(ClusterReceipt.parse(receipt.encode())).isEqualTo(receipt);
-        for (final String garbled : new String[] {"", "orders/2/work/41", "orders/x/work/41/3", "orders/2//41/3",
-            "orders/2/work/41/0", null})
+        for (final String garbled : new String[] {"", "orders/2/billing/41", "orders/x/billing/41/3", "orders/2//41/3",
+            "orders/2/billing/41/0", null})
         {
             assertThatThrownBy(() -> ClusterReceipt.parse(garbled)).isInstanceOf(InvalidRequestException.class)
                 .hasMessageContaining("is not one a cluster receive handed out");
