@@ -5,10 +5,6 @@ import io.spool.api.log.LogConfig;
 import io.spool.api.stream.TopicConfig;
 import io.spool.perf.bench.ScratchDirectory;
 import io.spool.wire.kafka.KafkaRecordPaths;
-import org.apache.kafka.common.compress.Compression;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.record.internal.MemoryRecords;
-import org.apache.kafka.common.record.internal.SimpleRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -23,6 +19,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -43,7 +40,7 @@ public class KafkaRecordsBenchmark
     private ScratchDirectory directory;
     private Spool spool;
     private KafkaRecordPaths paths;
-    private MemoryRecords batch;
+    private ByteBuffer batch;
 
     @Setup(Level.Trial)
     public void open()
@@ -53,13 +50,8 @@ public class KafkaRecordsBenchmark
         spool.createTopic("bench", new TopicConfig(1, LogConfig.builder().segmentBytes(JmhSettings.SEGMENT_BYTES)
             .build()));
         paths = new KafkaRecordPaths(spool.streams(), "bench");
-        final SimpleRecord[] records = new SimpleRecord[RECORDS];
-        for (int i = 0; i < RECORDS; i++)
-        {
-            records[i] = new SimpleRecord(System.currentTimeMillis(), null, JmhSettings.value(), new RecordHeader[0]);
-        }
-        batch = MemoryRecords.withRecords(Compression.NONE, records);
-        paths.produce(MemoryRecords.readableRecords(batch.buffer().duplicate()));
+        batch = KafkaRecordPaths.batchOf(RECORDS, JmhSettings.value());
+        paths.produce(batch);
     }
 
     @TearDown(Level.Trial)
@@ -74,7 +66,7 @@ public class KafkaRecordsBenchmark
     @OperationsPerInvocation(RECORDS)
     public long produce()
     {
-        return paths.produce(MemoryRecords.readableRecords(batch.buffer().duplicate()));
+        return paths.produce(batch);
     }
 
     @Benchmark
