@@ -61,6 +61,7 @@ public final class ClusterClient implements AutoCloseable
     private final RaftClient metadata;
     private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
     private final Map<TopicPartition, RaftClient> partitions = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, EntryCoalescer> publishers = new ConcurrentHashMap<>();
 
     private ClusterClient(final ClusterMembers members)
     {
@@ -276,9 +277,18 @@ public final class ClusterClient implements AutoCloseable
         return new ClusterProducer(this);
     }
 
+    /** Sends a write entry to the partition's group, in one Raft entry with others that wait beside it. */
     CompletableFuture<RaftClientReply> publish(final TopicPartition partition, final Message entry)
     {
-        return client(partition).async().send(entry);
+        return publishers.computeIfAbsent(partition,
+            p -> new EntryCoalescer(client(p), RaftSettings.MAX_ENTRY_BYTES)).send(entry);
+    }
+
+    /** The Raft entries this client has sent to the partition's group, an envelope of several counting once. */
+    long raftEntriesSent(final TopicPartition partition)
+    {
+        final EntryCoalescer publisher = publishers.get(partition);
+        return publisher == null ? 0 : publisher.entriesSent();
     }
 
     private RaftClient client(final TopicPartition partition)

@@ -51,6 +51,8 @@ public final class ClusterEntryDescriptor
     public static final int TYPE_PUBLISH = 1;
     public static final int TYPE_CREATE_TOPIC = 2;
     public static final int TYPE_COMMIT_OFFSET = 3;
+    /** Several entries of one partition's group, committed as one Raft entry; see {@link #envelope}. */
+    public static final int TYPE_ENVELOPE = 16;
 
     public static final int STATUS_STORED = 0;
     public static final int STATUS_DUPLICATE = 1;
@@ -196,6 +198,68 @@ public final class ClusterEntryDescriptor
         final int count = in.readIntLE();
         final String problem = Fields.readString(in);
         return new Reply(status, baseOffset, count, problem);
+    }
+
+    /**
+     * Several entries of one partition's group as one Raft entry, applied in their order as if each were an entry
+     * of its own, and answered with an envelope of their replies ({@link #envelopeReply}):
+     * Version (int8) | Type (int8) = 16 | Entry Count (int32) | per entry: Length (int32), the entry's bytes.
+     * Queue entries never travel in one: the leader stamps each of them with its clock when it takes it.
+     */
+    static Message envelope(final List<Message> entries)
+    {
+        final ByteBuf header = Unpooled.buffer(6);
+        header.writeByte(VERSION);
+        header.writeByte(TYPE_ENVELOPE);
+        header.writeIntLE(entries.size());
+        ByteString envelope = ByteString.copyFrom(header.nioBuffer());
+        for (final Message entry : entries)
+        {
+            envelope = envelope.concat(lengthPrefix(entry.getContent())).concat(entry.getContent());
+        }
+        return Message.valueOf(envelope);
+    }
+
+    /** The entries of an {@link #envelope}, in order. */
+    static List<ByteString> decodeEnvelope(final ByteString envelope)
+    {
+        return decodeLengthPrefixed(envelope, 2);
+    }
+
+    /** The replies to an envelope's entries, in its order: Reply Count (int32) | per reply: Length, bytes. */
+    static Message envelopeReply(final List<Message> replies)
+    {
+        ByteString reply = ByteString.copyFrom(Unpooled.buffer(4).writeIntLE(replies.size()).nioBuffer());
+        for (final Message inner : replies)
+        {
+            reply = reply.concat(lengthPrefix(inner.getContent())).concat(inner.getContent());
+        }
+        return Message.valueOf(reply);
+    }
+
+    static List<ByteString> decodeEnvelopeReply(final ByteString reply)
+    {
+        return decodeLengthPrefixed(reply, 0);
+    }
+
+    private static ByteString lengthPrefix(final ByteString bytes)
+    {
+        return ByteString.copyFrom(Unpooled.buffer(4).writeIntLE(bytes.size()).nioBuffer());
+    }
+
+    private static List<ByteString> decodeLengthPrefixed(final ByteString bytes, final int countAt)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(bytes.asReadOnlyByteBuffer());
+        in.skipBytes(countAt);
+        final int count = in.readIntLE();
+        final List<ByteString> parts = new ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            final int length = in.readIntLE();
+            parts.add(bytes.substring(in.readerIndex(), in.readerIndex() + length));
+            in.skipBytes(length);
+        }
+        return parts;
     }
 
     static Message toMessage(final ByteBuf out)

@@ -24,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -120,35 +121,66 @@ final class PartitionStateMachine extends BaseStateMachine
     public CompletableFuture<Message> applyTransaction(final TransactionContext transaction)
     {
         final LogEntryProto entry = transaction.getLogEntry();
-        final ByteString data = entry.getStateMachineLogEntry().getLogData();
         try
         {
-            final int type = ClusterEntryDescriptor.type(data);
-            if (QueueEntryDescriptor.isQueueType(type))
-            {
-                // applied here and now: queue state needs the replicated end, not the local log's records
-                return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(applyQueueEntry(type, data)));
-            }
-            final CompletableFuture<Reply> applied;
-            if (type == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
-            {
-                final CommitOffset commit = ClusterEntryDescriptor.decodeCommitOffset(data);
-                final long replicatedEnd = nextOffset;
-                // after the records before it are in the local log, which the engine checks a commit against; off
-                // the pipeline's thread, which completes appends and must not wait for the offsets file
-                applied = stored.handleAsync((done, failed) -> commit(commit, replicatedEnd));
-            }
-            else
-            {
-                applied = apply(ClusterEntryDescriptor.decodePublish(topic, partition, data));
-            }
-            stored = applied;
-            return applied.thenApply(ClusterEntryDescriptor::reply);
+            return applyEntry(entry.getStateMachineLogEntry().getLogData(), false);
         }
         finally
         {
             updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
         }
+    }
+
+    private CompletableFuture<Message> applyEntry(final ByteString data, final boolean enveloped)
+    {
+        final int type = ClusterEntryDescriptor.type(data);
+        if (type == ClusterEntryDescriptor.TYPE_ENVELOPE && !enveloped)
+        {
+            return applyEnvelope(data);
+        }
+        if (QueueEntryDescriptor.isQueueType(type))
+        {
+            // applied here and now: queue state needs the replicated end, not the local log's records
+            return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(enveloped ?
+                QueueReply.refused(QueueEntryDescriptor.REFUSAL_INVALID, "a queue entry travels alone, never in " +
+                    "an envelope, since the leader stamps it with its clock") : applyQueueEntry(type, data)));
+        }
+        final CompletableFuture<Reply> applied;
+        if (type == ClusterEntryDescriptor.TYPE_ENVELOPE)
+        {
+            applied = CompletableFuture.completedFuture(Reply.refused("an envelope holds no envelope"));
+        }
+        else if (type == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
+        {
+            final CommitOffset commit = ClusterEntryDescriptor.decodeCommitOffset(data);
+            final long replicatedEnd = nextOffset;
+            // after the records before it are in the local log, which the engine checks a commit against; off
+            // the pipeline's thread, which completes appends and must not wait for the offsets file
+            applied = stored.handleAsync((done, failed) -> commit(commit, replicatedEnd));
+            stored = applied;
+        }
+        else if (type == ClusterEntryDescriptor.TYPE_PUBLISH)
+        {
+            applied = apply(ClusterEntryDescriptor.decodePublish(topic, partition, data));
+            stored = applied;
+        }
+        else
+        {
+            throw unknownType(type);
+        }
+        return applied.thenApply(ClusterEntryDescriptor::reply);
+    }
+
+    /** Applies an envelope's entries in order, each as an entry of its own, and answers with all their replies. */
+    private CompletableFuture<Message> applyEnvelope(final ByteString envelope)
+    {
+        final List<CompletableFuture<Message>> replies = new ArrayList<>();
+        for (final ByteString entry : ClusterEntryDescriptor.decodeEnvelope(envelope))
+        {
+            replies.add(applyEntry(entry, true));
+        }
+        return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply(all ->
+            ClusterEntryDescriptor.envelopeReply(replies.stream().map(CompletableFuture::join).toList()));
     }
 
     private QueueReply applyQueueEntry(final int type, final ByteString data)
@@ -160,9 +192,14 @@ final class PartitionStateMachine extends BaseStateMachine
             case QueueEntryDescriptor.TYPE_RECEIVE ->
                 subscriptions.receive(QueueEntryDescriptor.decodeReceive(data), nextOffset);
             case QueueEntryDescriptor.TYPE_SETTLE -> subscriptions.settle(QueueEntryDescriptor.decodeSettle(data));
-            default -> throw new IllegalStateException("cluster entry type " + type + " is unknown to this node: " +
-                "it runs an older Spool than the one that wrote the entry; upgrade it");
+            default -> throw unknownType(type);
         };
+    }
+
+    private static IllegalStateException unknownType(final int type)
+    {
+        return new IllegalStateException("cluster entry type " + type + " is unknown to this node: it runs an " +
+            "older Spool than the one that wrote the entry; upgrade it");
     }
 
     private CompletableFuture<Reply> apply(final Publish publish)

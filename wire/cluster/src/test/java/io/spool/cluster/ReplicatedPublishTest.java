@@ -10,7 +10,10 @@ import io.spool.wire.client.FailoverProducer;
 import io.spool.wire.client.ProducerConfig;
 import io.spool.wire.client.RemoteProducer;
 import io.spool.wire.client.SpoolClient;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -124,6 +127,73 @@ class ReplicatedPublishTest
         assertThat(againReply.status()).isEqualTo(ClusterEntryDescriptor.STATUS_DUPLICATE);
         assertThat(againReply.baseOffset()).isEqualTo(firstReply.baseOffset());
         assertThat(client.endOffset("payments", 0)).isEqualTo(1);
+    }
+
+    @Test
+    void batchesSentTogetherShareRaftEntriesAndEachKeepsItsOffsetsAndItsRetries() throws Exception
+    {
+        client.createTopic("clicks", 3, TopicConfig.of(1));
+        final var where = new io.spool.api.stream.TopicPartition("clicks", 0);
+        final List<CompletableFuture<RaftClientReply>> replies = new ArrayList<>();
+        final List<Boolean> retries = new ArrayList<>();
+        for (int sequence = 0; sequence < 200; sequence++)
+        {
+            final Message entry = ClusterEntryDescriptor.publish(7L, sequence, List.of(
+                new ProducerRecord("clicks", 0, 1_000L, null, Map.of(), ("click " + sequence).getBytes(UTF_8)),
+                new ProducerRecord("clicks", 0, 1_000L, null, Map.of(), ("again " + sequence).getBytes(UTF_8))));
+            replies.add(client.publish(where, entry));
+            retries.add(false);
+            if (sequence % 50 == 49)
+            {
+                replies.add(client.publish(where, entry));
+                retries.add(true);
+            }
+        }
+
+        long next = 0;
+        for (int i = 0; i < replies.size(); i++)
+        {
+            final var reply = ClusterEntryDescriptor.decodeReply(
+                replies.get(i).get(30, TimeUnit.SECONDS).getMessage().getContent());
+            if (retries.get(i))
+            {
+                assertThat(reply.status()).isEqualTo(ClusterEntryDescriptor.STATUS_DUPLICATE);
+                assertThat(reply.baseOffset()).isEqualTo(next - 2);
+            }
+            else
+            {
+                assertThat(reply.status()).isEqualTo(ClusterEntryDescriptor.STATUS_STORED);
+                assertThat(reply.baseOffset()).isEqualTo(next);
+                next += 2;
+            }
+        }
+        assertThat(client.endOffset("clicks", 0)).isEqualTo(400);
+        assertThat(client.raftEntriesSent(where)).isLessThan(replies.size());
+    }
+
+    @Test
+    void anEnvelopeAnswersAQueueEntryOrAnEnvelopeInsideItWithARefusalAndAppliesTheRest() throws Exception
+    {
+        client.createTopic("envelopes", 3, TopicConfig.of(1));
+        final Message publish = ClusterEntryDescriptor.publish(9L, 0L,
+            List.of(new ProducerRecord("envelopes", 0, 1_000L, null, Map.of(), "one".getBytes(UTF_8))));
+        final Message receive = QueueEntryDescriptor.receive(new QueueEntryDescriptor.Receive("billing", 0, 1, 1_000));
+        final Message nested = ClusterEntryDescriptor.envelope(List.of(ClusterEntryDescriptor.publish(9L, 1L,
+            List.of(new ProducerRecord("envelopes", 0, 1_000L, null, Map.of(), "two".getBytes(UTF_8))))));
+        try (RaftClient raw = RaftClient.newBuilder().setProperties(RaftSettings.client())
+            .setRaftGroup(new ClusterGroups(members).partition("envelopes", 0, 3)).build())
+        {
+            final RaftClientReply reply =
+                raw.io().send(ClusterEntryDescriptor.envelope(List.of(publish, receive, nested)));
+            final List<ByteString> parts = ClusterEntryDescriptor.decodeEnvelopeReply(reply.getMessage().getContent());
+
+            assertThat(parts).hasSize(3);
+            assertThat(ClusterEntryDescriptor.decodeReply(parts.get(0)).status())
+                .isEqualTo(ClusterEntryDescriptor.STATUS_STORED);
+            assertThat(QueueEntryDescriptor.decodeReply(parts.get(1)).problem()).contains("travels alone");
+            assertThat(ClusterEntryDescriptor.decodeReply(parts.get(2)).problem()).contains("holds no envelope");
+            assertThat(client.endOffset("envelopes", 0)).isEqualTo(1);
+        }
     }
 
     @Test
