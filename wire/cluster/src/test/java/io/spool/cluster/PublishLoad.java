@@ -36,6 +36,8 @@ final class PublishLoad implements AutoCloseable
     private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
     private final Thread thread;
     private volatile boolean running = true;
+    /** Appended to every value sent from now on, to fill a disk sooner; empty by default. */
+    private volatile String padding = "";
 
     PublishLoad(final Sender producer, final String topic, final int partitions,
         final PublishHistory history)
@@ -61,7 +63,7 @@ final class PublishLoad implements AutoCloseable
                 final List<ProducerRecord> records = new ArrayList<>();
                 for (int i = 0; i < RECORDS_PER_BATCH; i++)
                 {
-                    final String value = "p" + partition + "-" + batchNumber + "-" + i;
+                    final String value = "p" + partition + "-" + batchNumber + "-" + i + padding;
                     values.add(value);
                     records.add(ProducerRecord.toPartition(topic, partition, null, value.getBytes(UTF_8)));
                 }
@@ -84,6 +86,12 @@ final class PublishLoad implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Makes every value sent from now on {@code bytes} longer (0: as short as it was). */
+    void pad(final int bytes)
+    {
+        padding = ".".repeat(bytes);
     }
 
     /** Stops sending and waits for every batch sent to have its outcome. */
