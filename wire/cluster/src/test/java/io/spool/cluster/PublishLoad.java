@@ -18,7 +18,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 final class PublishLoad implements AutoCloseable
 {
     private static final int IN_FLIGHT = 8;
-    private static final int RECORDS_PER_BATCH = 3;
+    static final int RECORDS_PER_BATCH = 3;
     /** Batch numbers go on from one load to the next, so that the values of a test's loads are all different. */
     private static final AtomicLong BATCH_NUMBERS = new AtomicLong();
 
@@ -35,6 +35,7 @@ final class PublishLoad implements AutoCloseable
     private final PublishHistory history;
     private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
     private final Thread thread;
+    private final long batches;
     private volatile boolean running = true;
     /** Appended to every value sent from now on, to fill a disk sooner; empty by default. */
     private volatile String padding = "";
@@ -42,6 +43,14 @@ final class PublishLoad implements AutoCloseable
     PublishLoad(final Sender producer, final String topic, final int partitions,
         final PublishHistory history)
     {
+        this(producer, topic, partitions, history, Long.MAX_VALUE);
+    }
+
+    /** A load that stops after {@code batches} batches, for a consumer slower than publishing to keep up with. */
+    PublishLoad(final Sender producer, final String topic, final int partitions,
+        final PublishHistory history, final long batches)
+    {
+        this.batches = batches;
         this.producer = producer;
         this.topic = topic;
         this.partitions = partitions;
@@ -54,7 +63,7 @@ final class PublishLoad implements AutoCloseable
     {
         try
         {
-            while (running)
+            for (long sent = 0; running && sent < batches; sent++)
             {
                 inFlight.acquire();
                 final long batchNumber = BATCH_NUMBERS.getAndIncrement();
