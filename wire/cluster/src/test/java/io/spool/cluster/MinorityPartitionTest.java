@@ -27,6 +27,8 @@ class MinorityPartitionTest
 {
     private static final String TOPIC = "events";
     private static final int PROGRESS = 100;
+    /** Cuts and heals in a test: 1 in the default build, more under the soak profile. */
+    private static final int ROUNDS = Integer.getInteger("spool.cluster.rounds", 1);
     private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
 
     @TempDir
@@ -117,8 +119,8 @@ class MinorityPartitionTest
     }
 
     /**
-     * Publishes under load, cuts as {@code cut} says, heals every proxy, and checks that the majority went on, that
-     * every node holds the same bytes and that the history holds.
+     * Publishes under load, cuts as {@code cut} says and heals every proxy, {@code spool.cluster.rounds} times, and
+     * checks that the majority went on, that every node holds the same bytes and that the history holds.
      */
     private void cutUnderLoad(final Cut cut) throws InterruptedException
     {
@@ -131,9 +133,12 @@ class MinorityPartitionTest
             try (PublishLoad load = new PublishLoad(client.newProducer()::send, TOPIC, 1, history))
             {
                 history.awaitConfirmed(PROGRESS, PROGRESS_WAIT);
-                cut.apply(client.leaderOf(TOPIC, 0), client, history);
-                proxies.forEach(TcpProxy::heal);
-                history.awaitConfirmed(history.confirmedBatches() + PROGRESS, PROGRESS_WAIT);
+                for (int round = 0; round < ROUNDS; round++)
+                {
+                    cut.apply(client.leaderOf(TOPIC, 0), client, history);
+                    proxies.forEach(TcpProxy::heal);
+                    history.awaitConfirmed(history.confirmedBatches() + PROGRESS, PROGRESS_WAIT);
+                }
             }
             end = client.endOffset(TOPIC, 0);
         }
