@@ -44,24 +44,20 @@ final class FailedWrites
     void leave(final RaftServer server, final RaftGroupId group, final TopicPartition where, final Path directory,
         final Throwable cause)
     {
-        LOGGER.error("node {} cannot write {} to {}: {}; it has left the partition's group, which goes on with the " +
-            "other nodes: {} and restart the node, which then catches up from the group", nodeId, where, directory,
-            why(directory, cause), isFull(directory, cause) ? "free space on that disk (or move the data directory " +
-            "to a larger one)" : "repair that disk");
+        LOGGER.error(describe(nodeId, where, directory, cause));
         closer.execute(() -> close(server, group));
     }
 
-    private static String why(final Path directory, final Throwable cause)
+    /** The one line a failed write is logged with: which node, what, where, why, and what to do. */
+    static String describe(final int nodeId, final TopicPartition where, final Path directory, final Throwable cause)
     {
         final String error = rootMessage(cause);
-        return isFull(directory, cause) ? "its disk is full (" + usableBytes(directory) + " bytes free; " + error +
-            ")" : error;
-    }
-
-    private static boolean isFull(final Path directory, final Throwable cause)
-    {
-        return rootMessage(cause).contains("No space left on device") ||
-            usableBytes(directory) < FULL_BELOW_BYTES;
+        final boolean full = error.contains("No space left on device") || usableBytes(directory) < FULL_BELOW_BYTES;
+        return "node " + nodeId + " cannot write " + where + " to " + directory + ": " +
+            (full ? "its disk is full (" + usableBytes(directory) + " bytes free; " + error + ")" : error) +
+            "; it has left the partition's group, which goes on with the other nodes: " +
+            (full ? "free space on that disk (or move the data directory to a larger one)" : "repair that disk") +
+            " and restart the node, which then catches up from the group";
     }
 
     private static long usableBytes(final Path directory)
