@@ -24,7 +24,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -282,7 +281,7 @@ final class PartitionStateMachine extends BaseStateMachine
     {
         for (Throwable cause = failure; cause != null; cause = cause.getCause())
         {
-            if (cause instanceof IOException || cause instanceof UncheckedIOException)
+            if (cause instanceof IOException)
             {
                 return true;
             }
