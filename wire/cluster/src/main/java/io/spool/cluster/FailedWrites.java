@@ -38,22 +38,23 @@ final class FailedWrites
     }
 
     /**
-     * Logs why the node could not write {@code where} to {@code directory}, and closes its division of
-     * {@code group}.
+     * Logs why the node could not write {@code what} of {@code where} to {@code directory}, and closes its division
+     * of {@code group}.
      */
-    void leave(final RaftServer server, final RaftGroupId group, final TopicPartition where, final Path directory,
-        final Throwable cause)
+    void leave(final RaftServer server, final RaftGroupId group, final String what, final TopicPartition where,
+        final Path directory, final Throwable cause)
     {
-        LOGGER.error(describe(nodeId, where, directory, cause));
+        LOGGER.error(describe(nodeId, what, where, directory, cause));
         closer.execute(() -> close(server, group));
     }
 
     /** The one line a failed write is logged with: which node, what, where, why, and what to do. */
-    static String describe(final int nodeId, final TopicPartition where, final Path directory, final Throwable cause)
+    static String describe(final int nodeId, final String what, final TopicPartition where, final Path directory,
+        final Throwable cause)
     {
         final String error = rootMessage(cause);
         final boolean full = error.contains("No space left on device") || usableBytes(directory) < FULL_BELOW_BYTES;
-        return "node " + nodeId + " cannot write " + where + " to " + directory + ": " +
+        return "node " + nodeId + " cannot write " + what + " of " + where + " to " + directory + ": " +
             (full ? "its disk is full (" + usableBytes(directory) + " bytes free; " + error + ")" : error) +
             "; it has left the partition's group, which goes on with the other nodes: " +
             (full ? "free space on that disk (or move the data directory to a larger one)" : "repair that disk") +

@@ -24,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -215,7 +216,7 @@ final class PartitionStateMachine extends BaseStateMachine
         {
             if (failure != null)
             {
-                leave(logDirectory, failure);
+                leave("a committed batch", logDirectory, failure);
             }
         }).thenApply(results ->
         {
@@ -252,12 +253,13 @@ final class PartitionStateMachine extends BaseStateMachine
         }
         catch (final SpoolException refused)
         {
-            if (causedByIo(refused))
-            {
-                // not a bad commit but a disk that refused it: this node's offsets would differ from the others'
-                leave(logDirectory, refused);
-            }
             return Reply.refused(refused.getMessage());
+        }
+        catch (final UncheckedIOException unwritten)
+        {
+            // not a bad commit but a disk that refused it: this node's offsets would differ from the others'
+            leave("a consumer group's offset", logDirectory, unwritten);
+            return Reply.refused(unwritten.getMessage());
         }
         return new Reply(STATUS_STORED, commit.offset(), 0, "");
     }
@@ -266,27 +268,15 @@ final class PartitionStateMachine extends BaseStateMachine
     @Override
     public void notifyLogFailed(final Throwable cause, final LogEntryProto failedEntry)
     {
-        leave(raftDirectory, cause);
+        leave("the Raft log", raftDirectory, cause);
     }
 
-    private void leave(final Path directory, final Throwable cause)
+    private void leave(final String what, final Path directory, final Throwable cause)
     {
         if (leaving.compareAndSet(false, true))
         {
-            getServer().thenAccept(server -> failedWrites.leave(server, getGroupId(), where, directory, cause));
+            getServer().thenAccept(server -> failedWrites.leave(server, getGroupId(), what, where, directory, cause));
         }
-    }
-
-    private static boolean causedByIo(final Throwable failure)
-    {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause())
-        {
-            if (cause instanceof IOException)
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

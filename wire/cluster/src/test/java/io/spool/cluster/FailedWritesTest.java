@@ -24,10 +24,11 @@ class FailedWritesTest
     @Test
     void aFullDiskIsCalledFullWithWhatToDo()
     {
-        final String line = FailedWrites.describe(2, EVENTS, dir,
+        final String line = FailedWrites.describe(2, "a committed batch", EVENTS, dir,
             new UncheckedIOException("append failed", new IOException("No space left on device")));
 
-        assertThat(line).startsWith("node 2 cannot write events-0 to " + dir + ": its disk is full (")
+        assertThat(line).startsWith("node 2 cannot write a committed batch of events-0 to " + dir +
+                ": its disk is full (")
             .contains("bytes free; No space left on device)")
             .contains("free space on that disk (or move the data directory to a larger one) and restart the node");
     }
@@ -35,10 +36,11 @@ class FailedWritesTest
     @Test
     void anotherWriteErrorIsNamedAsItIs()
     {
-        final String line = FailedWrites.describe(3, EVENTS, dir, new IOException("Input/output error"));
+        final String line = FailedWrites.describe(3, "the Raft log", EVENTS, dir,
+            new IOException("Input/output error"));
 
-        assertThat(line).isEqualTo("node 3 cannot write events-0 to " + dir + ": Input/output error; it has left " +
-            "the partition's group, which goes on with the other nodes: repair that disk and restart the node, " +
-            "which then catches up from the group");
+        assertThat(line).isEqualTo("node 3 cannot write the Raft log of events-0 to " + dir + ": Input/output " +
+            "error; it has left the partition's group, which goes on with the other nodes: repair that disk and " +
+            "restart the node, which then catches up from the group");
     }
 }
