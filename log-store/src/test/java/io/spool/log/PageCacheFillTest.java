@@ -1,6 +1,7 @@
 package io.spool.log;
 
 import io.spool.log.internal.segment.PageCacheFill;
+import io.spool.testing.SmallDisk;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,8 +13,9 @@ import java.util.Arrays;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Zeros go only at and above the fill's end, a chunk at a time, never past the capacity; a fill that cannot write
- * hands the whole file to the writer.
+ * Zeros go only at and above the fill's end, a chunk at a time, never past the capacity; a fill that meets a full
+ * disk stops at its end (the writer must not store past it) and goes on once there is room; a fill whose channel an
+ * interrupt closed hands the whole file to the writer.
  */
 class PageCacheFillTest
 {
@@ -53,7 +55,33 @@ class PageCacheFillTest
     }
 
     @Test
-    void aFailedWriteStopsTheFillAndLeavesTheRestToTheWriter() throws Exception
+    void aFullDiskStopsTheFillAtItsEndAndTheNextFillGoesOnOnceThereIsRoom() throws Exception
+    {
+        try (SmallDisk disk = SmallDisk.mount(dir.resolve("small"), 16L << 20))
+        {
+            final Path file = dir.resolve("small").resolve("segment.log");
+            try (RandomAccessFile sparse = new RandomAccessFile(file.toFile(), "rw"))
+            {
+                sparse.setLength(CAPACITY);
+            }
+            final PageCacheFill fill = new PageCacheFill(file, 0, CAPACITY);
+            disk.fillUpTo(PageCacheFill.CHUNK_BYTES + 4096);
+
+            final int end = fill.fillTo(CAPACITY);
+            assertThat(end).as("stopped at the last chunk written whole").isGreaterThan(0).isLessThan(CAPACITY)
+                .isEqualTo(fill.end());
+            assertThat(end % PageCacheFill.CHUNK_BYTES).isZero();
+            assertThat(fill.failure()).hasMessageContaining("No space left on device");
+
+            disk.resize(16L << 20);
+            assertThat(fill.fillTo(CAPACITY)).isEqualTo(CAPACITY);
+            assertThat(fill.failure()).isNull();
+            fill.stop();
+        }
+    }
+
+    @Test
+    void anInterruptedFillLeavesTheRestToTheWriter() throws Exception
     {
         final Path file = fileOfOnes();
         final PageCacheFill fill = new PageCacheFill(file, 0, CAPACITY);

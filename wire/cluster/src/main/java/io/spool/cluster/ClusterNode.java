@@ -46,7 +46,7 @@ public final class ClusterNode implements AutoCloseable
     private final ClusterNodeConfig config;
     private final ClusterGroups groups;
     private final Spool engine;
-    /** Joins groups and watches for a metadata leader, off Ratis' threads. */
+    /** Joins groups, watches for a metadata leader and closes the groups a failed write left, off Ratis' threads. */
     private final ScheduledExecutorService joiner;
     private final ClientId adminClientId = ClientId.randomId();
     private final AtomicLong adminCallId = new AtomicLong();
@@ -55,6 +55,8 @@ public final class ClusterNode implements AutoCloseable
     private final ForwardedPublishes forwarded;
     private final SpoolServer server;
     private final ScheduledFuture<?> leaderWatch;
+    /** Takes a partition's group off this node when its disk refuses a write. */
+    private final FailedWrites failedWrites;
 
     private ClusterNode(final ClusterNodeConfig config)
     {
@@ -67,6 +69,7 @@ public final class ClusterNode implements AutoCloseable
             thread.setDaemon(true);
             return thread;
         });
+        this.failedWrites = new FailedWrites(config.nodeId(), joiner);
         final ClusterMembers.Member self = config.members().member(config.nodeId());
         RaftServer started = null;
         ForwardedPublishes handingOn = null;
@@ -136,7 +139,7 @@ public final class ClusterNode implements AutoCloseable
                 if (groups.partitionGroupId(new TopicPartition(name, partition)).equals(groupId))
                 {
                     return new PartitionStateMachine(name, partition, topic.partition(partition),
-                        streams.newProducer(), streams.groups());
+                        streams.newProducer(), streams.groups(), failedWrites, config.dataDir().resolve("log"));
                 }
             }
         }

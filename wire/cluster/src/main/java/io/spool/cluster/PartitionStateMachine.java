@@ -24,10 +24,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
@@ -53,6 +56,10 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * ({@link ProducerWindows}); since the windows too are rebuilt by applying the same entries, any node that leads
  * answers a retry the same way.
  * <p>
+ * A committed entry this node cannot store (its disk is full) makes it leave the group ({@link FailedWrites}): it
+ * applies nothing after it, so no later record can take a wrong offset here, and the restarted node stores it and
+ * what follows from the group's log. A failed write to the group's own Raft log does the same.
+ * <p>
  * Ratis applies a group's entries one at a time; queries read the replicated end beside it, and commits run on
  * the common pool once the records before them are stored.
  */
@@ -68,6 +75,13 @@ final class PartitionStateMachine extends BaseStateMachine
     private final GroupCoordinator groups;
     private final ProducerWindows windows = new ProducerWindows();
     private final ReplicatedSubscriptions subscriptions;
+    private final FailedWrites failedWrites;
+    /** This node's Spool log directory, named when a store fails. */
+    private final Path logDirectory;
+    /** The group's Raft storage on this node, named when a write to the Raft log fails. */
+    private Path raftDirectory;
+    /** Set once a write failed here: the node has left the group and applies nothing more. */
+    private final AtomicBoolean leaving = new AtomicBoolean();
     /**
      * The offset the next committed record takes, counted over every entry applied since this node started;
      * written by the apply thread, read by queries too.
@@ -79,8 +93,11 @@ final class PartitionStateMachine extends BaseStateMachine
     private CompletableFuture<Reply> stored = CompletableFuture.completedFuture(null);
 
     PartitionStateMachine(final String topic, final int partition, final PartitionLog log,
-        final StreamProducer producer, final GroupCoordinator groups)
+        final StreamProducer producer, final GroupCoordinator groups, final FailedWrites failedWrites,
+        final Path logDirectory)
     {
+        this.failedWrites = failedWrites;
+        this.logDirectory = logDirectory;
         this.topic = topic;
         this.partition = partition;
         this.where = new TopicPartition(topic, partition);
@@ -95,6 +112,7 @@ final class PartitionStateMachine extends BaseStateMachine
         throws IOException
     {
         super.initialize(server, groupId, storage);
+        raftDirectory = storage.getStorageDir().getRoot().toPath();
         storedEnd = log.endOffset();
     }
 
@@ -121,6 +139,12 @@ final class PartitionStateMachine extends BaseStateMachine
     public CompletableFuture<Message> applyTransaction(final TransactionContext transaction)
     {
         final LogEntryProto entry = transaction.getLogEntry();
+        if (leaving.get())
+        {
+            // not counted as applied: the restarted node applies it, after the entry it could not store
+            return CompletableFuture.failedFuture(new IllegalStateException("node left the group of " + where +
+                " after a failed write; entry " + entry.getIndex() + " is not applied here"));
+        }
         try
         {
             return applyEntry(entry.getStateMachineLogEntry().getLogData(), false);
@@ -225,7 +249,13 @@ final class PartitionStateMachine extends BaseStateMachine
             return CompletableFuture.completedFuture(stored);
         }
         final long expectedFirst = baseOffset + alreadyStored;
-        return producer.sendBatch(records.subList(alreadyStored, count)).thenApply(results ->
+        return producer.sendBatch(records.subList(alreadyStored, count)).whenComplete((results, failure) ->
+        {
+            if (failure != null)
+            {
+                leave("a committed batch", logDirectory, failure);
+            }
+        }).thenApply(results ->
         {
             final PublishResult first = results.get(0);
             if (first.offset() != expectedFirst)
@@ -262,7 +292,28 @@ final class PartitionStateMachine extends BaseStateMachine
         {
             return Reply.refused(refused.getMessage());
         }
+        catch (final UncheckedIOException unwritten)
+        {
+            // not a bad commit but a disk that refused it: this node's offsets would differ from the others'
+            leave("a consumer group's offset", logDirectory, unwritten);
+            return Reply.refused(unwritten.getMessage());
+        }
         return new Reply(STATUS_STORED, commit.offset(), 0, "");
+    }
+
+    /** Ratis could not write the group's Raft log here: the entries after it would be missing on this node. */
+    @Override
+    public void notifyLogFailed(final Throwable cause, final LogEntryProto failedEntry)
+    {
+        leave("the Raft log", raftDirectory, cause);
+    }
+
+    private void leave(final String what, final Path directory, final Throwable cause)
+    {
+        if (leaving.compareAndSet(false, true))
+        {
+            getServer().thenAccept(server -> failedWrites.leave(server, getGroupId(), what, where, directory, cause));
+        }
     }
 
     /**

@@ -44,6 +44,12 @@ final class NodeProcess implements AutoCloseable
         return clientPort;
     }
 
+    /** Where the node's current run writes its log (its standard error), beside its data directory. */
+    Path runLog()
+    {
+        return dataDir.resolveSibling("node-" + nodeId + "-run-" + starts + ".log");
+    }
+
     boolean isAlive()
     {
         return process != null && process.isAlive();
@@ -69,7 +75,7 @@ final class NodeProcess implements AutoCloseable
                 "-cp", System.getProperty("java.class.path"), ClusterNodeChild.class.getName(),
                 Integer.toString(nodeId), members.toString(), dataDir.toString(),
                 Long.toString(electionTimeout.toMillis()))
-                .redirectError(dataDir.resolveSibling("node-" + nodeId + "-run-" + starts + ".log").toFile())
+                .redirectError(runLog().toFile())
                 .start();
         }
         catch (final IOException ex)
@@ -88,8 +94,7 @@ final class NodeProcess implements AutoCloseable
             final String line = out.readLine();
             if (line == null || !line.startsWith("READY "))
             {
-                throw new IllegalStateException("node " + nodeId + " did not start: " + line + "; see " +
-                    dataDir.resolveSibling("node-" + nodeId + "-run-" + starts + ".log"));
+                throw new IllegalStateException("node " + nodeId + " did not start: " + line + "; see " + runLog());
             }
             clientPort = Integer.parseInt(line.substring("READY ".length()));
         }

@@ -18,7 +18,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 final class PublishLoad implements AutoCloseable
 {
     private static final int IN_FLIGHT = 8;
-    private static final int RECORDS_PER_BATCH = 3;
+    static final int RECORDS_PER_BATCH = 3;
     /** Batch numbers go on from one load to the next, so that the values of a test's loads are all different. */
     private static final AtomicLong BATCH_NUMBERS = new AtomicLong();
 
@@ -35,11 +35,22 @@ final class PublishLoad implements AutoCloseable
     private final PublishHistory history;
     private final Semaphore inFlight = new Semaphore(IN_FLIGHT);
     private final Thread thread;
+    private final long batches;
     private volatile boolean running = true;
+    /** Appended to every value sent from now on, to fill a disk sooner; empty by default. */
+    private volatile String padding = "";
 
     PublishLoad(final Sender producer, final String topic, final int partitions,
         final PublishHistory history)
     {
+        this(producer, topic, partitions, history, Long.MAX_VALUE);
+    }
+
+    /** A load that stops after {@code batches} batches, for a consumer slower than publishing to keep up with. */
+    PublishLoad(final Sender producer, final String topic, final int partitions,
+        final PublishHistory history, final long batches)
+    {
+        this.batches = batches;
         this.producer = producer;
         this.topic = topic;
         this.partitions = partitions;
@@ -52,7 +63,7 @@ final class PublishLoad implements AutoCloseable
     {
         try
         {
-            while (running)
+            for (long sent = 0; running && sent < batches; sent++)
             {
                 inFlight.acquire();
                 final long batchNumber = BATCH_NUMBERS.getAndIncrement();
@@ -61,7 +72,7 @@ final class PublishLoad implements AutoCloseable
                 final List<ProducerRecord> records = new ArrayList<>();
                 for (int i = 0; i < RECORDS_PER_BATCH; i++)
                 {
-                    final String value = "p" + partition + "-" + batchNumber + "-" + i;
+                    final String value = "p" + partition + "-" + batchNumber + "-" + i + padding;
                     values.add(value);
                     records.add(ProducerRecord.toPartition(topic, partition, null, value.getBytes(UTF_8)));
                 }
@@ -84,6 +95,12 @@ final class PublishLoad implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Makes every value sent from now on {@code bytes} longer (0: as short as it was). */
+    void pad(final int bytes)
+    {
+        padding = ".".repeat(bytes);
     }
 
     /** Stops sending and waits for every batch sent to have its outcome. */

@@ -5,6 +5,7 @@ import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.queue.UnknownSubscriptionException;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
+import io.spool.cluster.StoredFrames.Stored;
 import io.spool.testing.CrashTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * A replicated subscription on three child-JVM nodes: receive, ack and nack, SIGKILL the partition's leader, and
  * go on with the new one. Locks are long (a minute), so nothing here waits for one to run out; what the test shows
  * is that the new leader holds the old one's decisions: acks, delivery counts, held locks and dead messages.
+ * <p>
+ * Then the same under load, in the spirit of Jepsen: a subscription consumed while its topic is published to, the
+ * leader killed and started again {@code spool.cluster.rounds} times (more under the soak profile), every receive
+ * and ack noted in a {@link QueueHistory} and every publish in a {@link PublishHistory}, both checked once the
+ * subscription has settled every record.
  */
 @CrashTest
 class ReplicatedQueueFailoverTest
@@ -35,6 +42,12 @@ class ReplicatedQueueFailoverTest
     private static final long LOCK = 60_000;
     /** Two redeliveries: the third nack of a message kills it. */
     private static final int DELIVERY_LIMIT = 2;
+    private static final int ROUNDS = Integer.getInteger("spool.cluster.rounds", 1);
+    /** Messages acked between two faults: enough to show the subscription served again. */
+    private static final int PROGRESS = 100;
+    private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
+    /** Short enough that a delivery whose receive answer a failover lost comes back soon. */
+    private static final long SHORT_LOCK = 3_000;
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
@@ -103,6 +116,48 @@ class ReplicatedQueueFailoverTest
             }
             assertThat(client.receive(TOPIC, 0, SUBSCRIPTION, RECORDS, LOCK)).isEmpty();
         }
+    }
+
+    @Test
+    void noAckedMessageComesBackAndNoDeliveryCountGoesBackWhenTheLeaderIsKilled() throws Exception
+    {
+        cluster = ChildNodes.launch(dir, 3);
+        final PublishHistory published = new PublishHistory();
+        final QueueHistory consumed = new QueueHistory();
+        final long end;
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(1));
+            client.createSubscription(TOPIC, SUBSCRIPTION,
+                SubscriptionSettings.builder().lockTimeoutMillis(SHORT_LOCK).deliveryLimit(10).build());
+            try (ReceiveLoad consumer = new ReceiveLoad(client, TOPIC, SUBSCRIPTION, SHORT_LOCK, consumed))
+            {
+                // each ack is an entry of its own, so the consumer is far slower than publishing: twice what it
+                // must ack is published, and the rest is drained at the end
+                try (PublishLoad load = new PublishLoad(client.newProducer()::send, TOPIC, 1, published,
+                    2L * PROGRESS * (1 + 2 * ROUNDS) / PublishLoad.RECORDS_PER_BATCH))
+                {
+                    int expected = PROGRESS;
+                    consumed.awaitAcked(expected, PROGRESS_WAIT);
+                    for (int round = 0; round < ROUNDS; round++)
+                    {
+                        final NodeProcess leader = cluster.node(client.leaderOf(TOPIC, 0));
+                        leader.kill();
+                        consumed.awaitAcked(expected += PROGRESS, PROGRESS_WAIT);
+                        leader.start();
+                        consumed.awaitAcked(expected += PROGRESS, PROGRESS_WAIT);
+                    }
+                }
+                end = client.endOffset(TOPIC, 0);
+                Eventually.holds(() -> consumed.settledBelow(end), PROGRESS_WAIT,
+                    () -> "the subscription settles every one of the partition's " + end + " records");
+            }
+            cluster.awaitCaughtUp(client, TOPIC, 1, PROGRESS_WAIT);
+        }
+        final Map<Integer, List<Stored>> stored = cluster.stopAndCompare(TOPIC, 1);
+        assertThat(stored.get(0)).hasSize((int)end);
+        assertThat(consumed.violations(end)).isEmpty();
+        assertThat(published.violations(stored)).isEmpty();
     }
 
     private static Map<Long, ClusterReceipt> byOffset(final List<ClusterDelivery> deliveries)

@@ -14,6 +14,8 @@ import io.spool.log.internal.segment.SegmentScanner;
 import io.spool.log.internal.segment.TimeIndex;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -258,13 +260,23 @@ final class LogAppender
         buffer.putIntOrdered(start + FRAME_LENGTH_OFFSET, frames.getInt(from + FRAME_LENGTH_OFFSET));
     }
 
-    /** The prefaulter fills the pages ahead; when it has fallen behind, this thread fills them itself. */
+    /**
+     * The prefaulter fills the pages ahead; when it has fallen behind, this thread fills them itself. A fill that
+     * stops short means the disk has no room for these frames: nothing of them is written, and the slot fails.
+     */
     private void cacheUpTo(final int end)
     {
         cachedEnd = active.cachedEnd();
         if (end > cachedEnd)
         {
             cachedEnd = active.fillTo(end);
+        }
+        if (end > cachedEnd)
+        {
+            final IOException failure = active.fillFailure();
+            throw new UncheckedIOException("no room to write segment " + active + " of " + dir + ": " +
+                (failure == null ? "the disk refused the write" : failure.getMessage()) + "; free space there",
+                failure == null ? new IOException("fill stopped short") : failure);
         }
     }
 
@@ -291,9 +303,10 @@ final class LogAppender
      */
     private void roll(final long nowMillis)
     {
+        // created first: if the disk has no room for it, the active segment stays active and whole
+        final Segment next = Segment.createActive(dir, nextOffset, config, nowMillis, idleMappings);
         active.close(nextOffset, writePosition, firstTimestamp, maxTimestamp, activeHasDedup);
         activeHasDedup = false;
-        final Segment next = Segment.createActive(dir, nextOffset, config, nowMillis, idleMappings);
         // Attached before it is published, so whoever sees the new segment also sees its write position.
         attach(next);
         segments.add(next);

@@ -2,6 +2,7 @@ package io.spool.log.internal.segment;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -19,9 +20,12 @@ import java.nio.file.StandardOpenOption;
  * <p>
  * The writer stores only below {@link #end()}, and zeros are written only at and above it, so a fill never
  * overwrites a record. Filling is done under the owning segment's monitor, which also serialises it with the roll
- * that trims the file. When a write fails (the channel was closed by an interrupt, the disk is full) filling stops
- * and the end jumps to the capacity: the writer then stores into the holes as if nothing had been filled, which is
- * slower but still correct.
+ * that trims the file. When a write fails (the disk is full) filling stops and the end stays where the last good
+ * write left it, and {@link #failure()} tells why: past the end lie holes that no write has reserved blocks for,
+ * and a store through the mapping into one on a full disk would not fail with an error but with a SIGBUS (an
+ * {@link InternalError} at some later instruction), so the writer stops there, and a later fill tries again from
+ * the end. When an interrupt closed the channel, filling stops for good and the end jumps to the capacity: the
+ * writer then stores into the holes as if nothing had been filled, which is slower but still correct.
  * <p>
  * Thread-safe for {@link #end()}; every other method runs under the segment's monitor.
  */
@@ -34,6 +38,7 @@ public final class PageCacheFill
     private final ByteBuffer zeros = ZEROS.duplicate();
     private final int capacity;
     private volatile int end;
+    private volatile IOException failure;
 
     /**
      * @param end the end of what is already in the page cache (the segment header, or a recovered segment's valid
@@ -75,17 +80,37 @@ public final class PageCacheFill
                 end = filled;
             }
         }
+        catch (final ClosedChannelException interrupted)
+        {
+            // an interrupt closed the channel for good, but left the disk as it was: the writer stores into holes
+            stop();
+            return end;
+        }
         catch (final IOException ex)
         {
-            stop();
+            // the channel stays open: once space is freed the next fill goes on from the end
+            failure = ex;
+            return end;
         }
+        failure = null;
         return end;
+    }
+
+    /** Why the last fill stopped short of its target, or null when it reached it. */
+    public IOException failure()
+    {
+        return failure;
     }
 
     /** No more fills: the writer stores into whatever is left of the file as it stands. */
     public void stop()
     {
         end = capacity;
+        closeChannel();
+    }
+
+    private void closeChannel()
+    {
         try
         {
             channel.close();

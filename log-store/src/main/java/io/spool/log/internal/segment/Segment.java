@@ -77,17 +77,20 @@ public final class Segment
             SegmentFiles.createRecordFile(segment.logPath, baseOffset);
             SegmentFiles.writeIndexHeader(segment.offsetIndexPath, OFFSET_INDEX_MAGIC, OFFSET_INDEX_ENTRY_LENGTH);
             SegmentFiles.writeIndexHeader(segment.timeIndexPath, TIME_INDEX_MAGIC, TIME_INDEX_ENTRY_LENGTH);
+            segment.endOffset = baseOffset;
+            segment.sizeBytes = HEADER_LENGTH;
+            segment.maxTimestamp = -1;
+            segment.firstTimestamp = -1;
+            segment.mapActive(config, 0, 0, HEADER_LENGTH);
+            return segment;
         }
-        catch (final IOException ex)
+        catch (final IOException | UncheckedIOException ex)
         {
-            throw new UncheckedIOException("cannot create segment " + segment.logPath, ex);
+            // a full disk: nothing of the segment stays behind, so the same roll can be tried again
+            segment.deleteFiles();
+            throw ex instanceof UncheckedIOException unchecked ? unchecked :
+                new UncheckedIOException("cannot create segment " + segment.logPath, (IOException)ex);
         }
-        segment.endOffset = baseOffset;
-        segment.sizeBytes = HEADER_LENGTH;
-        segment.maxTimestamp = -1;
-        segment.firstTimestamp = -1;
-        segment.mapActive(config, 0, 0, HEADER_LENGTH);
-        return segment;
     }
 
     /**
@@ -129,12 +132,10 @@ public final class Segment
             final long existing = Files.size(logPath);
             activeCapacity = (int)Math.max(existing, config.segmentBytes());
             logMap = SegmentFiles.map(logPath, FileChannel.MapMode.READ_WRITE, activeCapacity);
-            offsetIndexMap = SegmentFiles.map(offsetIndexPath, FileChannel.MapMode.READ_WRITE,
-                Math.max(SegmentFiles.offsetIndexCapacity(config),
-                    INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
-            timeIndexMap = SegmentFiles.map(timeIndexPath, FileChannel.MapMode.READ_WRITE,
-                Math.max(SegmentFiles.timeIndexCapacity(config),
-                    INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
+            offsetIndexMap = SegmentFiles.mapAllocated(offsetIndexPath, Math.max(SegmentFiles.offsetIndexCapacity(config),
+                INDEX_HEADER_LENGTH + offsetEntries * OFFSET_INDEX_ENTRY_LENGTH));
+            timeIndexMap = SegmentFiles.mapAllocated(timeIndexPath, Math.max(SegmentFiles.timeIndexCapacity(config),
+                INDEX_HEADER_LENGTH + timeEntries * TIME_INDEX_ENTRY_LENGTH));
             fill = new PageCacheFill(logPath, cachedEnd, activeCapacity);
         }
         catch (final IOException ex)
@@ -335,10 +336,15 @@ public final class Segment
                 {
                     return position;
                 }
-                fill.fillTo(chunkEnd);
-                for (; position < chunkEnd; position += SegmentPrefaulter.PAGE_BYTES)
+                // only filled pages are touched: a hole on a full disk answers a store with a SIGBUS
+                final int filled = Math.min(chunkEnd, fill.fillTo(chunkEnd));
+                for (; position < filled; position += SegmentPrefaulter.PAGE_BYTES)
                 {
                     buffer.compareAndSetInt(position, 0, 0);
+                }
+                if (filled < chunkEnd)
+                {
+                    return position;
                 }
             }
         }
@@ -364,6 +370,14 @@ public final class Segment
     public synchronized int fillTo(final int target)
     {
         return fill == null ? activeCapacity : fill.fillTo(target);
+    }
+
+    /**
+     * Why the last fill of the active record file stopped short (a full disk), or null: see {@link PageCacheFill}.
+     */
+    public synchronized IOException fillFailure()
+    {
+        return fill == null ? null : fill.failure();
     }
 
     private void stopFill()

@@ -19,6 +19,8 @@ import static io.spool.log.internal.segment.SegmentDescriptor.*;
  */
 public final class SegmentFiles
 {
+    private static final int INDEX_FILL_BYTES = 64 << 10;
+
     private SegmentFiles()
     {
     }
@@ -83,6 +85,24 @@ public final class SegmentFiles
                 channel.write(ByteBuffer.allocate(1), size - 1);
             }
             return channel.map(mode, 0, size);
+        }
+    }
+
+    /**
+     * Maps a small file for writing with its blocks reserved: the missing bytes are written as zeros first, so a full
+     * disk fails here with an {@link IOException}, not later with a SIGBUS on a store into a hole of the mapping.
+     */
+    static MappedByteBuffer mapAllocated(final Path path, final long size) throws IOException
+    {
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE))
+        {
+            final ByteBuffer zeros = ByteBuffer.allocate(INDEX_FILL_BYTES);
+            for (long at = channel.size(); at < size; at += zeros.position())
+            {
+                zeros.clear().limit((int)Math.min(INDEX_FILL_BYTES, size - at));
+                channel.write(zeros, at);
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
         }
     }
 

@@ -1,0 +1,97 @@
+package io.spool.cluster;
+
+import io.spool.api.stream.TopicPartition;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Executor;
+
+/**
+ * What a node does when it cannot write a partition's committed entry to its disk (a full disk, most often): it
+ * says so in one log line, naming the directory and what to do, and leaves the partition's group by closing its
+ * division of it, so that a leader gives up its leadership and a follower stops taking entries it cannot keep. The
+ * others go on with a majority of their own; once the disk has room and the node is restarted, it catches up from
+ * the group's log. Staying in the group would be worse either way: a leader that cannot store keeps the partition
+ * waiting, and a follower that skipped an entry would give every later record the wrong offset.
+ * <p>
+ * Thread-safe: called from Ratis' apply and log threads; the division is closed on the node's own executor, since
+ * closing it waits for those very threads.
+ */
+final class FailedWrites
+{
+    private static final Logger LOGGER = LoggerFactory.getLogger(FailedWrites.class);
+    /** Less room than the largest write a node makes (a Raft segment's preallocation, an entry) means full. */
+    private static final long FULL_BELOW_BYTES = 2L * RaftSettings.MAX_ENTRY_BYTES;
+
+    private final int nodeId;
+    private final Executor closer;
+
+    FailedWrites(final int nodeId, final Executor closer)
+    {
+        this.nodeId = nodeId;
+        this.closer = closer;
+    }
+
+    /**
+     * Logs why the node could not write {@code what} of {@code where} to {@code directory}, and closes its division
+     * of {@code group}.
+     */
+    void leave(final RaftServer server, final RaftGroupId group, final String what, final TopicPartition where,
+        final Path directory, final Throwable cause)
+    {
+        LOGGER.error(describe(nodeId, what, where, directory, cause));
+        closer.execute(() -> close(server, group));
+    }
+
+    /** The one line a failed write is logged with: which node, what, where, why, and what to do. */
+    static String describe(final int nodeId, final String what, final TopicPartition where, final Path directory,
+        final Throwable cause)
+    {
+        final String error = rootMessage(cause);
+        final boolean full = error.contains("No space left on device") || usableBytes(directory) < FULL_BELOW_BYTES;
+        return "node " + nodeId + " cannot write " + what + " of " + where + " to " + directory + ": " +
+            (full ? "its disk is full (" + usableBytes(directory) + " bytes free; " + error + ")" : error) +
+            "; it has left the partition's group, which goes on with the other nodes: " +
+            (full ? "free space on that disk (or move the data directory to a larger one)" : "repair that disk") +
+            " and restart the node, which then catches up from the group";
+    }
+
+    private static long usableBytes(final Path directory)
+    {
+        try
+        {
+            return Files.getFileStore(directory).getUsableSpace();
+        }
+        catch (final IOException unreadable)
+        {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private static String rootMessage(final Throwable cause)
+    {
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root)
+        {
+            root = root.getCause();
+        }
+        return String.valueOf(root.getMessage());
+    }
+
+    private void close(final RaftServer server, final RaftGroupId group)
+    {
+        try
+        {
+            server.getDivision(group).close();
+        }
+        catch (final IOException | RuntimeException alreadyGone)
+        {
+            LOGGER.warn("node {} could not close its division of group {}", nodeId, group, alreadyGone);
+        }
+    }
+}

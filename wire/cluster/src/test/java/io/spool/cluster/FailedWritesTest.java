@@ -1,0 +1,46 @@
+package io.spool.cluster;
+
+import io.spool.api.stream.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The line a node logs when it cannot write: a full disk is called so, with what to do about it; another write error
+ * is named as it is. (A real full disk, and the node leaving its group, are {@link FullDiskTest}'s.)
+ */
+class FailedWritesTest
+{
+    private static final TopicPartition EVENTS = new TopicPartition("events", 0);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aFullDiskIsCalledFullWithWhatToDo()
+    {
+        final String line = FailedWrites.describe(2, "a committed batch", EVENTS, dir,
+            new UncheckedIOException("append failed", new IOException("No space left on device")));
+
+        assertThat(line).startsWith("node 2 cannot write a committed batch of events-0 to " + dir +
+                ": its disk is full (")
+            .contains("bytes free; No space left on device)")
+            .contains("free space on that disk (or move the data directory to a larger one) and restart the node");
+    }
+
+    @Test
+    void anotherWriteErrorIsNamedAsItIs()
+    {
+        final String line = FailedWrites.describe(3, "the Raft log", EVENTS, dir,
+            new IOException("Input/output error"));
+
+        assertThat(line).isEqualTo("node 3 cannot write the Raft log of events-0 to " + dir + ": Input/output " +
+            "error; it has left the partition's group, which goes on with the other nodes: repair that disk and " +
+            "restart the node, which then catches up from the group");
+    }
+}
