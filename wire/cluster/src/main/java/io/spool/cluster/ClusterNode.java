@@ -53,6 +53,10 @@ public final class ClusterNode implements AutoCloseable
     private final RaftServer raft;
     /** Where the node's native server hands on sequenced publishes, through a cluster client of its own. */
     private final ForwardedPublishes forwarded;
+    /** The Kafka listeners the nodes announced, as the metadata group applied them. */
+    private final KafkaBrokers kafkaBrokers = new KafkaBrokers();
+    /** What the node's Kafka listener asks of the cluster; null when the node serves no Kafka listener. */
+    private final KafkaReplication kafka;
     private final SpoolServer server;
     private final ScheduledFuture<?> leaderWatch;
 
@@ -70,6 +74,7 @@ public final class ClusterNode implements AutoCloseable
         final ClusterMembers.Member self = config.members().member(config.nodeId());
         RaftServer started = null;
         ForwardedPublishes handingOn = null;
+        KafkaReplication kafkaSide = null;
         SpoolServer serving = null;
         try
         {
@@ -87,13 +92,19 @@ public final class ClusterNode implements AutoCloseable
                 .build();
             started.start();
             handingOn = new ForwardedPublishes(config.members());
-            serving = SpoolServer.start(engine, config.server(), handingOn);
+            kafkaSide = config.server().kafkaPort() < 0 ? null :
+                new KafkaReplication(config.nodeId(), config.members(), started, kafkaBrokers);
+            serving = SpoolServer.start(engine, config.server(), handingOn, kafkaSide);
         }
         catch (final IOException | RuntimeException ex)
         {
             if (handingOn != null)
             {
                 handingOn.close();
+            }
+            if (kafkaSide != null)
+            {
+                kafkaSide.close();
             }
             closeQuietly(started);
             engine.close();
@@ -104,7 +115,12 @@ public final class ClusterNode implements AutoCloseable
         }
         this.raft = started;
         this.forwarded = handingOn;
+        this.kafka = kafkaSide;
         this.server = serving;
+        if (kafka != null)
+        {
+            joiner.execute(this::announceKafkaListener);
+        }
         final long seconds = LEADERLESS_WARNING.toSeconds();
         leaderWatch = joiner.scheduleWithFixedDelay(this::warnWhileLeaderless, seconds, seconds, TimeUnit.SECONDS);
         LOGGER.info("cluster node {} of {}: consensus on {}, clients on {}:{}", config.nodeId(), config.members(),
@@ -125,7 +141,7 @@ public final class ClusterNode implements AutoCloseable
     {
         if (groupId.equals(groups.metadata().getGroupId()))
         {
-            return new MetadataStateMachine(engine.streams(), this::joinGroups);
+            return new MetadataStateMachine(engine.streams(), this::joinGroups, kafkaBrokers);
         }
         final StreamEngine streams = engine.streams();
         for (final String name : streams.listTopics())
@@ -205,6 +221,26 @@ public final class ClusterNode implements AutoCloseable
         }
     }
 
+    /**
+     * Announces where this node's Kafka listener is, through the metadata group, until a majority has taken it;
+     * until then the other nodes' Metadata answers do not list this node.
+     */
+    private void announceKafkaListener()
+    {
+        try
+        {
+            kafka.announce(server.kafkaListener().host(), server.kafkaListener().port());
+        }
+        catch (final RuntimeException notYet)
+        {
+            LOGGER.debug("node {} could not announce its Kafka listener yet", config.nodeId(), notYet);
+            if (!joiner.isShutdown())
+            {
+                joiner.schedule(this::announceKafkaListener, 200, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
     private void warnWhileLeaderless()
     {
         if (metadataLeader() > 0)
@@ -247,6 +283,10 @@ public final class ClusterNode implements AutoCloseable
         }
         server.close();
         forwarded.close();
+        if (kafka != null)
+        {
+            kafka.close();
+        }
         closeQuietly(raft);
         engine.close();
     }

@@ -169,7 +169,7 @@ final class QueueEntryDescriptor
     /** Whether an entry of {@code type} ({@link ClusterEntryDescriptor#type}) is a queue entry. */
     static boolean isQueueType(final int type)
     {
-        return type >= TYPE_CREATE_SUBSCRIPTION;
+        return type >= TYPE_CREATE_SUBSCRIPTION && type <= TYPE_SETTLE;
     }
 
     /** The entry with its time replaced by {@code timeMillis}: the leader's clock, when it proposes the entry. */

@@ -39,16 +39,18 @@ final class KafkaBroker
     private final SaslPlain sasl;
     private final Spool engine;
 
-    KafkaBroker(final Spool engine, final KafkaListenerConfig config, final ExecutorService adminExecutor,
-        final EventLoopGroup timers)
+    /** @param replicated the cluster this node belongs to, or null for a single node. */
+    KafkaBroker(final Spool engine, final KafkaListenerConfig config, final KafkaCluster replicated,
+        final ExecutorService adminExecutor, final EventLoopGroup timers)
     {
         this.engine = engine;
         this.config = config;
         this.adminExecutor = adminExecutor;
         this.topicIds = new TopicIds(engine.streams());
-        this.cluster = new ClusterApis(engine, config, topicIds);
-        this.produce = new ProduceApi(engine, topicIds);
-        this.fetch = new FetchApi(engine.streams(), topicIds);
+        final PartitionLeaders leaders = new PartitionLeaders(replicated, config.nodeId());
+        this.cluster = new ClusterApis(engine, config, topicIds, leaders);
+        this.produce = new ProduceApi(engine, topicIds, leaders);
+        this.fetch = new FetchApi(engine.streams(), topicIds, leaders);
         this.classicGroups = new ClassicGroups(engine.streams(), config);
         this.classicMemberships = new ClassicGroupMemberships(classicGroups);
         engine.streams().addExternalGroups(classicMemberships);
@@ -80,7 +82,7 @@ final class KafkaBroker
                 case SASL_HANDSHAKE -> sasl.handshake(request);
                 case SASL_AUTHENTICATE -> sasl.authenticate(request);
                 case PRODUCE -> produce.produce(request);
-                case INIT_PRODUCER_ID -> produce.initProducerId(request);
+                case INIT_PRODUCER_ID -> onAdminThread(request, () -> produce.initProducerId(request));
                 case FETCH -> fetch.fetch(request);
                 case LIST_OFFSETS -> fetch.listOffsets(request);
                 case FIND_COORDINATOR -> cluster.findCoordinator(request);
