@@ -214,6 +214,18 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
         cluster.createTopic(name, replicationFactor, config);
     }
 
+    @Override
+    public void commitOffset(final String group, final TopicPartition partition, final long offset)
+    {
+        cluster.commitOffset(group, partition.topic(), partition.partition(), offset);
+    }
+
+    @Override
+    public long committedOffset(final String group, final TopicPartition partition)
+    {
+        return cluster.committedOffset(group, partition.topic(), partition.partition());
+    }
+
     /** Stops appending; batches handed on and not yet confirmed fail. */
     @Override
     public void close()

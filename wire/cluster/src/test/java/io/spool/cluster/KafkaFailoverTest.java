@@ -8,6 +8,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -15,6 +16,7 @@ import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicDeletionDisabledException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -143,6 +145,36 @@ class KafkaFailoverTest
         }
     }
 
+    @Test
+    void anAssignedConsumersCommittedOffsetIsReadThroughAnotherNodeAndGroupMembershipIsRefused() throws Exception
+    {
+        try (Admin admin = launchWithTopic())
+        {
+            awaitLeader(admin, -1);
+            try (KafkaProducer<byte[], byte[]> producer = producer())
+            {
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, value(0))).get(30, TimeUnit.SECONDS);
+                producer.send(new ProducerRecord<>(TOPIC, 0, null, value(1))).get(30, TimeUnit.SECONDS);
+            }
+            final TopicPartition partition = new TopicPartition(TOPIC, 0);
+            try (KafkaConsumer<byte[], byte[]> first = consumer(cluster.node(1).kafkaAddress(), "billing"))
+            {
+                first.assign(List.of(partition));
+                first.commitSync(Map.of(partition, new OffsetAndMetadata(2)));
+            }
+            try (KafkaConsumer<byte[], byte[]> second = consumer(cluster.node(3).kafkaAddress(), "billing"))
+            {
+                assertThat(second.committed(java.util.Set.of(partition)).get(partition).offset()).isEqualTo(2);
+            }
+            try (KafkaConsumer<byte[], byte[]> member = consumer(cluster.kafkaBootstrap(), "members"))
+            {
+                member.subscribe(List.of(TOPIC));
+                assertThatThrownBy(() -> member.poll(Duration.ofSeconds(10)))
+                    .isInstanceOf(UnsupportedVersionException.class);
+            }
+        }
+    }
+
     /** Three nodes with Kafka listeners, and the topic created through Kafka's Admin once every node is listed. */
     private Admin launchWithTopic() throws Exception
     {
@@ -183,13 +215,25 @@ class KafkaFailoverTest
         return new KafkaProducer<>(props);
     }
 
-    private List<ConsumerRecord<byte[], byte[]>> readAll(final int count)
+    /** A consumer of {@code group} (null for none) bootstrapped from {@code bootstrap}. */
+    private static KafkaConsumer<byte[], byte[]> consumer(final String bootstrap, final String group)
     {
-        final Properties props = common();
+        final Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        if (group != null)
+        {
+            props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        }
+        return new KafkaConsumer<>(props);
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> readAll(final int count)
+    {
         final List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props))
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(cluster.kafkaBootstrap(), null))
         {
             final TopicPartition partition = new TopicPartition(TOPIC, 0);
             consumer.assign(List.of(partition));

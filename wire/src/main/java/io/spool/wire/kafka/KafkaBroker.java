@@ -24,7 +24,7 @@ final class KafkaBroker
     static final long SWEEP_MILLIS = 50;
 
     private final KafkaListenerConfig config;
-    private final SupportedApis apis = new SupportedApis();
+    private final SupportedApis apis;
     private final TopicIds topicIds;
     private final ExecutorService adminExecutor;
     private final ClusterApis cluster;
@@ -38,14 +38,18 @@ final class KafkaBroker
     private final GroupAdminApis groupAdmin;
     private final SaslPlain sasl;
     private final Spool engine;
+    /** The cluster this node belongs to, or null for a single node. */
+    private final KafkaCluster replicated;
 
     /** @param replicated the cluster this node belongs to, or null for a single node. */
     KafkaBroker(final Spool engine, final KafkaListenerConfig config, final KafkaCluster replicated,
         final ExecutorService adminExecutor, final EventLoopGroup timers)
     {
         this.engine = engine;
+        this.replicated = replicated;
         this.config = config;
         this.adminExecutor = adminExecutor;
+        this.apis = new SupportedApis(replicated != null);
         this.topicIds = new TopicIds(engine.streams());
         final PartitionLeaders leaders = new PartitionLeaders(replicated, config.nodeId());
         this.cluster = new ClusterApis(engine, config, topicIds, leaders);
@@ -56,7 +60,7 @@ final class KafkaBroker
         engine.streams().addExternalGroups(classicMemberships);
         this.consumerGroups = new ConsumerGroups(engine.streams(), config, topicIds);
         this.shareGroups = new ShareGroups(engine, config, topicIds);
-        this.offsets = new OffsetApis(engine.streams(), topicIds, classicGroups, consumerGroups);
+        this.offsets = new OffsetApis(engine.streams(), topicIds, classicGroups, consumerGroups, leaders);
         this.groupAdmin = new GroupAdminApis(engine, topicIds, classicGroups, consumerGroups, shareGroups);
         this.sasl = new SaslPlain(config.token());
         timers.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
@@ -95,8 +99,9 @@ final class KafkaBroker
                 case SHARE_GROUP_HEARTBEAT -> shareGroups.heartbeat(request);
                 case SHARE_FETCH -> shareGroups.fetch(request);
                 case SHARE_ACKNOWLEDGE -> onAdminThread(request, () -> shareGroups.acknowledge(request));
-                case OFFSET_COMMIT -> offsets.commit(request);
-                case OFFSET_FETCH -> offsets.fetch(request);
+                // a cluster node's offsets go through the partitions' groups, which a request waits for
+                case OFFSET_COMMIT -> onAdminThreadOnACluster(request, () -> offsets.commit(request));
+                case OFFSET_FETCH -> onAdminThreadOnACluster(request, () -> offsets.fetch(request));
                 case METADATA -> onAdminThread(request, () -> cluster.metadata(request));
                 case CREATE_TOPICS -> onAdminThread(request, () -> cluster.createTopics(request));
                 case DELETE_TOPICS -> onAdminThread(request, () -> cluster.deleteTopics(request));
@@ -113,6 +118,18 @@ final class KafkaBroker
         catch (final RuntimeException ex)
         {
             answerFailure(request, ex);
+        }
+    }
+
+    private void onAdminThreadOnACluster(final KafkaRequest request, final Runnable work)
+    {
+        if (replicated == null)
+        {
+            work.run();
+        }
+        else
+        {
+            onAdminThread(request, work);
         }
     }
 

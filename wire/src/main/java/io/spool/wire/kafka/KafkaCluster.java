@@ -2,6 +2,7 @@ package io.spool.wire.kafka;
 
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -85,4 +86,14 @@ public interface KafkaCluster
      * @throws io.spool.api.stream.TopicExistsException when the cluster has a topic of that name.
      */
     void createTopic(String name, int replicationFactor, TopicConfig config);
+
+    /**
+     * Commits a consumer group's offset in a partition through the partition's group, in order with its records.
+     *
+     * @throws io.spool.api.InvalidRequestException when the offset is above the partition's replicated end.
+     */
+    void commitOffset(String group, TopicPartition partition, long offset);
+
+    /** The group's committed offset in a partition as the partition's leader holds it; -1 for none. */
+    long committedOffset(String group, TopicPartition partition);
 }
