@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the same records at the same offsets). Publishes to replicated topics go through a {@link ClusterClient}, which
  * finds each partition's leader, or through any node's native server as {@code PUBLISH_SEQUENCED} batches (a
  * {@code FailoverProducer}), which the node hands on through a client of its own ({@link ForwardedPublishes}).
- * Thread-safe.
+ * With a Kafka port in its server settings the node also serves Kafka's protocol as one broker of the cluster
+ * ({@link KafkaReplication}), and announces the listener through the metadata group. Thread-safe.
  */
 public final class ClusterNode implements AutoCloseable
 {
