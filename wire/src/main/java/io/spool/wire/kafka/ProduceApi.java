@@ -57,8 +57,17 @@ final class ProduceApi
         }
         if (leaders.isCluster())
         {
-            // as Kafka's own brokers do for a producer without a transactional id: a fresh id, never a bumped epoch
-            request.respond(response.setProducerId(leaders.cluster().newProducerId()).setProducerEpoch((short)0));
+            try
+            {
+                // as Kafka's brokers do for a producer without a transactional id: a fresh id, never a bumped epoch
+                response.setProducerId(leaders.cluster().newProducerId()).setProducerEpoch((short)0);
+            }
+            catch (final RuntimeException noBlock)
+            {
+                // the cluster could not commit a new block of ids in time; the client retries this error
+                response.setErrorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+            }
+            request.respond(response);
             return;
         }
         final boolean bump = body.producerId() >= 0;
