@@ -50,6 +50,12 @@ final class ClusterServing
         final PrintWriter out = command.getOut();
         out.printf("spool server: cluster node %d of %s, consensus on %s, clients on %s:%d, data directory %s%n",
             nodeId, nodeConfig.members(), self.address(), node.server().host(), node.server().port(), dataDirectory);
+        if (node.server().kafkaListener() != null)
+        {
+            out.printf("spool server: Kafka listener on %s (bootstrap.servers=%s; Metadata names every node's " +
+                "listener once it has started)%n", node.server().kafkaListener().bootstrapServers(),
+                node.server().kafkaListener().bootstrapServers());
+        }
         out.flush();
         node.server().awaitClose();
         return 0;

@@ -117,10 +117,10 @@ final class ServerCommand implements Callable<Integer>
         }
         if (nodeId != null || cluster != null)
         {
-            if (kafkaPort != null || sqsPort != null || metricsPort != null)
+            if (sqsPort != null || metricsPort != null)
             {
-                throw new ParameterException(spec.commandLine(), "a cluster node serves the native protocol only " +
-                    "so far: drop --kafka-port, --sqs-port and --metrics-port, or --node-id and --cluster");
+                throw new ParameterException(spec.commandLine(), "a cluster node serves the native and the Kafka " +
+                    "protocols only so far: drop --sqs-port and --metrics-port, or --node-id and --cluster");
             }
             return serveClusterNode(settings);
         }

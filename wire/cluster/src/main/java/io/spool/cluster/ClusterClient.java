@@ -291,6 +291,25 @@ public final class ClusterClient implements AutoCloseable
         return publisher == null ? 0 : publisher.entriesSent();
     }
 
+    /** Sends an entry to the metadata group. */
+    CompletableFuture<RaftClientReply> sendToMetadata(final Message entry)
+    {
+        return metadata.async().send(entry);
+    }
+
+    /**
+     * @throws UnknownTopicException when the cluster has no such topic.
+     */
+    int replicationFactor(final String topic)
+    {
+        return describe(topic).replicationFactor();
+    }
+
+    ClusterGroups groups()
+    {
+        return groups;
+    }
+
     private RaftClient client(final TopicPartition partition)
     {
         return partitions.computeIfAbsent(partition, p ->

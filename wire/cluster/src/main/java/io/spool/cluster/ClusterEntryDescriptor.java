@@ -93,6 +93,13 @@ public final class ClusterEntryDescriptor
         out.writeByte(TYPE_PUBLISH);
         out.writeLongLE(producerId);
         out.writeLongLE(sequence);
+        writeRecords(out, records);
+        return toMessage(out);
+    }
+
+    /** A batch's Record Count and records, as PUBLISH lays them out (and KAFKA_PUBLISH after it). */
+    static void writeRecords(final ByteBuf out, final List<ProducerRecord> records)
+    {
         out.writeIntLE(records.size());
         for (final ProducerRecord record : records)
         {
@@ -101,7 +108,6 @@ public final class ClusterEntryDescriptor
             Fields.writeBytes(out, HeadersCodec.encode(record.headers()));
             Fields.writeBytes(out, record.value());
         }
-        return toMessage(out);
     }
 
     public static Message createTopic(final String name, final int replicationFactor, final TopicConfig config)
@@ -161,6 +167,12 @@ public final class ClusterEntryDescriptor
         in.skipBytes(2);
         final long producerId = in.readLongLE();
         final long sequence = in.readLongLE();
+        return new Publish(producerId, sequence, readRecords(topic, partition, in));
+    }
+
+    /** The records {@link #writeRecords} wrote, bound for the group's partition. */
+    static List<ProducerRecord> readRecords(final String topic, final int partition, final ByteBuf in)
+    {
         final int count = in.readIntLE();
         final List<ProducerRecord> records = new ArrayList<>(count);
         for (int i = 0; i < count; i++)
@@ -172,7 +184,7 @@ public final class ClusterEntryDescriptor
             records.add(new ProducerRecord(topic, partition, timestamp, key, decodeHeaders(headers),
                 value));
         }
-        return new Publish(producerId, sequence, records);
+        return records;
     }
 
     private static Map<String, byte[]> decodeHeaders(final byte[] headers)

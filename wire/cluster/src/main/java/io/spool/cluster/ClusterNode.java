@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the same records at the same offsets). Publishes to replicated topics go through a {@link ClusterClient}, which
  * finds each partition's leader, or through any node's native server as {@code PUBLISH_SEQUENCED} batches (a
  * {@code FailoverProducer}), which the node hands on through a client of its own ({@link ForwardedPublishes}).
- * Thread-safe.
+ * With a Kafka port in its server settings the node also serves Kafka's protocol as one broker of the cluster
+ * ({@link KafkaReplication}), and announces the listener through the metadata group. Thread-safe.
  */
 public final class ClusterNode implements AutoCloseable
 {
@@ -53,6 +54,10 @@ public final class ClusterNode implements AutoCloseable
     private final RaftServer raft;
     /** Where the node's native server hands on sequenced publishes, through a cluster client of its own. */
     private final ForwardedPublishes forwarded;
+    /** The Kafka listeners the nodes announced, as the metadata group applied them. */
+    private final KafkaBrokers kafkaBrokers = new KafkaBrokers();
+    /** What the node's Kafka listener asks of the cluster; null when the node serves no Kafka listener. */
+    private final KafkaReplication kafka;
     private final SpoolServer server;
     private final ScheduledFuture<?> leaderWatch;
     /** Takes a partition's group off this node when its disk refuses a write. */
@@ -73,6 +78,7 @@ public final class ClusterNode implements AutoCloseable
         final ClusterMembers.Member self = config.members().member(config.nodeId());
         RaftServer started = null;
         ForwardedPublishes handingOn = null;
+        KafkaReplication kafkaSide = null;
         SpoolServer serving = null;
         try
         {
@@ -90,13 +96,19 @@ public final class ClusterNode implements AutoCloseable
                 .build();
             started.start();
             handingOn = new ForwardedPublishes(config.members());
-            serving = SpoolServer.start(engine, config.server(), handingOn);
+            kafkaSide = config.server().kafkaPort() < 0 ? null :
+                new KafkaReplication(config.nodeId(), config.members(), started, kafkaBrokers);
+            serving = SpoolServer.start(engine, config.server(), handingOn, kafkaSide);
         }
         catch (final IOException | RuntimeException ex)
         {
             if (handingOn != null)
             {
                 handingOn.close();
+            }
+            if (kafkaSide != null)
+            {
+                kafkaSide.close();
             }
             closeQuietly(started);
             engine.close();
@@ -107,7 +119,12 @@ public final class ClusterNode implements AutoCloseable
         }
         this.raft = started;
         this.forwarded = handingOn;
+        this.kafka = kafkaSide;
         this.server = serving;
+        if (kafka != null)
+        {
+            joiner.execute(this::announceKafkaListener);
+        }
         final long seconds = LEADERLESS_WARNING.toSeconds();
         leaderWatch = joiner.scheduleWithFixedDelay(this::warnWhileLeaderless, seconds, seconds, TimeUnit.SECONDS);
         LOGGER.info("cluster node {} of {}: consensus on {}, clients on {}:{}", config.nodeId(), config.members(),
@@ -128,7 +145,7 @@ public final class ClusterNode implements AutoCloseable
     {
         if (groupId.equals(groups.metadata().getGroupId()))
         {
-            return new MetadataStateMachine(engine.streams(), this::joinGroups);
+            return new MetadataStateMachine(engine.streams(), this::joinGroups, kafkaBrokers);
         }
         final StreamEngine streams = engine.streams();
         for (final String name : streams.listTopics())
@@ -208,6 +225,26 @@ public final class ClusterNode implements AutoCloseable
         }
     }
 
+    /**
+     * Announces where this node's Kafka listener is, through the metadata group, until a majority has taken it;
+     * until then the other nodes' Metadata answers do not list this node.
+     */
+    private void announceKafkaListener()
+    {
+        try
+        {
+            kafka.announce(server.kafkaListener().host(), server.kafkaListener().port());
+        }
+        catch (final RuntimeException notYet)
+        {
+            LOGGER.debug("node {} could not announce its Kafka listener yet", config.nodeId(), notYet);
+            if (!joiner.isShutdown())
+            {
+                joiner.schedule(this::announceKafkaListener, 200, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
     private void warnWhileLeaderless()
     {
         if (metadataLeader() > 0)
@@ -250,6 +287,10 @@ public final class ClusterNode implements AutoCloseable
         }
         server.close();
         forwarded.close();
+        if (kafka != null)
+        {
+            kafka.close();
+        }
         closeQuietly(raft);
         engine.close();
     }

@@ -89,12 +89,17 @@ public final class ClusterProducer
     static CompletableFuture<Confirm> publish(final ClusterClient client, final TopicPartition where,
         final long producerId, final long sequence, final List<ProducerRecord> records)
     {
+        return client.publish(where, ClusterEntryDescriptor.publish(producerId, sequence, stamped(records)))
+            .thenApply(answer -> confirm(where, sequence, answer));
+    }
+
+    /** The records with the time of sending for a timestamp of -1, so that every node stores the same one. */
+    static List<ProducerRecord> stamped(final List<ProducerRecord> records)
+    {
         final long now = System.currentTimeMillis();
-        final List<ProducerRecord> stamped = records.stream()
+        return records.stream()
             .map(record -> record.timestamp() == ProducerRecord.APPEND_TIME ? record.withTimestamp(now) : record)
             .toList();
-        return client.publish(where, ClusterEntryDescriptor.publish(producerId, sequence, stamped))
-            .thenApply(answer -> confirm(where, sequence, answer));
     }
 
     private static Confirm confirm(final TopicPartition where, final long sequence, final RaftClientReply answer)

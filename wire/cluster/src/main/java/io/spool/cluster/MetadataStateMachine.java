@@ -9,6 +9,7 @@ import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +20,8 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
 
 /**
  * The state machine of the metadata group (every node): applies CREATE_TOPIC entries by creating the topic in this
- * node's engine and joining the groups of the partitions placed on this node.
+ * node's engine and joining the groups of the partitions placed on this node, and ANNOUNCE_KAFKA entries by noting
+ * where a node's Kafka listener is ({@link KafkaBrokers}).
  * <p>
  * The topics it knows are those its entries created, counted as they are applied, so a second create of a name is
  * refused the same way on every node; on a restart the entries are applied again, and a topic the engine already
@@ -30,16 +32,19 @@ final class MetadataStateMachine extends BaseStateMachine
 {
     private final StreamEngine streams;
     private final Consumer<CreateTopic> joinGroups;
+    private final KafkaBrokers kafkaBrokers;
     /** Written by the apply thread only; read by queries too. */
     private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
 
     /**
      * @param joinGroups called with each applied topic, to join its partitions' groups; must not block.
      */
-    MetadataStateMachine(final StreamEngine streams, final Consumer<CreateTopic> joinGroups)
+    MetadataStateMachine(final StreamEngine streams, final Consumer<CreateTopic> joinGroups,
+        final KafkaBrokers kafkaBrokers)
     {
         this.streams = streams;
         this.joinGroups = joinGroups;
+        this.kafkaBrokers = kafkaBrokers;
     }
 
     @Override
@@ -48,8 +53,15 @@ final class MetadataStateMachine extends BaseStateMachine
         final LogEntryProto entry = transaction.getLogEntry();
         try
         {
-            final CreateTopic create = ClusterEntryDescriptor.decodeCreateTopic(
-                entry.getStateMachineLogEntry().getLogData());
+            final ByteString data = entry.getStateMachineLogEntry().getLogData();
+            if (ClusterEntryDescriptor.type(data) == KafkaEntryDescriptor.TYPE_ANNOUNCE_KAFKA)
+            {
+                kafkaBrokers.announced(KafkaEntryDescriptor.decodeAnnounceKafka(data));
+                // the entry's index is the node's block of producer ids, which no other entry's index can repeat
+                return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(
+                    new Reply(STATUS_STORED, entry.getIndex(), 0, "")));
+            }
+            final CreateTopic create = ClusterEntryDescriptor.decodeCreateTopic(data);
             return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(apply(create)));
         }
         finally

@@ -188,6 +188,11 @@ final class PartitionStateMachine extends BaseStateMachine
             applied = apply(ClusterEntryDescriptor.decodePublish(topic, partition, data));
             stored = applied;
         }
+        else if (type == KafkaEntryDescriptor.TYPE_KAFKA_PUBLISH)
+        {
+            applied = applyKafka(KafkaEntryDescriptor.decodeKafkaPublish(topic, partition, data));
+            stored = applied;
+        }
         else
         {
             throw unknownType(type);
@@ -238,10 +243,31 @@ final class PartitionStateMachine extends BaseStateMachine
                     "is no longer known") :
                 new Reply(STATUS_DUPLICATE, first.baseOffset(), first.count(), ""));
         }
+        windows.appended(publish.producerId(), publish.sequence(), nextOffset, records.size());
+        return store(records);
+    }
+
+    /** A Kafka producer's batch, its sequence judged as a Kafka partition leader would ({@link KafkaSequences}). */
+    private CompletableFuture<Reply> applyKafka(final KafkaEntryDescriptor.KafkaPublish publish)
+    {
+        if (publish.hasProducerId())
+        {
+            final Reply answered = KafkaSequences.check(windows, publish);
+            if (answered != null)
+            {
+                return CompletableFuture.completedFuture(answered);
+            }
+            windows.appended(publish.producerId(), publish.baseSequence(), nextOffset, publish.records().size());
+        }
+        return store(publish.records());
+    }
+
+    /** Gives the batch the next offsets, and stores what of it the local log does not hold yet. */
+    private CompletableFuture<Reply> store(final List<ProducerRecord> records)
+    {
         final long baseOffset = nextOffset;
         final int count = records.size();
         nextOffset += count;
-        windows.appended(publish.producerId(), publish.sequence(), baseOffset, count);
         final int alreadyStored = (int)Math.max(0, Math.min(count, storedEnd - baseOffset));
         final Reply stored = new Reply(STATUS_STORED, baseOffset, count, "");
         if (alreadyStored == count)

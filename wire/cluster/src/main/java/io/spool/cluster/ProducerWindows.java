@@ -29,6 +29,13 @@ final class ProducerWindows
         final Batch[] batches = new Batch[RETAINED_BATCHES];
         int next;
         long highest = Long.MIN_VALUE;
+        /** A Kafka producer's epoch; -1 for a producer without one. */
+        int epoch = -1;
+
+        Batch last()
+        {
+            return batches[(next + RETAINED_BATCHES - 1) % RETAINED_BATCHES];
+        }
 
         Batch find(final long sequence)
         {
@@ -64,6 +71,28 @@ final class ProducerWindows
     {
         final Window window = producers.get(producerId);
         return window == null ? null : window.find(sequence);
+    }
+
+    /** The producer's last appended batch, or null when it is not remembered. */
+    Batch last(final long producerId)
+    {
+        final Window window = producers.get(producerId);
+        return window == null ? null : window.last();
+    }
+
+    /** The epoch a Kafka producer's batches were appended under, or -1 when it is not remembered. */
+    int epoch(final long producerId)
+    {
+        final Window window = producers.get(producerId);
+        return window == null ? -1 : window.epoch;
+    }
+
+    /** Starts a Kafka producer over at {@code epoch}: its batches of an earlier epoch are forgotten. */
+    void startEpoch(final long producerId, final int epoch)
+    {
+        final Window window = new Window();
+        window.epoch = epoch;
+        producers.put(producerId, window);
     }
 
     void appended(final long producerId, final long sequence, final long baseOffset, final int count)

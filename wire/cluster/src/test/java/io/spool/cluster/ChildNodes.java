@@ -25,11 +25,23 @@ final class ChildNodes implements AutoCloseable
     /** Launches {@code size} nodes, each under {@code dir/node-N}, and waits until every one serves. */
     static ChildNodes launch(final Path dir, final int size)
     {
+        return launch(dir, size, false);
+    }
+
+    /** As {@link #launch(Path, int)}, each node with a Kafka listener on a loopback port it keeps across restarts. */
+    static ChildNodes launchWithKafka(final Path dir, final int size)
+    {
+        return launch(dir, size, true);
+    }
+
+    private static ChildNodes launch(final Path dir, final int size, final boolean kafka)
+    {
         final ChildNodes cluster = new ChildNodes(LoopbackPorts.members(size));
+        final List<Integer> kafkaPorts = kafka ? LoopbackPorts.free(size) : null;
         for (final ClusterMembers.Member member : cluster.members.members())
         {
             cluster.nodes.add(new NodeProcess(member.id(), cluster.members, dir.resolve("node-" + member.id()),
-                TestNodes.ELECTION_TIMEOUT));
+                TestNodes.ELECTION_TIMEOUT, kafka ? kafkaPorts.get(cluster.nodes.size()) : -1));
         }
         try
         {
@@ -52,6 +64,12 @@ final class ChildNodes implements AutoCloseable
     List<NodeProcess> nodes()
     {
         return nodes;
+    }
+
+    /** Every node's Kafka listener, as {@code bootstrap.servers} takes the list. */
+    String kafkaBootstrap()
+    {
+        return String.join(",", nodes.stream().map(NodeProcess::kafkaAddress).toList());
     }
 
     NodeProcess node(final int nodeId)

@@ -7,6 +7,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** One cluster node run as a child JVM ({@link ClusterNodeChild}), which a test can SIGKILL and start again. */
@@ -16,16 +18,26 @@ final class NodeProcess implements AutoCloseable
     private final ClusterMembers members;
     private final Path dataDir;
     private final Duration electionTimeout;
+    /** The port of the node's Kafka listener, the same in every run; -1 for none. */
+    private final int kafkaPort;
     private Process process;
     private int clientPort;
     private int starts;
 
     NodeProcess(final int nodeId, final ClusterMembers members, final Path dataDir, final Duration electionTimeout)
     {
+        this(nodeId, members, dataDir, electionTimeout, -1);
+    }
+
+    /** @param kafkaPort the loopback port of the node's Kafka listener in every run, or -1 for none. */
+    NodeProcess(final int nodeId, final ClusterMembers members, final Path dataDir, final Duration electionTimeout,
+        final int kafkaPort)
+    {
         this.nodeId = nodeId;
         this.members = members;
         this.dataDir = dataDir;
         this.electionTimeout = electionTimeout;
+        this.kafkaPort = kafkaPort;
     }
 
     int nodeId()
@@ -50,6 +62,16 @@ final class NodeProcess implements AutoCloseable
         return dataDir.resolveSibling("node-" + nodeId + "-run-" + starts + ".log");
     }
 
+    /** The address of the node's Kafka listener, as {@code bootstrap.servers} takes it. */
+    String kafkaAddress()
+    {
+        if (kafkaPort < 0)
+        {
+            throw new IllegalStateException("node " + nodeId + " was launched without a Kafka listener");
+        }
+        return "127.0.0.1:" + kafkaPort;
+    }
+
     boolean isAlive()
     {
         return process != null && process.isAlive();
@@ -70,11 +92,16 @@ final class NodeProcess implements AutoCloseable
         try
         {
             // a node under test lives seconds: the quick compiler alone starts it sooner
-            process = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            final List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-cp", System.getProperty("java.class.path"), ClusterNodeChild.class.getName(),
                 Integer.toString(nodeId), members.toString(), dataDir.toString(),
-                Long.toString(electionTimeout.toMillis()))
+                Long.toString(electionTimeout.toMillis())));
+            if (kafkaPort >= 0)
+            {
+                command.add(Integer.toString(kafkaPort));
+            }
+            process = new ProcessBuilder(command)
                 .redirectError(runLog().toFile())
                 .start();
         }

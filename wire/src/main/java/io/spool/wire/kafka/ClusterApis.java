@@ -10,6 +10,7 @@ import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.message.CreateTopicsRequestData;
+import org.apache.kafka.common.message.CreateTopicsRequestData.CreatableTopic;
 import org.apache.kafka.common.message.CreateTopicsResponseData;
 import org.apache.kafka.common.message.DeleteTopicsRequestData;
 import org.apache.kafka.common.message.DeleteTopicsResponseData;
@@ -38,19 +39,20 @@ import java.util.Map;
 final class ClusterApis
 {
     static final String CLUSTER_ID = "spool-kafka-listener";
-    /** The partition leader epoch the listener reports; one node leads forever, so it never changes. */
-    static final int LEADER_EPOCH = 0;
 
     private final Spool engine;
     private final KafkaListenerConfig config;
     private final TopicIds topicIds;
+    private final PartitionLeaders leaders;
     private volatile int port;
 
-    ClusterApis(final Spool engine, final KafkaListenerConfig config, final TopicIds topicIds)
+    ClusterApis(final Spool engine, final KafkaListenerConfig config, final TopicIds topicIds,
+        final PartitionLeaders leaders)
     {
         this.engine = engine;
         this.config = config;
         this.topicIds = topicIds;
+        this.leaders = leaders;
         this.port = config.port();
     }
 
@@ -66,12 +68,13 @@ final class ClusterApis
         final MetadataResponseData response = new MetadataResponseData()
             .setClusterId(CLUSTER_ID)
             .setControllerId(config.nodeId());
-        response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
-            .setNodeId(config.nodeId()).setHost(config.advertisedHost()).setPort(port));
+        final List<KafkaCluster.Broker> brokers = brokers();
+        brokers.forEach(broker -> response.brokers().add(new MetadataResponseData.MetadataResponseBroker()
+            .setNodeId(broker.nodeId()).setHost(broker.host()).setPort(broker.port())));
         final boolean autoCreate = config.autoCreateTopics() && (request.version() < 4 || body.allowAutoTopicCreation());
         if (body.topics() == null)
         {
-            engine.streams().listTopics().forEach(name -> response.topics().add(describeTopic(name, false)));
+            engine.streams().listTopics().forEach(name -> response.topics().add(describeTopic(name, false, brokers)));
         }
         else
         {
@@ -84,13 +87,21 @@ final class ClusterApis
                         .setTopicId(wanted.topicId()).setErrorCode(Errors.UNKNOWN_TOPIC_ID.code()));
                     continue;
                 }
-                response.topics().add(describeTopic(name, autoCreate));
+                response.topics().add(describeTopic(name, autoCreate, brokers));
             }
         }
         request.respond(response);
     }
 
-    private MetadataResponseData.MetadataResponseTopic describeTopic(final String name, final boolean autoCreate)
+    /** Every node's listener on a cluster; this listener alone on a single node. */
+    private List<KafkaCluster.Broker> brokers()
+    {
+        return leaders.isCluster() ? leaders.cluster().brokers() :
+            List.of(new KafkaCluster.Broker(config.nodeId(), config.advertisedHost(), port));
+    }
+
+    private MetadataResponseData.MetadataResponseTopic describeTopic(final String name, final boolean autoCreate,
+        final List<KafkaCluster.Broker> brokers)
     {
         final MetadataResponseData.MetadataResponseTopic out = new MetadataResponseData.MetadataResponseTopic()
             .setName(name).setTopicId(topicIds.idOf(name));
@@ -112,26 +123,39 @@ final class ClusterApis
         }
         for (int p = 0; p < topic.partitionCount(); p++)
         {
+            final KafkaCluster.Placement placement = leaders.placement(name, p);
+            final boolean reachable = brokers.stream().anyMatch(broker -> broker.nodeId() == placement.leader());
+            // Raft commits on any majority of the replicas, so there is no in-sync set to report: the ISR field
+            // names every replica, and a client reads and writes through the leader alone.
             out.partitions().add(new MetadataResponseData.MetadataResponsePartition()
                 .setPartitionIndex(p)
-                .setLeaderId(config.nodeId())
-                .setLeaderEpoch(LEADER_EPOCH)
-                .setReplicaNodes(List.of(config.nodeId()))
-                .setIsrNodes(List.of(config.nodeId())));
+                .setErrorCode(reachable ? Errors.NONE.code() : Errors.LEADER_NOT_AVAILABLE.code())
+                .setLeaderId(reachable ? placement.leader() : -1)
+                .setLeaderEpoch(placement.leaderEpoch())
+                .setReplicaNodes(placement.replicas())
+                .setIsrNodes(placement.replicas()));
         }
         return out;
     }
 
-    /** Creates a topic; one created at the same moment by another request is taken as it is. */
+    /**
+     * Creates a topic; one created at the same moment by another request is taken as it is. On a cluster node the
+     * topic is created through the cluster and may not be in this node's engine yet (null then).
+     */
     private Topic createTopic(final String name, final TopicConfig topic)
     {
         try
         {
+            if (leaders.isCluster())
+            {
+                leaders.cluster().createTopic(name, leaders.cluster().defaultReplicationFactor(), topic);
+                return engine.streams().topics().topicOrNull(name);
+            }
             return engine.createTopic(name, topic);
         }
         catch (final TopicExistsException ex)
         {
-            return engine.streams().topics().topic(name);
+            return engine.streams().topics().topicOrNull(name);
         }
     }
 
@@ -158,8 +182,8 @@ final class ClusterApis
     {
         final DescribeClusterResponseData response = new DescribeClusterResponseData()
             .setClusterId(CLUSTER_ID).setControllerId(config.nodeId());
-        response.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker()
-            .setBrokerId(config.nodeId()).setHost(config.advertisedHost()).setPort(port));
+        brokers().forEach(broker -> response.brokers().add(new DescribeClusterResponseData.DescribeClusterBroker()
+            .setBrokerId(broker.nodeId()).setHost(broker.host()).setPort(broker.port())));
         request.respond(response);
     }
 
@@ -174,13 +198,21 @@ final class ClusterApis
             try
             {
                 final TopicConfig topic = newTopic(wanted);
+                final int replicationFactor = replicationFactor(wanted);
                 if (!body.validateOnly())
                 {
-                    engine.createTopic(wanted.name(), topic);
+                    if (leaders.isCluster())
+                    {
+                        leaders.cluster().createTopic(wanted.name(), replicationFactor, topic);
+                    }
+                    else
+                    {
+                        engine.createTopic(wanted.name(), topic);
+                    }
                 }
                 result.setTopicId(topicIds.idOf(wanted.name()))
                     .setNumPartitions(topic.partitions())
-                    .setReplicationFactor((short)1);
+                    .setReplicationFactor((short)replicationFactor);
                 TopicSettings.describe(topic).forEach((name, value) -> result.configs().add(
                     new CreateTopicsResponseData.CreatableTopicConfigs().setName(name).setValue(value)
                         .setConfigSource(DescribeConfigsResponse.ConfigSource.TOPIC_CONFIG.id())));
@@ -198,13 +230,37 @@ final class ClusterApis
         request.respond(response);
     }
 
+    /**
+     * The copies a new topic gets: one on a single node; on a cluster the request's, or the cluster's default when
+     * the request leaves it to the broker (-1).
+     */
+    private int replicationFactor(final CreatableTopic wanted)
+    {
+        if (!leaders.isCluster())
+        {
+            if (wanted.replicationFactor() > 1)
+            {
+                throw new InvalidReplicationFactorException("Spool keeps one copy of each partition on a single " +
+                    "node; replication factor " + wanted.replicationFactor() + " cannot be met (a cluster's nodes " +
+                    "replicate topics)");
+            }
+            return 1;
+        }
+        final int factor = wanted.replicationFactor() < 0 ? leaders.cluster().defaultReplicationFactor() :
+            wanted.replicationFactor();
+        try
+        {
+            leaders.cluster().checkReplicationFactor(factor);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new InvalidReplicationFactorException(ex.getMessage());
+        }
+        return factor;
+    }
+
     private TopicConfig newTopic(final CreateTopicsRequestData.CreatableTopic wanted)
     {
-        if (wanted.replicationFactor() > 1)
-        {
-            throw new InvalidReplicationFactorException("Spool keeps one copy of each partition; replication factor " +
-                wanted.replicationFactor() + " cannot be met");
-        }
         if (!wanted.assignments().isEmpty())
         {
             throw new InvalidConfigurationException("Spool places partitions itself; replica assignments are refused");
@@ -230,6 +286,12 @@ final class ClusterApis
             if (name == null)
             {
                 result.setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
+            }
+            else if (leaders.isCluster())
+            {
+                result.setErrorCode(Errors.TOPIC_DELETION_DISABLED.code()).setErrorMessage("a cluster node does " +
+                    "not delete topics yet: deletion is not replicated, and deleting one node's copy would make " +
+                    "its log differ from the others'");
             }
             else
             {

@@ -30,13 +30,15 @@ final class FetchApi
 {
     private final StreamEngine streams;
     private final TopicIds topicIds;
+    private final PartitionLeaders leaders;
     private final Map<KafkaConnection, PartitionReaders> readers = new ConcurrentHashMap<>();
     private final Map<PartitionLog, FetchWaiters> waiters = new ConcurrentHashMap<>();
 
-    FetchApi(final StreamEngine streams, final TopicIds topicIds)
+    FetchApi(final StreamEngine streams, final TopicIds topicIds, final PartitionLeaders leaders)
     {
         this.streams = streams;
         this.topicIds = topicIds;
+        this.leaders = leaders;
     }
 
     void fetch(final KafkaRequest request)
@@ -91,7 +93,16 @@ final class FetchApi
                     read.failed = true;
                     continue;
                 }
+                final KafkaCluster.Placement placement = leaders.placement(name, partition.partition());
+                if (!placement.ledHere())
+                {
+                    out.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    LeaderHints.fetch(leaders, placement, request.version(), out, response);
+                    read.failed = true;
+                    continue;
+                }
                 final PartitionLog log = topic.partition(partition.partition());
+                // only committed records are in a cluster node's log, so its end is the high watermark
                 final long end = log.endOffset();
                 out.setHighWatermark(end).setLastStableOffset(end).setLogStartOffset(log.startOffset());
                 final long offset = partition.fetchOffset();
@@ -140,13 +151,23 @@ final class FetchApi
                 final ListOffsetsResponseData.ListOffsetsPartitionResponse out =
                     new ListOffsetsResponseData.ListOffsetsPartitionResponse()
                         .setPartitionIndex(partition.partitionIndex()).setTimestamp(-1).setOffset(-1)
-                        .setLeaderEpoch(request.version() >= 4 ? ClusterApis.LEADER_EPOCH : -1);
+                        .setLeaderEpoch(-1);
                 topicResponse.partitions().add(out);
                 if (topic == null || partition.partitionIndex() < 0 ||
                     partition.partitionIndex() >= topic.partitionCount())
                 {
                     out.setErrorCode(Errors.UNKNOWN_TOPIC_OR_PARTITION.code());
                     continue;
+                }
+                final KafkaCluster.Placement placement = leaders.placement(wanted.name(), partition.partitionIndex());
+                if (!placement.ledHere())
+                {
+                    out.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code());
+                    continue;
+                }
+                if (request.version() >= 4)
+                {
+                    out.setLeaderEpoch(placement.leaderEpoch());
                 }
                 offsetFor(topic.partition(partition.partitionIndex()), partition.timestamp(), out);
             }

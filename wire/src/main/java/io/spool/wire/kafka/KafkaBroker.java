@@ -24,7 +24,7 @@ final class KafkaBroker
     static final long SWEEP_MILLIS = 50;
 
     private final KafkaListenerConfig config;
-    private final SupportedApis apis = new SupportedApis();
+    private final SupportedApis apis;
     private final TopicIds topicIds;
     private final ExecutorService adminExecutor;
     private final ClusterApis cluster;
@@ -38,23 +38,29 @@ final class KafkaBroker
     private final GroupAdminApis groupAdmin;
     private final SaslPlain sasl;
     private final Spool engine;
+    /** The cluster this node belongs to, or null for a single node. */
+    private final KafkaCluster replicated;
 
-    KafkaBroker(final Spool engine, final KafkaListenerConfig config, final ExecutorService adminExecutor,
-        final EventLoopGroup timers)
+    /** @param replicated the cluster this node belongs to, or null for a single node. */
+    KafkaBroker(final Spool engine, final KafkaListenerConfig config, final KafkaCluster replicated,
+        final ExecutorService adminExecutor, final EventLoopGroup timers)
     {
         this.engine = engine;
+        this.replicated = replicated;
         this.config = config;
         this.adminExecutor = adminExecutor;
+        this.apis = new SupportedApis(replicated != null);
         this.topicIds = new TopicIds(engine.streams());
-        this.cluster = new ClusterApis(engine, config, topicIds);
-        this.produce = new ProduceApi(engine, topicIds);
-        this.fetch = new FetchApi(engine.streams(), topicIds);
+        final PartitionLeaders leaders = new PartitionLeaders(replicated, config.nodeId());
+        this.cluster = new ClusterApis(engine, config, topicIds, leaders);
+        this.produce = new ProduceApi(engine, topicIds, leaders);
+        this.fetch = new FetchApi(engine.streams(), topicIds, leaders);
         this.classicGroups = new ClassicGroups(engine.streams(), config);
         this.classicMemberships = new ClassicGroupMemberships(classicGroups);
         engine.streams().addExternalGroups(classicMemberships);
         this.consumerGroups = new ConsumerGroups(engine.streams(), config, topicIds);
         this.shareGroups = new ShareGroups(engine, config, topicIds);
-        this.offsets = new OffsetApis(engine.streams(), topicIds, classicGroups, consumerGroups);
+        this.offsets = new OffsetApis(engine.streams(), topicIds, classicGroups, consumerGroups, leaders);
         this.groupAdmin = new GroupAdminApis(engine, topicIds, classicGroups, consumerGroups, shareGroups);
         this.sasl = new SaslPlain(config.token());
         timers.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
@@ -80,7 +86,7 @@ final class KafkaBroker
                 case SASL_HANDSHAKE -> sasl.handshake(request);
                 case SASL_AUTHENTICATE -> sasl.authenticate(request);
                 case PRODUCE -> produce.produce(request);
-                case INIT_PRODUCER_ID -> produce.initProducerId(request);
+                case INIT_PRODUCER_ID -> onAdminThread(request, () -> produce.initProducerId(request));
                 case FETCH -> fetch.fetch(request);
                 case LIST_OFFSETS -> fetch.listOffsets(request);
                 case FIND_COORDINATOR -> cluster.findCoordinator(request);
@@ -93,8 +99,9 @@ final class KafkaBroker
                 case SHARE_GROUP_HEARTBEAT -> shareGroups.heartbeat(request);
                 case SHARE_FETCH -> shareGroups.fetch(request);
                 case SHARE_ACKNOWLEDGE -> onAdminThread(request, () -> shareGroups.acknowledge(request));
-                case OFFSET_COMMIT -> offsets.commit(request);
-                case OFFSET_FETCH -> offsets.fetch(request);
+                // a cluster node's offsets go through the partitions' groups, which a request waits for
+                case OFFSET_COMMIT -> onAdminThreadOnACluster(request, () -> offsets.commit(request));
+                case OFFSET_FETCH -> onAdminThreadOnACluster(request, () -> offsets.fetch(request));
                 case METADATA -> onAdminThread(request, () -> cluster.metadata(request));
                 case CREATE_TOPICS -> onAdminThread(request, () -> cluster.createTopics(request));
                 case DELETE_TOPICS -> onAdminThread(request, () -> cluster.deleteTopics(request));
@@ -111,6 +118,18 @@ final class KafkaBroker
         catch (final RuntimeException ex)
         {
             answerFailure(request, ex);
+        }
+    }
+
+    private void onAdminThreadOnACluster(final KafkaRequest request, final Runnable work)
+    {
+        if (replicated == null)
+        {
+            work.run();
+        }
+        else
+        {
+            onAdminThread(request, work);
         }
     }
 

@@ -16,6 +16,7 @@ import io.spool.api.stream.UnknownTopicException;
 import org.apache.kafka.common.protocol.Errors;
 
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The Kafka error a client understands for each of Spool's exceptions: retriable where a retry can succeed, with
@@ -54,7 +55,7 @@ final class KafkaErrors
         {
             return Errors.POLICY_VIOLATION;
         }
-        if (error instanceof BackPressureException)
+        if (error instanceof BackPressureException || error instanceof TimeoutException)
         {
             return Errors.REQUEST_TIMED_OUT;
         }

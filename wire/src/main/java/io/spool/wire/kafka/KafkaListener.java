@@ -38,8 +38,13 @@ public final class KafkaListener implements AutoCloseable
     private final KafkaBroker broker;
     private final Channel serverChannel;
 
-    private KafkaListener(final Spool engine, final KafkaListenerConfig config)
+    private KafkaListener(final Spool engine, final KafkaListenerConfig config, final KafkaCluster cluster)
     {
+        if (cluster != null && cluster.nodeId() != config.nodeId())
+        {
+            throw new IllegalArgumentException("the Kafka listener's node id " + config.nodeId() + " is not its " +
+                "cluster node's id " + cluster.nodeId() + ": clients would take one node for two brokers");
+        }
         final SslContext tls = config.tlsCertificateChain() == null ? null :
             TlsContexts.server(config.tlsCertificateChain(), config.tlsPrivateKey());
         final Transport transport = Transport.select(config.preferNativeTransport());
@@ -51,7 +56,7 @@ public final class KafkaListener implements AutoCloseable
             thread.setDaemon(true);
             return thread;
         });
-        this.broker = new KafkaBroker(engine, config, adminExecutor, workerGroup);
+        this.broker = new KafkaBroker(engine, config, cluster, adminExecutor, workerGroup);
         try
         {
             this.serverChannel = new ServerBootstrap()
@@ -91,7 +96,18 @@ public final class KafkaListener implements AutoCloseable
     /** Serves {@code engine} over Kafka's protocol; the engine stays the caller's to close after the listener. */
     public static KafkaListener start(final Spool engine, final KafkaListenerConfig config)
     {
-        return new KafkaListener(engine, config);
+        return new KafkaListener(engine, config, null);
+    }
+
+    /**
+     * Serves {@code engine} as one node of {@code cluster}: the broker id is the node's, Metadata names every node's
+     * listener and each partition's leader, and produce goes through the partition's group
+     * ({@code docs/guide/cluster.md}). The engine stays the caller's to close after the listener.
+     */
+    public static KafkaListener start(final Spool engine, final KafkaListenerConfig config,
+        final KafkaCluster cluster)
+    {
+        return new KafkaListener(engine, config, cluster);
     }
 
     /** The port the listener is bound to (the one picked when the configured port was 0). */

@@ -27,10 +27,12 @@ final class OffsetApis
     private final TopicIds topicIds;
     private final ClassicGroups classicGroups;
     private final ConsumerGroups consumerGroups;
+    private final PartitionLeaders leaders;
 
     OffsetApis(final StreamEngine streams, final TopicIds topicIds, final ClassicGroups classicGroups,
-        final ConsumerGroups consumerGroups)
+        final ConsumerGroups consumerGroups, final PartitionLeaders leaders)
     {
+        this.leaders = leaders;
         this.streams = streams;
         this.topicIds = topicIds;
         this.classicGroups = classicGroups;
@@ -93,7 +95,14 @@ final class OffsetApis
     {
         try
         {
-            streams.groups().commitStandalone(groupId, offsets);
+            if (leaders.isCluster())
+            {
+                offsets.forEach((partition, offset) -> leaders.cluster().commitOffset(groupId, partition, offset));
+            }
+            else
+            {
+                streams.groups().commitStandalone(groupId, offsets);
+            }
             return Errors.NONE;
         }
         catch (final RuntimeException ex)
@@ -142,7 +151,12 @@ final class OffsetApis
             new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(groupId);
         final Map<String, List<Integer>> wanted = new TreeMap<>();
         final Map<String, Uuid> ids = new HashMap<>();
-        if (topics == null)
+        if (topics == null && leaders.isCluster())
+        {
+            // the cluster keeps a group's offsets with each partition, so every partition is asked
+            streams.listTopics().forEach(topic -> wanted.put(topic, allPartitions(topic)));
+        }
+        else if (topics == null)
         {
             streams.groups().committedOffsets(groupId).keySet().forEach(partition ->
                 wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition.partition()));
@@ -172,13 +186,32 @@ final class OffsetApis
                         Uuid.ZERO_UUID);
             for (final int partition : partitions)
             {
-                final long committed = streams.groups().committed(groupId, new TopicPartition(topic, partition));
+                final TopicPartition where = new TopicPartition(topic, partition);
+                final long committed = leaders.isCluster() ? leaders.cluster().committedOffset(groupId, where) :
+                    streams.groups().committed(groupId, where);
+                if (committed < 0 && topics == null)
+                {
+                    continue;
+                }
                 topicOut.partitions().add(new OffsetFetchResponseData.OffsetFetchResponsePartitions()
                     .setPartitionIndex(partition).setCommittedOffset(committed < 0 ? -1 : committed)
                     .setCommittedLeaderEpoch(-1).setMetadata(""));
             }
-            out.topics().add(topicOut);
+            if (topics != null || !topicOut.partitions().isEmpty())
+            {
+                out.topics().add(topicOut);
+            }
         });
         return out;
+    }
+
+    private List<Integer> allPartitions(final String topic)
+    {
+        final List<Integer> partitions = new ArrayList<>();
+        for (int partition = 0; partition < streams.topics().partitionCount(topic); partition++)
+        {
+            partitions.add(partition);
+        }
+        return partitions;
     }
 }

@@ -24,6 +24,7 @@ import org.apache.kafka.common.record.internal.RecordBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Produce and InitProducerId. Each partition's batch is checked (record batch v2, its CRC, one batch per partition
@@ -36,11 +37,13 @@ final class ProduceApi
 {
     private final Spool engine;
     private final TopicIds topicIds;
+    private final PartitionLeaders leaders;
 
-    ProduceApi(final Spool engine, final TopicIds topicIds)
+    ProduceApi(final Spool engine, final TopicIds topicIds, final PartitionLeaders leaders)
     {
         this.engine = engine;
         this.topicIds = topicIds;
+        this.leaders = leaders;
     }
 
     void initProducerId(final KafkaRequest request)
@@ -50,6 +53,21 @@ final class ProduceApi
         if (body.transactionalId() != null)
         {
             request.respond(response.setErrorCode(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code()));
+            return;
+        }
+        if (leaders.isCluster())
+        {
+            try
+            {
+                // as Kafka's brokers do for a producer without a transactional id: a fresh id, never a bumped epoch
+                response.setProducerId(leaders.cluster().newProducerId()).setProducerEpoch((short)0);
+            }
+            catch (final RuntimeException noBlock)
+            {
+                // the cluster could not commit a new block of ids in time; the client retries this error
+                response.setErrorCode(Errors.COORDINATOR_LOAD_IN_PROGRESS.code());
+            }
+            request.respond(response);
             return;
         }
         final boolean bump = body.producerId() >= 0;
@@ -83,7 +101,8 @@ final class ProduceApi
                         Errors.UNKNOWN_TOPIC_OR_PARTITION).code());
                     continue;
                 }
-                final CompletableFuture<?> append = append(producer, topic, partitionData, partitionResponse);
+                final CompletableFuture<?> append = append(producer, topic, partitionData, partitionResponse,
+                    new Answering(request, response, body.timeoutMs()));
                 if (append != null)
                 {
                     appends.add(append);
@@ -99,10 +118,15 @@ final class ProduceApi
             .whenComplete((done, failure) -> request.respond(response));
     }
 
+    /** The request a partition's answer belongs to, and how long its replicated append may take. */
+    private record Answering(KafkaRequest request, ProduceResponseData response, int timeoutMillis)
+    {
+    }
+
     /** Publishes one partition's batch and fills in its answer when stored; null when refused at once. */
     private CompletableFuture<?> append(final SpoolProducer producer, final Topic topic,
         final ProduceRequestData.PartitionProduceData partitionData,
-        final ProduceResponseData.PartitionProduceResponse answer)
+        final ProduceResponseData.PartitionProduceResponse answer, final Answering answering)
     {
         final int partition = partitionData.index();
         final RecordBatch batch;
@@ -131,7 +155,23 @@ final class ProduceApi
         final CompletableFuture<Long> baseOffset;
         try
         {
-            if (batch.hasProducerId())
+            if (leaders.isCluster())
+            {
+                final KafkaCluster.Placement placement = leaders.placement(topic.name(), partition);
+                if (!placement.ledHere())
+                {
+                    answer.setErrorCode(Errors.NOT_LEADER_OR_FOLLOWER.code()).setErrorMessage("node " +
+                        leaders.cluster().nodeId() + " does not lead " + topic.name() + "-" + partition +
+                        (placement.leader() < 0 ? "; its group is electing a leader" :
+                        "; node " + placement.leader() + " does"));
+                    LeaderHints.produce(leaders, placement, answering.request().version(), answer,
+                        answering.response());
+                    return null;
+                }
+                baseOffset = ReplicatedProduce.append(leaders.cluster(), topic.name(), partition, batch, records)
+                    .orTimeout(Math.max(1, answering.timeoutMillis()), TimeUnit.MILLISECONDS);
+            }
+            else if (batch.hasProducerId())
             {
                 final SequencedAppend sequenced = engine.streams().producerSequences().append(
                     new TopicPartition(topic.name(), partition), batch.producerId(), batch.producerEpoch(),

@@ -5,17 +5,26 @@ import org.apache.kafka.common.protocol.ApiKeys;
 import org.apache.kafka.common.protocol.Errors;
 
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The Kafka APIs the listener implements and the versions of each it speaks: only these are advertised in
- * ApiVersions (KIP-511), and a request of any other is refused. Immutable, thread-safe.
+ * ApiVersions (KIP-511), and a request of any other is refused. A cluster node leaves out group membership (classic,
+ * KIP-848 and share groups), which lives on one node and is not replicated: Kafka's clients then say that the broker
+ * does not support it, while {@code assign} consumers and their committed offsets work. Immutable, thread-safe.
  */
 final class SupportedApis
 {
     private final Map<ApiKeys, short[]> versions = new EnumMap<>(ApiKeys.class);
 
-    SupportedApis()
+    /** The group membership APIs a cluster node does not serve. */
+    private static final List<ApiKeys> MEMBERSHIP = List.of(ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT,
+        ApiKeys.LEAVE_GROUP, ApiKeys.CONSUMER_GROUP_HEARTBEAT, ApiKeys.SHARE_GROUP_HEARTBEAT, ApiKeys.SHARE_FETCH,
+        ApiKeys.SHARE_ACKNOWLEDGE);
+
+    /** @param clusterNode whether the listener is a cluster node's, which serves no group membership. */
+    SupportedApis(final boolean clusterNode)
     {
         all(ApiKeys.API_VERSIONS);
         all(ApiKeys.SASL_HANDSHAKE);
@@ -46,6 +55,10 @@ final class SupportedApis
         all(ApiKeys.SHARE_GROUP_DESCRIBE);
         all(ApiKeys.SHARE_FETCH);
         all(ApiKeys.SHARE_ACKNOWLEDGE);
+        if (clusterNode)
+        {
+            MEMBERSHIP.forEach(versions::remove);
+        }
     }
 
     private void all(final ApiKeys key)

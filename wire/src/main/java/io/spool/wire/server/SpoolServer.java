@@ -9,6 +9,7 @@ import io.spool.Spool;
 import io.spool.api.MetricSample;
 import io.spool.wire.TlsContexts;
 import io.spool.wire.Transport;
+import io.spool.wire.kafka.KafkaCluster;
 import io.spool.wire.kafka.KafkaListener;
 import io.spool.wire.kafka.KafkaListenerConfig;
 import org.slf4j.Logger;
@@ -58,7 +59,7 @@ public final class SpoolServer implements AutoCloseable
     private final KafkaListener kafka;
 
     private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config,
-        final ReplicatedPublishes replicated)
+        final ReplicatedPublishes replicated, final KafkaCluster kafkaCluster)
     {
         final SslContext tls = config.tlsCertificateChain() == null ? null :
             TlsContexts.server(config.tlsCertificateChain(), config.tlsPrivateKey());
@@ -92,7 +93,9 @@ public final class SpoolServer implements AutoCloseable
                 .channel();
             this.kafka = config.kafkaPort() < 0 ? null : KafkaListener.start(engine, KafkaListenerConfig.builder()
                 .host(config.kafkaHost()).port(config.kafkaPort()).token(config.token())
-                .tls(config.tlsCertificateChain(), config.tlsPrivateKey()).ioThreads(config.ioThreads()).build());
+                .nodeId(kafkaCluster == null ? 0 : kafkaCluster.nodeId())
+                .tls(config.tlsCertificateChain(), config.tlsPrivateKey()).ioThreads(config.ioThreads()).build(),
+                kafkaCluster);
         }
         catch (final RuntimeException ex)
         {
@@ -122,7 +125,7 @@ public final class SpoolServer implements AutoCloseable
     /** Serves {@code engine}, which stays the caller's to close after the server. */
     public static SpoolServer start(final Spool engine, final ServerConfig config)
     {
-        return new SpoolServer(engine, false, config, null);
+        return new SpoolServer(engine, false, config, null, null);
     }
 
     /**
@@ -132,7 +135,17 @@ public final class SpoolServer implements AutoCloseable
     public static SpoolServer start(final Spool engine, final ServerConfig config,
         final ReplicatedPublishes replicated)
     {
-        return new SpoolServer(engine, false, config, replicated);
+        return new SpoolServer(engine, false, config, replicated, null);
+    }
+
+    /**
+     * Serves {@code engine} as a cluster node does, and its Kafka listener (when {@link ServerConfig#kafkaPort()} asks
+     * for one) as one broker of {@code kafkaCluster}. The engine stays the caller's to close after the server.
+     */
+    public static SpoolServer start(final Spool engine, final ServerConfig config,
+        final ReplicatedPublishes replicated, final KafkaCluster kafkaCluster)
+    {
+        return new SpoolServer(engine, false, config, replicated, kafkaCluster);
     }
 
     /** Opens the engine on {@code dataDir} and serves it; {@link #close()} closes both. */
@@ -141,7 +154,7 @@ public final class SpoolServer implements AutoCloseable
         final Spool engine = Spool.open(dataDir);
         try
         {
-            return new SpoolServer(engine, true, config, null);
+            return new SpoolServer(engine, true, config, null, null);
         }
         catch (final RuntimeException ex)
         {
