@@ -147,7 +147,9 @@ final class PartitionStateMachine extends BaseStateMachine
         }
         try
         {
-            return applyEntry(entry.getStateMachineLogEntry().getLogData(), false);
+            final ByteString data = entry.getStateMachineLogEntry().getLogData();
+            return ClusterEntryDescriptor.type(data) == ClusterEntryDescriptor.TYPE_ENVELOPE ? applyEnvelope(data) :
+                applyEntry(data);
         }
         finally
         {
@@ -155,26 +157,16 @@ final class PartitionStateMachine extends BaseStateMachine
         }
     }
 
-    private CompletableFuture<Message> applyEntry(final ByteString data, final boolean enveloped)
+    private CompletableFuture<Message> applyEntry(final ByteString data)
     {
         final int type = ClusterEntryDescriptor.type(data);
-        if (type == ClusterEntryDescriptor.TYPE_ENVELOPE && !enveloped)
-        {
-            return applyEnvelope(data);
-        }
         if (QueueEntryDescriptor.isQueueType(type))
         {
             // applied here and now: queue state needs the replicated end, not the local log's records
-            return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(enveloped ?
-                QueueReply.refused(QueueEntryDescriptor.REFUSAL_INVALID, "a queue entry travels alone, never in " +
-                    "an envelope, since the leader stamps it with its clock") : applyQueueEntry(type, data)));
+            return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(applyQueueEntry(type, data)));
         }
         final CompletableFuture<Reply> applied;
-        if (type == ClusterEntryDescriptor.TYPE_ENVELOPE)
-        {
-            applied = CompletableFuture.completedFuture(Reply.refused("an envelope holds no envelope"));
-        }
-        else if (type == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
+        if (type == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
         {
             final CommitOffset commit = ClusterEntryDescriptor.decodeCommitOffset(data);
             final long replicatedEnd = nextOffset;
@@ -206,10 +198,24 @@ final class PartitionStateMachine extends BaseStateMachine
         final List<CompletableFuture<Message>> replies = new ArrayList<>();
         for (final ByteString entry : ClusterEntryDescriptor.decodeEnvelope(envelope))
         {
-            replies.add(applyEntry(entry, true));
+            final Message refusal = refusalInEnvelope(entry);
+            replies.add(refusal != null ? CompletableFuture.completedFuture(refusal) : applyEntry(entry));
         }
         return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply(all ->
             ClusterEntryDescriptor.envelopeReply(replies.stream().map(CompletableFuture::join).toList()));
+    }
+
+    /** Why an envelope cannot hold {@code entry}, as the reply it gets instead; null when it can. */
+    private static Message refusalInEnvelope(final ByteString entry)
+    {
+        final int type = ClusterEntryDescriptor.type(entry);
+        if (QueueEntryDescriptor.isQueueType(type))
+        {
+            return QueueEntryDescriptor.reply(QueueReply.refused(QueueEntryDescriptor.REFUSAL_INVALID, "a queue " +
+                "entry travels alone, never in an envelope, since the leader stamps it with its clock"));
+        }
+        return type == ClusterEntryDescriptor.TYPE_ENVELOPE ?
+            ClusterEntryDescriptor.reply(Reply.refused("an envelope holds no envelope")) : null;
     }
 
     private QueueReply applyQueueEntry(final int type, final ByteString data)

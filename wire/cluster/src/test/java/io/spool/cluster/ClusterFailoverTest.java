@@ -3,12 +3,8 @@ package io.spool.cluster;
 import io.spool.api.stream.TopicConfig;
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.testing.CrashTest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stored, and every node must hold the same bytes at the same offsets.
  */
 @CrashTest
-class ClusterFailoverTest
+class ClusterFailoverTest extends ChildNodesTest
 {
     private static final String TOPIC = "events";
     private static final int PARTITIONS = 2;
@@ -30,21 +26,6 @@ class ClusterFailoverTest
     /** Batches confirmed between two faults: enough to show the cluster serving again. */
     private static final int PROGRESS = 100;
     private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
-
-    /** Kept when the test fails, with each node run's log beside the data directories. */
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path dir;
-
-    private ChildNodes cluster;
-
-    @AfterEach
-    void killNodes()
-    {
-        if (cluster != null)
-        {
-            cluster.close();
-        }
-    }
 
     @Test
     void noConfirmedRecordIsLostWhenTheLeaderAndThenAFollowerAreKilledUnderLoad() throws Exception

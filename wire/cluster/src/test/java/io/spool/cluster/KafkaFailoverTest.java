@@ -19,13 +19,9 @@ import org.apache.kafka.common.errors.TopicDeletionDisabledException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,26 +42,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * offset it was acknowledged with, and Metadata names the new leader.
  */
 @CrashTest
-class KafkaFailoverTest
+class KafkaFailoverTest extends ChildNodesTest
 {
     private static final String TOPIC = "orders";
     private static final int RECORDS = 3_000;
     private static final Duration WAIT = Duration.ofSeconds(60);
-
-    /** Kept when the test fails, with each node run's log beside the data directories. */
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path dir;
-
-    private ChildNodes cluster;
-
-    @AfterEach
-    void killNodes()
-    {
-        if (cluster != null)
-        {
-            cluster.close();
-        }
-    }
 
     @Test
     void anIdempotentProducersAcknowledgedRecordsAreReadOnceInOrderAcrossAKilledLeader() throws Exception

@@ -5,12 +5,8 @@ import io.spool.cluster.StoredFrames.Stored;
 import io.spool.testing.CrashTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.FailoverProducer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -25,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * checked against what every node stored: no confirmed batch lost or stored twice, none failed.
  */
 @CrashTest
-class NativeClientFailoverTest
+class NativeClientFailoverTest extends ChildNodesTest
 {
     private static final String TOPIC = "payments";
     private static final int PARTITIONS = 2;
@@ -33,21 +29,6 @@ class NativeClientFailoverTest
     /** Batches confirmed between two faults: enough to show the cluster serving again. */
     private static final int PROGRESS = 100;
     private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
-
-    /** Kept when the test fails, with each node run's log beside the data directories. */
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path dir;
-
-    private ChildNodes cluster;
-
-    @AfterEach
-    void killNodes()
-    {
-        if (cluster != null)
-        {
-            cluster.close();
-        }
-    }
 
     @Test
     void noConfirmedPublishIsLostOrStoredTwiceWhenTheProducersNodeAndLeaderIsKilledUnderLoad() throws Exception

@@ -7,13 +7,9 @@ import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.testing.CrashTest;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * subscription has settled every record.
  */
 @CrashTest
-class ReplicatedQueueFailoverTest
+class ReplicatedQueueFailoverTest extends ChildNodesTest
 {
     private static final String TOPIC = "tasks";
     private static final String SUBSCRIPTION = "workers";
@@ -48,20 +44,6 @@ class ReplicatedQueueFailoverTest
     private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
     /** Short enough that a delivery whose receive answer a failover lost comes back soon. */
     private static final long SHORT_LOCK = 3_000;
-
-    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path dir;
-
-    private ChildNodes cluster;
-
-    @AfterEach
-    void killNodes()
-    {
-        if (cluster != null)
-        {
-            cluster.close();
-        }
-    }
 
     @Test
     void theNewLeaderKeepsAcksDeliveryCountsLocksAndDeadMessages()
