@@ -38,6 +38,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -62,11 +64,21 @@ public final class ClusterClient implements AutoCloseable
     private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
     private final Map<TopicPartition, RaftClient> partitions = new ConcurrentHashMap<>();
     private final Map<TopicPartition, EntryCoalescer> publishers = new ConcurrentHashMap<>();
+    /** Answers publishes off Ratis' threads ({@link EntryCoalescer}); once closed, on the thread that answers. */
+    private final ThreadPoolExecutor answers = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), ClusterClient::answerThread, (answer, closed) -> answer.run());
 
     private ClusterClient(final ClusterMembers members)
     {
         this.groups = new ClusterGroups(members);
         this.metadata = newClient(groups.metadata());
+    }
+
+    private static Thread answerThread(final Runnable answering)
+    {
+        final Thread thread = new Thread(answering, "spool-cluster-answers");
+        thread.setDaemon(true);
+        return thread;
     }
 
     public static ClusterClient connect(final ClusterMembers members)
@@ -281,7 +293,7 @@ public final class ClusterClient implements AutoCloseable
     CompletableFuture<RaftClientReply> publish(final TopicPartition partition, final Message entry)
     {
         return publishers.computeIfAbsent(partition,
-            p -> new EntryCoalescer(client(p), RaftSettings.MAX_ENTRY_BYTES)).send(entry);
+            p -> new EntryCoalescer(client(p).async()::send, answers, RaftSettings.MAX_ENTRY_BYTES)).send(entry);
     }
 
     /** The Raft entries this client has sent to the partition's group, an envelope of several counting once. */
@@ -408,8 +420,10 @@ public final class ClusterClient implements AutoCloseable
     @Override
     public void close()
     {
+        publishers.values().forEach(EntryCoalescer::close);
         closeQuietly(metadata);
         partitions.values().forEach(ClusterClient::closeQuietly);
+        answers.shutdown();
     }
 
     private static void closeQuietly(final RaftClient client)

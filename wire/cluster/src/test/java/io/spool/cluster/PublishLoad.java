@@ -108,10 +108,12 @@ final class PublishLoad implements AutoCloseable
     public void close() throws InterruptedException
     {
         running = false;
+        thread.interrupt(); // it may wait for a window slot that only an answer frees
         thread.join();
         if (!inFlight.tryAcquire(IN_FLIGHT, 60, TimeUnit.SECONDS))
         {
-            throw new AssertionError("batches still unanswered a minute after the load stopped");
+            throw new AssertionError((IN_FLIGHT - inFlight.availablePermits()) +
+                " batches still unanswered a minute after the load stopped");
         }
     }
 }
