@@ -137,7 +137,11 @@ final class LogRepair
         }
     }
 
-    /** The group once the server holds it, or null when the repair was stopped before. */
+    /**
+     * The group once the server holds it with its members, or null when the repair was stopped before. A member
+     * that has just been sent a snapshot holds the group before it has read the group's configuration, with no
+     * members yet.
+     */
     private static RaftGroup groupOf(final RaftServer server, final RaftGroupId groupId,
         final CompletableFuture<Void> stopped) throws InterruptedException
     {
@@ -145,12 +149,17 @@ final class LogRepair
         {
             try
             {
-                return server.getDivision(groupId).getGroup();
+                final RaftGroup group = server.getDivision(groupId).getGroup();
+                if (group.getPeers().size() > 1)
+                {
+                    return group;
+                }
             }
             catch (final IOException starting)
             {
-                Thread.sleep(RETRY.toMillis()); // the group is still being added to the server
+                LOGGER.debug("group {} is still being added to the server", groupId, starting);
             }
+            Thread.sleep(RETRY.toMillis());
         }
         return null;
     }

@@ -153,6 +153,54 @@ class ClusterSnapshotTest
         }
     }
 
+    /**
+     * A member down while the others snapshot and purge their Raft logs is behind their logs' start when it comes
+     * back: the leader sends it the snapshot, and it fetches the records its log lacks from the others' logs.
+     */
+    @Test
+    void aMemberBehindThePurgedLogIsSentTheSnapshotAndFetchesItsRecords() throws Exception
+    {
+        startAll();
+        final long end;
+        final long snapshotIndex;
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(1));
+            for (long sequence = 0; sequence < QUEUED; sequence++)
+            {
+                publish(client, sequence);
+            }
+            awaitEveryNodeAt(QUEUED);
+            final ClusterNode down = nodes.get(2);
+            down.close();
+            for (long sequence = QUEUED; sequence < BEFORE_SNAPSHOT; sequence++)
+            {
+                publish(client, sequence);
+            }
+            long taken = Long.MAX_VALUE;
+            for (final ClusterNode node : nodes.subList(0, 2))
+            {
+                taken = Math.min(taken, node.takeSnapshot(WHERE));
+                Eventually.holds(() -> raftLogStart(node) > QUEUED + 10, WAIT,
+                    () -> "node " + node.nodeId() + " purges its Raft log behind its snapshot");
+            }
+            snapshotIndex = taken;
+            nodes.set(2, ClusterNode.start(TestNodes.config(members, 3, dir)));
+            publish(client, BEFORE_SNAPSHOT);
+            end = client.endOffset(TOPIC, 0);
+            awaitEveryNodeAt(end);
+        }
+        assertThat(nodes.get(2).raftLogStart(WHERE)).as("where the returned member's Raft log starts")
+            .isGreaterThan(snapshotIndex);
+        final List<byte[]> frames = StoredFrames.of(nodes.get(0).engine(), TOPIC, 0);
+        assertThat(frames).hasSize((int)end);
+        for (final ClusterNode node : nodes)
+        {
+            assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
+                .containsExactlyElementsOf(frames);
+        }
+    }
+
     @Test
     void aDamagedSnapshotFileMakesTheNodeRefuseToStartNamingTheFileAndWhatToDo() throws Exception
     {
@@ -245,6 +293,18 @@ class ClusterSnapshotTest
         return ClusterEntryDescriptor.decodeReply(client.publish(WHERE,
             ClusterEntryDescriptor.publish(PRODUCER, sequence, records)).get(30, TimeUnit.SECONDS)
             .getMessage().getContent());
+    }
+
+    private static long raftLogStart(final ClusterNode node)
+    {
+        try
+        {
+            return node.raftLogStart(WHERE);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     private static long replicatedEnd(final ClusterNode node)
