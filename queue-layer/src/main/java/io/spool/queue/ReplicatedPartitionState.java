@@ -1,12 +1,19 @@
 package io.spool.queue;
 
 import io.spool.api.queue.SubscriptionSettings;
+import io.spool.queue.internal.state.MessageState;
 import io.spool.queue.internal.state.ReceiptCheck;
 import io.spool.queue.internal.state.Settlement;
 import io.spool.queue.internal.state.SubscriptionPartitionState;
+import io.spool.queue.internal.store.StateSnapshot;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.CachedEpochClock;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -55,8 +62,81 @@ public final class ReplicatedPartitionState
         final long startOffset, final long startTimeMillis)
     {
         clock.update(startTimeMillis);
-        this.state = SubscriptionPartitionState.inMemory(partition, settings, clock, startOffset,
-            (offset, reason, deliveryCount) -> deadLetters.add(new DeadLetter(offset, reason, deliveryCount)));
+        this.state = SubscriptionPartitionState.inMemory(partition, settings, clock, startOffset, this::deadLetter);
+    }
+
+    private ReplicatedPartitionState(final SubscriptionSettings settings, final Path file, final byte[] bytes)
+    {
+        final ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        try
+        {
+            clock.update(in.getLong());
+            final long logEnd = in.getLong();
+            final int lockCount = in.getInt();
+            final Long2LongHashMap locks = new Long2LongHashMap(Long.MIN_VALUE);
+            for (int i = 0; i < lockCount; i++)
+            {
+                locks.put(in.getLong(), in.getLong());
+            }
+            this.state = StateSnapshot.restore(file, Arrays.copyOfRange(bytes, in.position(), bytes.length),
+                settings, clock, this::deadLetter, locks, CLUSTER_CONSUMER);
+            if (logEnd > state.logEnd())
+            {
+                state.logEnd(logEnd);
+            }
+        }
+        catch (final java.nio.BufferUnderflowException | IllegalArgumentException ex)
+        {
+            throw new CorruptStateException("replicated subscription state in " + file + " ends inside its locks", ex);
+        }
+    }
+
+    /**
+     * Rebuilds a state from {@link #snapshot()} bytes, read from {@code file}: the same deliveries, locks, delays and
+     * dead messages, at the same time, as the state that wrote them.
+     *
+     * @throws CorruptStateException if the bytes are not such a snapshot.
+     */
+    public static ReplicatedPartitionState restore(final SubscriptionSettings settings, final Path file,
+        final byte[] bytes)
+    {
+        return new ReplicatedPartitionState(settings, file, bytes);
+    }
+
+    /**
+     * The whole state as bytes for {@link #restore}. Little endian: the clock (int64), the log end (int64), the
+     * locks of the held messages (count int32, then offset int64 and deadline int64 each), then the queue layer's
+     * own snapshot of the state (acks, dead messages, delivery counts, delays), which a local store keeps without
+     * the locks because a restarted engine redelivers what was held; every node of a group must hold the same
+     * locks instead.
+     */
+    public byte[] snapshot()
+    {
+        final Long2LongHashMap locks = new Long2LongHashMap(Long.MIN_VALUE);
+        for (long offset = state.ackFloor(), cursor = state.readCursor(); offset < cursor; offset++)
+        {
+            if (state.state(offset) == MessageState.ACQUIRED)
+            {
+                locks.put(offset, state.deadline(offset));
+            }
+        }
+        final byte[] queueState = StateSnapshot.encode(state);
+        final ByteBuffer out = ByteBuffer.allocate(2 * Long.BYTES + Integer.BYTES + locks.size() * 2 * Long.BYTES +
+            queueState.length).order(ByteOrder.LITTLE_ENDIAN);
+        out.putLong(clock.time()).putLong(state.logEnd()).putInt(locks.size());
+        final Long2LongHashMap.EntryIterator lock = locks.entrySet().iterator();
+        while (lock.hasNext())
+        {
+            lock.next();
+            out.putLong(lock.getLongKey()).putLong(lock.getLongValue());
+        }
+        out.put(queueState);
+        return out.array();
+    }
+
+    private void deadLetter(final long offset, final DeadReason reason, final int deliveryCount)
+    {
+        deadLetters.add(new DeadLetter(offset, reason, deliveryCount));
     }
 
     /**

@@ -12,6 +12,7 @@ import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachine;
@@ -23,6 +24,10 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -43,6 +48,7 @@ public final class ClusterNode implements AutoCloseable
     private static final Logger LOGGER = LoggerFactory.getLogger(ClusterNode.class);
     /** How long a node waits for a metadata leader before it says what may be wrong, and again after as long. */
     private static final Duration LEADERLESS_WARNING = Duration.ofSeconds(10);
+    private static final Duration SNAPSHOT_TIMEOUT = Duration.ofSeconds(30);
 
     private final ClusterNodeConfig config;
     private final ClusterGroups groups;
@@ -52,6 +58,11 @@ public final class ClusterNode implements AutoCloseable
     private final ClientId adminClientId = ClientId.randomId();
     private final AtomicLong adminCallId = new AtomicLong();
     private final RaftServer raft;
+    /**
+     * The consensus server once started: a metadata snapshot loaded while it starts joins groups before the
+     * constructor has {@link #raft}, so joins wait for this.
+     */
+    private final CompletableFuture<RaftServer> consensus = new CompletableFuture<>();
     /** Where the node's native server hands on sequenced publishes, through a cluster client of its own. */
     private final ForwardedPublishes forwarded;
     /** The Kafka listeners the nodes announced, as the metadata group applied them. */
@@ -60,6 +71,8 @@ public final class ClusterNode implements AutoCloseable
     private final KafkaReplication kafka;
     private final SpoolServer server;
     private final ScheduledFuture<?> leaderWatch;
+    /** Every partition state machine this node made, told first when the node closes. */
+    private final Queue<PartitionStateMachine> partitionMachines = new ConcurrentLinkedQueue<>();
     /** Takes a partition's group off this node when its disk refuses a write. */
     private final FailedWrites failedWrites;
 
@@ -92,9 +105,10 @@ public final class ClusterNode implements AutoCloseable
                 .setOption(restarting ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT)
                 .setStateMachineRegistry(this::stateMachine)
                 .setProperties(RaftSettings.server(raftDir.toFile(), self.host(),
-                    config.consensusBindPort(), config.electionTimeout()))
+                    config.consensusBindPort(), config.electionTimeout(), config.snapshotEveryEntries()))
                 .build();
             started.start();
+            consensus.complete(started);
             handingOn = new ForwardedPublishes(config.members());
             kafkaSide = config.server().kafkaPort() < 0 ? null :
                 new KafkaReplication(config.nodeId(), config.members(), started, kafkaBrokers);
@@ -102,6 +116,7 @@ public final class ClusterNode implements AutoCloseable
         }
         catch (final IOException | RuntimeException ex)
         {
+            consensus.completeExceptionally(ex);
             if (handingOn != null)
             {
                 handingOn.close();
@@ -155,8 +170,11 @@ public final class ClusterNode implements AutoCloseable
             {
                 if (groups.partitionGroupId(new TopicPartition(name, partition)).equals(groupId))
                 {
-                    return new PartitionStateMachine(name, partition, topic.partition(partition),
-                        streams.newProducer(), streams.groups(), failedWrites, config.dataDir().resolve("log"));
+                    final PartitionStateMachine machine = new PartitionStateMachine(name, partition,
+                        topic.partition(partition), streams.newProducer(), streams.groups(), failedWrites,
+                        config.dataDir().resolve("log"));
+                    partitionMachines.add(machine);
+                    return machine;
                 }
             }
         }
@@ -179,6 +197,15 @@ public final class ClusterNode implements AutoCloseable
 
     private void join(final RaftGroup group)
     {
+        final RaftServer raft;
+        try
+        {
+            raft = consensus.join();
+        }
+        catch (final CompletionException notStarted)
+        {
+            return;
+        }
         try
         {
             if (contains(raft.getGroupIds(), group.getGroupId()))
@@ -257,6 +284,57 @@ public final class ClusterNode implements AutoCloseable
             "others", config.nodeId(), config.members());
     }
 
+    /**
+     * Takes a snapshot of the partition's group on this node now, which trims its Raft log as an automatic one does.
+     *
+     * @return the index of the last entry the snapshot holds.
+     * @throws IOException when the group is not on this node or refuses the snapshot.
+     */
+    long takeSnapshot(final TopicPartition partition) throws IOException
+    {
+        return takeSnapshot(groups.partitionGroupId(partition));
+    }
+
+    long takeMetadataSnapshot() throws IOException
+    {
+        return takeSnapshot(groups.metadata().getGroupId());
+    }
+
+    private long takeSnapshot(final RaftGroupId groupId) throws IOException
+    {
+        final RaftClientReply reply = raft.snapshotManagement(SnapshotManagementRequest.newCreate(adminClientId,
+            raft.getId(), groupId, adminCallId.incrementAndGet(), SNAPSHOT_TIMEOUT.toMillis()));
+        if (!reply.isSuccess())
+        {
+            throw new IOException("node " + config.nodeId() + " took no snapshot of group " + groupId,
+                reply.getException());
+        }
+        return reply.getLogIndex();
+    }
+
+    /** The first entry the partition group's Raft log still holds on this node: past the trimmed ones. */
+    long raftLogStart(final TopicPartition partition) throws IOException
+    {
+        return raft.getDivision(groups.partitionGroupId(partition)).getRaftLog().getStartIndex();
+    }
+
+    /** The offset the partition's next committed record takes, as this node's state machine has applied them. */
+    long replicatedEnd(final TopicPartition partition) throws IOException
+    {
+        return partitionMachine(partition).replicatedEnd();
+    }
+
+    /** The partition's subscriptions on this node, for comparing nodes. */
+    ReplicatedSubscriptions subscriptions(final TopicPartition partition) throws IOException
+    {
+        return partitionMachine(partition).subscriptions();
+    }
+
+    private PartitionStateMachine partitionMachine(final TopicPartition partition) throws IOException
+    {
+        return (PartitionStateMachine)raft.getDivision(groups.partitionGroupId(partition)).getStateMachine();
+    }
+
     public int nodeId()
     {
         return config.nodeId();
@@ -291,6 +369,7 @@ public final class ClusterNode implements AutoCloseable
         {
             kafka.close();
         }
+        partitionMachines.forEach(PartitionStateMachine::closing);
         closeQuietly(raft);
         engine.close();
     }

@@ -8,13 +8,15 @@ import java.time.Duration;
 /**
  * How to run one node of a cluster: its id in the member list, the list, the data directory (the node's Spool log
  * under {@code log/}, its Raft groups under {@code raft/}), the native server clients read from, and the election
- * timeout. The native server refuses publishes and topic changes, which go through the cluster
+ * timeout, and how often each Raft group snapshots its state and trims its Raft log. The native server refuses publishes and topic changes, which go through the cluster
  * ({@link ClusterClient}): a record written to one node's log alone would make it differ from the others.
  * Immutable, thread-safe.
  */
 public final class ClusterNodeConfig
 {
     public static final Duration DEFAULT_ELECTION_TIMEOUT = Duration.ofSeconds(1);
+    /** Entries a group applies between two snapshots, after each of which its Raft log is trimmed. */
+    public static final int DEFAULT_SNAPSHOT_EVERY_ENTRIES = 1024;
     static final String WRITES_GO_THROUGH_THE_CLUSTER = "this server is a cluster node: publish to its topics " +
         "through the cluster, with a FailoverProducer (whose batches the node hands to the partition's group) or a " +
         "ClusterClient, and create topics through the ClusterClient, so that every node's log stays the same";
@@ -25,6 +27,7 @@ public final class ClusterNodeConfig
     private final ServerConfig server;
     private final Duration electionTimeout;
     private final int consensusBindPort;
+    private final int snapshotEveryEntries;
 
     /**
      * @param server          the native server's settings (host, port, token, TLS, limits).
@@ -36,11 +39,12 @@ public final class ClusterNodeConfig
         final ServerConfig.Builder server, final Duration electionTimeout)
     {
         this(nodeId, members, dataDir, server.writesRefused(WRITES_GO_THROUGH_THE_CLUSTER).build(), electionTimeout,
-            members.member(nodeId).port());
+            members.member(nodeId).port(), DEFAULT_SNAPSHOT_EVERY_ENTRIES);
     }
 
     private ClusterNodeConfig(final int nodeId, final ClusterMembers members, final Path dataDir,
-        final ServerConfig server, final Duration electionTimeout, final int consensusBindPort)
+        final ServerConfig server, final Duration electionTimeout, final int consensusBindPort,
+        final int snapshotEveryEntries)
     {
         members.member(nodeId);
         if (electionTimeout.toMillis() < 50)
@@ -53,6 +57,7 @@ public final class ClusterNodeConfig
         this.server = server;
         this.electionTimeout = electionTimeout;
         this.consensusBindPort = consensusBindPort;
+        this.snapshotEveryEntries = snapshotEveryEntries;
     }
 
     /**
@@ -65,7 +70,24 @@ public final class ClusterNodeConfig
         {
             throw new IllegalArgumentException("a consensus port is 1 to 65535, was " + port);
         }
-        return new ClusterNodeConfig(nodeId, members, dataDir, server, electionTimeout, port);
+        return new ClusterNodeConfig(nodeId, members, dataDir, server, electionTimeout, port, snapshotEveryEntries);
+    }
+
+    /**
+     * The same node with each Raft group taking a snapshot of its state every {@code entries} applied entries (and
+     * when the node stops), after which its Raft log is trimmed up to it: fewer entries mean a smaller {@code raft/}
+     * and a shorter replay on restart, at the price of writing the groups' state more often.
+     *
+     * @throws IllegalArgumentException when {@code entries} is below 1.
+     */
+    public ClusterNodeConfig withSnapshotEveryEntries(final int entries)
+    {
+        if (entries < 1)
+        {
+            throw new IllegalArgumentException("a Raft group snapshots every 1 or more entries, was " + entries +
+                "; the default is " + DEFAULT_SNAPSHOT_EVERY_ENTRIES);
+        }
+        return new ClusterNodeConfig(nodeId, members, dataDir, server, electionTimeout, consensusBindPort, entries);
     }
 
     public ClusterNodeConfig(final int nodeId, final ClusterMembers members, final Path dataDir,
@@ -97,6 +119,12 @@ public final class ClusterNodeConfig
     public Duration electionTimeout()
     {
         return electionTimeout;
+    }
+
+    /** Entries each Raft group applies between two snapshots. */
+    public int snapshotEveryEntries()
+    {
+        return snapshotEveryEntries;
     }
 
     /** The port this node listens on for its peers: the list's unless {@link #withConsensusBindPort} moved it. */

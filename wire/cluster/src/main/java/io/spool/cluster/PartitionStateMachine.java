@@ -1,5 +1,6 @@
 package io.spool.cluster;
 
+import io.netty.buffer.ByteBuf;
 import io.spool.api.SpoolException;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.PublishResult;
@@ -16,9 +17,9 @@ import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.TransactionContext;
-import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ConcurrentHashMap;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
@@ -40,11 +42,17 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * node's Spool log of the partition, so every node stores the same records at the same offsets with the same bytes.
  * <p>
  * Offsets are counted from the entries, not read from the log: the n-th record the group commits takes offset n on
- * every node. The group's Raft log is kept whole (no snapshot purges it), and on a restart Ratis applies it again
- * from its first entry; entries whose records already lie in the local log (below the log's end when the node
- * opened) are counted and not stored again, and a batch cut by a crash has only its missing tail stored. So the
- * local log may lose an unforced tail in a crash and get it back from the group, and a confirm needs only the
- * majority's Raft logs to be forced.
+ * every node. On a restart the node loads the group's latest snapshot and Ratis applies the entries after it;
+ * entries whose records already lie in the local log (below the log's end when the node opened) are counted and
+ * not stored again, and a batch cut by a crash has only its missing tail stored. So the local log may lose an
+ * unforced tail in a crash and get it back from the group, and a confirm needs only the majority's Raft logs to be
+ * forced.
+ * <p>
+ * A snapshot (taken every so many entries, and then the Raft log trimmed up to it) holds what applying the entries
+ * before it built: the replicated end, the producer windows, the consumer-group offsets committed through the group
+ * and the subscriptions' state; the records are in the Spool log, which holds them all when the snapshot is taken.
+ * A log that lacks records below a loaded snapshot's end (it lost them, or the leader installed its snapshot here)
+ * gets them from the other members' logs ({@link LogRepair}) before any later record is stored.
  * <p>
  * Queue entries (CREATE_SUBSCRIPTION, RECEIVE, SETTLE) change the partition's subscriptions
  * ({@link ReplicatedSubscriptions}) on the apply thread, judged at the time stamped in the entry.
@@ -63,7 +71,7 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * Ratis applies a group's entries one at a time; queries read the replicated end beside it, and commits run on
  * the common pool once the records before them are stored.
  */
-final class PartitionStateMachine extends BaseStateMachine
+final class PartitionStateMachine extends SnapshottingStateMachine
 {
     private static final Logger LOGGER = LoggerFactory.getLogger(PartitionStateMachine.class);
 
@@ -83,6 +91,11 @@ final class PartitionStateMachine extends BaseStateMachine
     /** Set once a write failed here: the node has left the group and applies nothing more. */
     private final AtomicBoolean leaving = new AtomicBoolean();
     /**
+     * The offsets committed through this group, by consumer group, for the snapshot: the engine also holds offsets
+     * committed on this node alone, which are not the group's to copy. Written on the common pool, in entry order.
+     */
+    private final Map<String, Long> replicatedCommits = new ConcurrentHashMap<>();
+    /**
      * The offset the next committed record takes, counted over every entry applied since this node started;
      * written by the apply thread, read by queries too.
      */
@@ -91,11 +104,16 @@ final class PartitionStateMachine extends BaseStateMachine
     private long storedEnd;
     /** Completes once every entry applied so far is in the local log. */
     private CompletableFuture<Reply> stored = CompletableFuture.completedFuture(null);
+    /** Completes once the local log holds every record of the loaded snapshot; records after wait for it. */
+    private volatile CompletableFuture<Void> repaired = CompletableFuture.completedFuture(null);
+    /** Set when the node closes: a store that fails then is not a reason to leave the group. */
+    private final AtomicBoolean closing = new AtomicBoolean();
 
     PartitionStateMachine(final String topic, final int partition, final PartitionLog log,
         final StreamProducer producer, final GroupCoordinator groups, final FailedWrites failedWrites,
         final Path logDirectory)
     {
+        super(RaftSnapshotDescriptor.KIND_PARTITION);
         this.failedWrites = failedWrites;
         this.logDirectory = logDirectory;
         this.topic = topic;
@@ -111,9 +129,69 @@ final class PartitionStateMachine extends BaseStateMachine
     public void initialize(final RaftServer server, final RaftGroupId groupId, final RaftStorage storage)
         throws IOException
     {
-        super.initialize(server, groupId, storage);
         raftDirectory = storage.getStorageDir().getRoot().toPath();
+        super.initialize(server, groupId, storage);
+    }
+
+    /**
+     * The snapshot of every entry applied so far ({@link PartitionSnapshot}). Ratis asks for it on the apply
+     * thread once every entry's future completed, so every record is stored and every group offset committed; it
+     * never waits here, so that a node closing while it snapshots is not held up.
+     */
+    @Override
+    ByteBuf snapshotPayload(final TermIndex applied) throws IOException
+    {
+        if (!stored.isDone() || stored.isCompletedExceptionally())
+        {
+            throw new IOException(where + " takes no snapshot at " + applied + ": " + (stored.isDone() ?
+                "an entry before it was not stored" : "its records are still being stored") +
+                "; the next snapshot tries again");
+        }
+        if (log.endOffset() < nextOffset)
+        {
+            throw new IOException(where + " takes no snapshot at " + applied + ": its log ends at " +
+                log.endOffset() + ", below the replicated end " + nextOffset);
+        }
+        return PartitionSnapshot.encode(nextOffset, windows, replicatedCommits, subscriptions);
+    }
+
+    /**
+     * Takes the state of the latest snapshot, if there is one, and fetches the records the local log lacks below
+     * its end; the entries after it are applied next.
+     */
+    @Override
+    void loadLatestSnapshot() throws IOException
+    {
         storedEnd = log.endOffset();
+        final SnapshotFiles.Loaded snapshot = snapshots.loadLatest();
+        if (snapshot == null)
+        {
+            return;
+        }
+        final PartitionSnapshot.Restored restored = PartitionSnapshot.decode(snapshot, windows, subscriptions);
+        nextOffset = restored.replicatedEnd();
+        replicatedCommits.clear();
+        setLastAppliedTermIndex(snapshot.termIndex());
+        repaired = storedEnd >= nextOffset ? CompletableFuture.completedFuture(null) :
+            LogRepair.start(getServer().join(), getGroupId(), where, producer, storedEnd, nextOffset);
+        final long replicatedEnd = nextOffset;
+        stored = repaired.thenApplyAsync(done ->
+        {
+            restored.groupOffsets().forEach((group, offset) -> commit(new CommitOffset(group, offset), replicatedEnd));
+            return null;
+        });
+    }
+
+    /**
+     * The node is closing: a repair of the log stops, and what waits for it fails (Ratis waits for every applied
+     * entry's future before it stops the group, so a repair that cannot end would hold up the close). The restarted
+     * node repairs again from its snapshot.
+     */
+    void closing()
+    {
+        closing.set(true);
+        repaired.completeExceptionally(new IllegalStateException(where + " was closed before its log held every " +
+            "record of its snapshot; it fetches them again when it starts"));
     }
 
     /**
@@ -281,7 +359,8 @@ final class PartitionStateMachine extends BaseStateMachine
             return CompletableFuture.completedFuture(stored);
         }
         final long expectedFirst = baseOffset + alreadyStored;
-        return producer.sendBatch(records.subList(alreadyStored, count)).whenComplete((results, failure) ->
+        final List<ProducerRecord> missing = records.subList(alreadyStored, count);
+        return repaired.thenCompose(done -> producer.sendBatch(missing)).whenComplete((results, failure) ->
         {
             if (failure != null)
             {
@@ -319,6 +398,7 @@ final class PartitionStateMachine extends BaseStateMachine
         try
         {
             groups.commitStandalone(commit.group(), Map.of(where, commit.offset()));
+            replicatedCommits.put(commit.group(), commit.offset());
         }
         catch (final SpoolException refused)
         {
@@ -342,10 +422,32 @@ final class PartitionStateMachine extends BaseStateMachine
 
     private void leave(final String what, final Path directory, final Throwable cause)
     {
-        if (leaving.compareAndSet(false, true))
+        if (!closing.get() && leaving.compareAndSet(false, true))
         {
             getServer().thenAccept(server -> failedWrites.leave(server, getGroupId(), what, where, directory, cause));
         }
+    }
+
+    /** The offset the next committed record takes: the end of the records applied so far. */
+    long replicatedEnd()
+    {
+        return nextOffset;
+    }
+
+    /** The partition's subscriptions on this node, for comparing nodes. */
+    ReplicatedSubscriptions subscriptions()
+    {
+        return subscriptions;
+    }
+
+    /**
+     * Answers a member that repairs its log ({@link LogRepair#request}) with the records this node's log holds; a
+     * stale read, since any member's log holds the same bytes for what it has.
+     */
+    @Override
+    public CompletableFuture<Message> queryStale(final Message request, final long minIndex)
+    {
+        return CompletableFuture.completedFuture(LogRepair.answer(log, topic, partition, request));
     }
 
     /**

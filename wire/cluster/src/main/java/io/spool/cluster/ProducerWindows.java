@@ -1,5 +1,7 @@
 package io.spool.cluster;
 
+import io.netty.buffer.ByteBuf;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -11,7 +13,8 @@ import java.util.Map;
  * {@link #MAX_PRODUCERS}.
  * <p>
  * Design note: this state is rebuilt on every node by applying the same entries in the same order, so every node
- * keeps the same windows and the same answer comes from whichever node leads; nothing here reads a clock.
+ * keeps the same windows and the same answer comes from whichever node leads; nothing here reads a clock. A
+ * snapshot keeps them ({@link #writeTo}), so a node that loads it answers retries of batches before it the same way.
  * Not thread-safe: owned by the state machine's apply thread.
  */
 final class ProducerWindows
@@ -93,6 +96,52 @@ final class ProducerWindows
         final Window window = new Window();
         window.epoch = epoch;
         producers.put(producerId, window);
+    }
+
+    /**
+     * Writes every window, least recently used producer first, each batch oldest first: producer count (int32), then
+     * per producer its id (int64), Kafka epoch (int32, -1 for none), batch count (int32) and per batch sequence
+     * (int64), first offset (int64) and record count (int32).
+     */
+    void writeTo(final ByteBuf out)
+    {
+        out.writeIntLE(producers.size());
+        for (final Map.Entry<Long, Window> producer : producers.entrySet())
+        {
+            final Window window = producer.getValue();
+            out.writeLongLE(producer.getKey());
+            out.writeIntLE(window.epoch);
+            final int countAt = out.writerIndex();
+            out.writeIntLE(0);
+            int count = 0;
+            for (int i = 0; i < RETAINED_BATCHES; i++)
+            {
+                final Batch batch = window.batches[(window.next + i) % RETAINED_BATCHES];
+                if (batch != null)
+                {
+                    out.writeLongLE(batch.sequence()).writeLongLE(batch.baseOffset()).writeIntLE(batch.count());
+                    count++;
+                }
+            }
+            out.setIntLE(countAt, count);
+        }
+    }
+
+    /** Replaces every window with those {@link #writeTo} wrote, in the same order, so the same ones are forgotten. */
+    void readFrom(final ByteBuf in)
+    {
+        producers.clear();
+        for (int producer = 0, producerCount = in.readIntLE(); producer < producerCount; producer++)
+        {
+            final long producerId = in.readLongLE();
+            final Window window = new Window();
+            window.epoch = in.readIntLE();
+            producers.put(producerId, window);
+            for (int batch = 0, batchCount = in.readIntLE(); batch < batchCount; batch++)
+            {
+                appended(producerId, in.readLongLE(), in.readLongLE(), in.readIntLE());
+            }
+        }
     }
 
     void appended(final long producerId, final long sequence, final long baseOffset, final int count)

@@ -1,5 +1,6 @@
 package io.spool.cluster;
 
+import io.netty.buffer.ByteBuf;
 import io.spool.api.InvalidRequestException;
 import io.spool.api.SpoolException;
 import io.spool.api.queue.SubscriptionSettings;
@@ -9,12 +10,15 @@ import io.spool.cluster.QueueEntryDescriptor.Receive;
 import io.spool.cluster.QueueEntryDescriptor.Settle;
 import io.spool.queue.ReplicatedPartitionState;
 import io.spool.queue.ReplicatedPartitionState.DeadLetter;
+import io.spool.wire.Fields;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.HashMap;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The subscriptions of one replicated partition, each with its per-message state, changed only by the partition
@@ -34,7 +38,9 @@ final class ReplicatedSubscriptions
 
     private final String topic;
     private final int partition;
-    private final Map<String, ReplicatedPartitionState> subscriptions = new HashMap<>();
+    private final Map<String, ReplicatedPartitionState> subscriptions = new TreeMap<>();
+    /** The entry that created each subscription, whose settings a snapshot keeps with the state. */
+    private final Map<String, CreateSubscription> created = new TreeMap<>();
 
     ReplicatedSubscriptions(final String topic, final int partition)
     {
@@ -52,10 +58,7 @@ final class ReplicatedSubscriptions
         final SubscriptionSettings settings;
         try
         {
-            settings = SubscriptionSettings.builder()
-                .lockTimeoutMillis(create.lockTimeoutMillis())
-                .deliveryLimit(create.deliveryLimit())
-                .build();
+            settings = settingsOf(create);
         }
         catch (final SpoolException invalid)
         {
@@ -63,7 +66,17 @@ final class ReplicatedSubscriptions
         }
         subscriptions.put(create.subscription(),
             new ReplicatedPartitionState(partition, settings, 0, create.timeMillis()));
+        created.put(create.subscription(), create);
         return QueueReply.done(0, List.of());
+    }
+
+    /** The settings a CREATE_SUBSCRIPTION entry gives: only the lock timeout and the delivery limit apply yet. */
+    private static SubscriptionSettings settingsOf(final CreateSubscription create)
+    {
+        return SubscriptionSettings.builder()
+            .lockTimeoutMillis(create.lockTimeoutMillis())
+            .deliveryLimit(create.deliveryLimit())
+            .build();
     }
 
     /** Hands out messages below {@code replicatedEnd}, the partition's end when the entry applied. */
@@ -125,6 +138,40 @@ final class ReplicatedSubscriptions
         catch (final SpoolException refused)
         {
             return QueueReply.refusedBy(refused);
+        }
+    }
+
+    /**
+     * Writes every subscription in name order: count (int32), then per subscription the CREATE_SUBSCRIPTION entry
+     * that made it and its state ({@link ReplicatedPartitionState#snapshot()}), each as bytes.
+     */
+    void writeTo(final ByteBuf out)
+    {
+        out.writeIntLE(subscriptions.size());
+        for (final Map.Entry<String, ReplicatedPartitionState> subscription : subscriptions.entrySet())
+        {
+            Fields.writeBytes(out, QueueEntryDescriptor.createSubscription(created.get(subscription.getKey()))
+                .getContent().toByteArray());
+            Fields.writeBytes(out, subscription.getValue().snapshot());
+        }
+    }
+
+    /**
+     * Replaces every subscription with those {@link #writeTo} wrote, read from the snapshot {@code file}.
+     *
+     * @throws io.spool.queue.CorruptStateException when a subscription's state cannot be read.
+     */
+    void readFrom(final ByteBuf in, final Path file)
+    {
+        subscriptions.clear();
+        created.clear();
+        for (int i = 0, count = in.readIntLE(); i < count; i++)
+        {
+            final CreateSubscription create = QueueEntryDescriptor.decodeCreateSubscription(
+                ByteString.copyFrom(Fields.readBytes(in)));
+            subscriptions.put(create.subscription(),
+                ReplicatedPartitionState.restore(settingsOf(create), file, Fields.readBytes(in)));
+            created.put(create.subscription(), create);
         }
     }
 

@@ -7,16 +7,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,7 +60,7 @@ class DamagedFollowerTest
                 TimeUnit.SECONDS.toNanos(30));
             follower.close();
 
-            damage(dir.resolve("node-" + followerId), "entry " + (BATCHES - 3));
+            LogDamage.damage(dir.resolve("node-" + followerId), TOPIC, "entry " + (BATCHES - 3));
 
             final ClusterNode restarted = ClusterNode.start(TestNodes.config(members, followerId, dir));
             nodes.set(followerId - 1, restarted);
@@ -84,41 +78,5 @@ class DamagedFollowerTest
             assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
                 .containsExactlyElementsOf(leaderFrames);
         }
-    }
-
-    /** Changes a byte of the record holding {@code value} in the partition's segment, so its checksum fails. */
-    private static void damage(final Path node, final String value) throws IOException
-    {
-        final Path segment;
-        try (Stream<Path> files = Files.walk(node.resolve("log")))
-        {
-            segment = files.filter(file -> file.toString().endsWith(".log") && file.toString().contains(TOPIC))
-                .findFirst().orElseThrow();
-        }
-        final byte[] bytes = Files.readAllBytes(segment);
-        final int at = indexOf(bytes, value.getBytes(UTF_8));
-        assertThat(at).as("%s in %s", value, segment).isPositive();
-        try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE))
-        {
-            channel.write(ByteBuffer.wrap(new byte[] {(byte)~bytes[at]}), at);
-            channel.force(true);
-        }
-    }
-
-    private static int indexOf(final byte[] bytes, final byte[] wanted)
-    {
-        outer:
-        for (int i = 0; i <= bytes.length - wanted.length; i++)
-        {
-            for (int j = 0; j < wanted.length; j++)
-            {
-                if (bytes[i + j] != wanted[j])
-                {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

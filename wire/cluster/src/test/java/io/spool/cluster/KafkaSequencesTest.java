@@ -1,5 +1,7 @@
 package io.spool.cluster;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.cluster.KafkaEntryDescriptor.KafkaPublish;
@@ -77,6 +79,28 @@ class KafkaSequencesTest
         assertThat(append(0, 0, 1)).isEqualTo(2);
         assertThat(KafkaSequences.check(windows, batch(0, Integer.MAX_VALUE - 1, 2)).status())
             .isEqualTo(ClusterEntryDescriptor.STATUS_DUPLICATE);
+    }
+
+    @Test
+    void windowsReadBackFromASnapshotKeepTheEpochAndJudgeTheSameWay()
+    {
+        append(1, 0, 2);
+        append(1, 2, 1);
+        final ByteBuf snapshot = Unpooled.buffer();
+        windows.writeTo(snapshot);
+        final ProducerWindows restored = new ProducerWindows();
+        restored.readFrom(snapshot);
+
+        assertThat(snapshot.isReadable()).as("bytes left after the windows").isFalse();
+        assertThat(restored.epoch(PRODUCER)).isEqualTo(1);
+        final Reply retry = KafkaSequences.check(restored, batch(1, 0, 2));
+        assertThat(retry.status()).isEqualTo(ClusterEntryDescriptor.STATUS_DUPLICATE);
+        assertThat(retry.baseOffset()).isZero();
+        assertThat(KafkaSequences.check(restored, batch(0, 3, 1)).status())
+            .isEqualTo(KafkaEntryDescriptor.STATUS_FENCED_EPOCH);
+        assertThat(KafkaSequences.check(restored, batch(1, 4, 1)).status())
+            .isEqualTo(KafkaEntryDescriptor.STATUS_OUT_OF_ORDER);
+        assertThat(KafkaSequences.check(restored, batch(1, 3, 1))).as("the batch after the last").isNull();
     }
 
     /** Appends the batch as the state machine does once it is judged new; returns its first offset. */

@@ -38,6 +38,15 @@ public final class RestoredStateWriter
     }
 
     /**
+     * A delivered message whose lock stands: held by {@code consumerId} until {@code deadline}, as a state rebuilt
+     * from a replicated snapshot must hold it, the same as on the nodes that never stopped.
+     */
+    public void acquired(final long offset, final int consumerId, final long deadline)
+    {
+        core.hold(offset, consumerId, deadline);
+    }
+
+    /**
      * A delivered message that was held when the process stopped comes back in {@link #finish()}: whether it is
      * ready, expired or over its delivery limit needs its record read (a held message past its time to live expires
      * as it comes back, as it would have had the process not stopped), and the log is not attached yet while the

@@ -53,6 +53,15 @@ final class StateRestorer implements StateLog
      */
     void complete()
     {
+        complete(new Long2LongHashMap(Long.MIN_VALUE), 0);
+    }
+
+    /**
+     * Ends a restore as {@link #complete()} does, but for the offsets of {@code locks}: those stay held by
+     * {@code holder} until their lock deadline.
+     */
+    void complete(final Long2LongHashMap locks, final int holder)
+    {
         final OffsetWindow window = state.window();
         final long cursor = state.readCursor();
         state.logEnd(Math.max(state.logEnd(), cursor));
@@ -66,6 +75,10 @@ final class StateRestorer implements StateLog
             if (until != delays.missingValue())
             {
                 state.restore().delayed(offset, until);
+            }
+            else if (locks.containsKey(offset))
+            {
+                state.restore().acquired(offset, holder, locks.get(offset));
             }
             else
             {

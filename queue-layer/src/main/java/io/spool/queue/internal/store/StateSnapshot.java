@@ -164,6 +164,32 @@ public final class StateSnapshot
         }
     }
 
+    /** The state as a snapshot's bytes (generation 0), for a store that keeps them in a file of its own. */
+    public static byte[] encode(final SubscriptionPartitionState state)
+    {
+        final ExpandableDirectByteBuffer buffer = new ExpandableDirectByteBuffer(4096);
+        final byte[] bytes = new byte[encode(buffer, state, 0)];
+        buffer.getBytes(0, bytes);
+        return bytes;
+    }
+
+    /**
+     * Decodes {@link #encode} bytes, read from {@code file}, into a state ready to use. The delivered, unsettled
+     * messages of {@code locks} (offset to lock deadline) stay held by {@code holder}; the others come back as they
+     * do after a restart.
+     *
+     * @throws CorruptStateException if the bytes fail their checksum or format checks.
+     */
+    public static SubscriptionPartitionState restore(
+        final Path file, final byte[] bytes, final SubscriptionSettings settings, final EpochClock clock,
+        final DeadLetterHandler deadLetters, final Long2LongHashMap locks, final int holder)
+    {
+        final Restored restored = read(file, bytes, settings, clock, deadLetters);
+        new StateRestorer(restored.state, restored.delayUntilByOffset).complete(locks, holder);
+        restored.state.restore().finish();
+        return restored.state;
+    }
+
     /**
      * @throws CorruptStateException if the file fails its checksum or format checks.
      */

@@ -1,0 +1,386 @@
+package io.spool.cluster;
+
+import io.spool.api.queue.SubscriptionSettings;
+import io.spool.api.stream.ProducerRecord;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicPartition;
+import io.spool.cluster.ClusterEntryDescriptor.Reply;
+import io.spool.queue.ReplicatedPartitionState.OffsetState;
+import io.spool.testing.SlowTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Every group snapshots its state and trims its Raft log; a node restarted after that loads the snapshot, applies
+ * only the entries after it, and ends with the same records, queue state, producer windows and group offsets as
+ * before.
+ */
+@SlowTest
+class ClusterSnapshotTest
+{
+    private static final String TOPIC = "ledger";
+    private static final String SUBSCRIPTION = "billing";
+    private static final String GROUP = "auditors";
+    private static final TopicPartition WHERE = new TopicPartition(TOPIC, 0);
+    private static final long PRODUCER = 42L;
+    /** Records published before the subscription's receive. */
+    private static final int QUEUED = 6;
+    /** Batches published before the snapshot. */
+    private static final int BEFORE_SNAPSHOT = 40;
+    /** Large enough that the batches fill and close Raft log segments, which is what trimming removes. */
+    private static final int VALUE_BYTES = 512 << 10;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+
+    private final ClusterMembers members = LoopbackPorts.members(3);
+    private final List<ClusterNode> nodes = new ArrayList<>();
+
+    @AfterEach
+    void stop()
+    {
+        nodes.forEach(ClusterNode::close);
+    }
+
+    @Test
+    void aRestartLoadsTheSnapshotAndEndsWithTheSameRecordsQueueStateWindowsAndOffsets() throws Exception
+    {
+        startAll();
+        final List<OffsetState> queueBefore;
+        final Reply confirmedBeforeSnapshot;
+        final Reply confirmedAfterSnapshot;
+        final ClusterDelivery held;
+        final long end;
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(1));
+            client.createSubscription(TOPIC, SUBSCRIPTION,
+                SubscriptionSettings.builder().lockTimeoutMillis(600_000).deliveryLimit(5).build());
+            for (long sequence = 0; sequence < QUEUED; sequence++)
+            {
+                publish(client, sequence);
+            }
+            final List<ClusterDelivery> deliveries = client.receive(TOPIC, 0, SUBSCRIPTION, 5, 600_000);
+            assertThat(deliveries).hasSize(5);
+            client.ack(deliveries.get(0).receipt());
+            client.nack(deliveries.get(1).receipt(), 600_000);
+            client.reject(deliveries.get(2).receipt());
+            client.nack(deliveries.get(3).receipt(), 0);
+            held = deliveries.get(4);
+            client.commitOffset(GROUP, TOPIC, 0, 4);
+            // enough entries after the queue and offset entries to close segments, so the trim removes them
+            Reply last = null;
+            for (long sequence = QUEUED; sequence < BEFORE_SNAPSHOT; sequence++)
+            {
+                last = publish(client, sequence);
+            }
+            confirmedBeforeSnapshot = last;
+            awaitEveryNodeAt(client.endOffset(TOPIC, 0));
+            for (final ClusterNode node : nodes)
+            {
+                final int segmentsBefore = raftSegments(node);
+                assertThat(segmentsBefore).as("Raft log segments of node %d before its snapshot", node.nodeId())
+                    .isGreaterThan(2);
+                node.takeSnapshot(WHERE);
+                node.takeMetadataSnapshot();
+                // Ratis' log worker removes the purged segments after the snapshot is taken
+                Eventually.holds(() -> raftSegments(node) < segmentsBefore, WAIT,
+                    () -> "node " + node.nodeId() + " removes Raft log segments behind its snapshot, of " +
+                        segmentsBefore);
+                assertThat(node.raftLogStart(WHERE)).as("first Raft log entry left on node %d", node.nodeId())
+                    .isGreaterThan(10);
+            }
+            Reply afterSnapshot = null;
+            for (long sequence = BEFORE_SNAPSHOT; sequence < BEFORE_SNAPSHOT + 4; sequence++)
+            {
+                afterSnapshot = publish(client, sequence);
+            }
+            confirmedAfterSnapshot = afterSnapshot;
+            end = client.endOffset(TOPIC, 0);
+            awaitEveryNodeAt(end);
+            queueBefore = queueState(nodes.get(0));
+        }
+        final List<byte[]> framesBefore = StoredFrames.of(nodes.get(0).engine(), TOPIC, 0);
+        nodes.forEach(ClusterNode::close);
+        nodes.clear();
+
+        startAll();
+        for (final ClusterNode node : nodes)
+        {
+            assertThat(node.raftLogStart(WHERE)).as("first Raft log entry left on node %d after the restart",
+                node.nodeId()).isGreaterThan(10);
+        }
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            assertRetryAnsweredWith(client, BEFORE_SNAPSHOT - 1, confirmedBeforeSnapshot);
+            assertRetryAnsweredWith(client, BEFORE_SNAPSHOT + 3, confirmedAfterSnapshot);
+            assertThat(client.committedOffset(GROUP, TOPIC, 0)).isEqualTo(4);
+            assertThat(client.endOffset(TOPIC, 0)).as("nothing stored twice").isEqualTo(end);
+            awaitEveryNodeAt(end);
+            for (final ClusterNode node : nodes)
+            {
+                assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
+                    .containsExactlyElementsOf(framesBefore);
+                assertThat(queueState(node)).as("queue state on node %d", node.nodeId())
+                    .containsExactlyElementsOf(queueBefore);
+                assertThat(node.engine().streams().groups().committed(GROUP, WHERE))
+                    .as("group offset on node %d", node.nodeId()).isEqualTo(4);
+            }
+            // the lock taken before the snapshot still stands: its receipt settles, and nothing else is handed out
+            client.ack(held.receipt());
+            final List<ClusterDelivery> next = client.receive(TOPIC, 0, SUBSCRIPTION, 2, 600_000);
+            assertThat(next).extracting(ClusterDelivery::offset).containsExactly(3L, 5L);
+            assertThat(next.get(0).deliveryCount()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * A member down while the others snapshot and purge their Raft logs is behind their logs' start when it comes
+     * back: the leader sends it the snapshot, and it fetches the records its log lacks from the others' logs.
+     */
+    @Test
+    void aMemberBehindThePurgedLogIsSentTheSnapshotAndFetchesItsRecords() throws Exception
+    {
+        startAll();
+        final long end;
+        final long snapshotIndex;
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(1));
+            for (long sequence = 0; sequence < QUEUED; sequence++)
+            {
+                publish(client, sequence);
+            }
+            awaitEveryNodeAt(QUEUED);
+            final ClusterNode down = nodes.get(2);
+            down.close();
+            for (long sequence = QUEUED; sequence < BEFORE_SNAPSHOT; sequence++)
+            {
+                publish(client, sequence);
+            }
+            long taken = Long.MAX_VALUE;
+            for (final ClusterNode node : nodes.subList(0, 2))
+            {
+                taken = Math.min(taken, node.takeSnapshot(WHERE));
+                Eventually.holds(() -> raftLogStart(node) > QUEUED + 10, WAIT,
+                    () -> "node " + node.nodeId() + " purges its Raft log behind its snapshot");
+            }
+            snapshotIndex = taken;
+            nodes.set(2, ClusterNode.start(TestNodes.config(members, 3, dir)));
+            publish(client, BEFORE_SNAPSHOT);
+            end = client.endOffset(TOPIC, 0);
+            awaitEveryNodeAt(end);
+        }
+        assertThat(nodes.get(2).raftLogStart(WHERE)).as("where the returned member's Raft log starts")
+            .isGreaterThan(snapshotIndex);
+        final List<byte[]> frames = StoredFrames.of(nodes.get(0).engine(), TOPIC, 0);
+        assertThat(frames).hasSize((int)end);
+        for (final ClusterNode node : nodes)
+        {
+            assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
+                .containsExactlyElementsOf(frames);
+        }
+    }
+
+    @Test
+    void aDamagedSnapshotFileMakesTheNodeRefuseToStartNamingTheFileAndWhatToDo() throws Exception
+    {
+        startAll();
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(1));
+            publish(client, 0);
+            awaitEveryNodeAt(1);
+            nodes.get(0).takeSnapshot(WHERE);
+        }
+        nodes.forEach(ClusterNode::close);
+        nodes.clear();
+        final Path snapshot = partitionSnapshotOf(1);
+        final byte[] bytes = Files.readAllBytes(snapshot);
+        bytes[bytes.length / 2] ^= 0x5a;
+        Files.write(snapshot, bytes);
+
+        assertThatThrownBy(() -> nodes.add(ClusterNode.start(TestNodes.config(members, 1, dir))))
+            .hasStackTraceContaining(snapshot.toString())
+            .hasStackTraceContaining("does not match its MD5 file")
+            .hasStackTraceContaining("move the group's directory");
+    }
+
+    /**
+     * Two members restart with logs cut below their snapshots while the third, the only one that could give them
+     * the records, is down: their repairs wait, and so does every record committed meanwhile, which Ratis waits for
+     * before it stops a group. Closing must end the repairs rather than wait for them.
+     */
+    @Test
+    void aNodeClosesWhileItsRepairAndTheEntriesWaitingForItCannotFinish() throws Exception
+    {
+        startAll();
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(1));
+            for (long sequence = 0; sequence < 6; sequence++)
+            {
+                publishSmall(client, sequence);
+            }
+            awaitEveryNodeAt(6);
+        }
+        nodes.forEach(ClusterNode::close);
+        nodes.clear();
+        for (final int nodeId : List.of(1, 2))
+        {
+            LogDamage.damage(dir.resolve("node-" + nodeId), TOPIC, "value 3");
+        }
+        nodes.add(ClusterNode.start(TestNodes.config(members, 1, dir)));
+        nodes.add(ClusterNode.start(TestNodes.config(members, 2, dir)));
+        try (ClusterClient client = ClusterClient.connect(members))
+        {
+            final CompletableFuture<?> waiting = client.publish(WHERE, ClusterEntryDescriptor.publish(PRODUCER, 6,
+                List.of(ProducerRecord.toPartition(TOPIC, 0, null, "value 6".getBytes(UTF_8)))));
+            for (final ClusterNode node : nodes)
+            {
+                Eventually.holds(() -> replicatedEnd(node) == 7, WAIT,
+                    () -> "node " + node.nodeId() + " applies the publish after its restart");
+            }
+            assertThat(waiting).as("a record stored only after the repair").isNotDone();
+            for (final ClusterNode node : nodes)
+            {
+                CompletableFuture.runAsync(node::close).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+            }
+        }
+        nodes.clear();
+    }
+
+    private void startAll()
+    {
+        for (final ClusterMembers.Member member : members.members())
+        {
+            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir).withSnapshotEveryEntries(1_000)));
+        }
+    }
+
+    private void assertRetryAnsweredWith(final ClusterClient client, final long sequence, final Reply confirmed)
+        throws Exception
+    {
+        final Reply retry = publish(client, sequence);
+        assertThat(retry.status()).as("a retry of batch %d", sequence).isEqualTo(ClusterEntryDescriptor.STATUS_DUPLICATE);
+        assertThat(retry.baseOffset()).as("the first offset a retry of batch %d is answered with", sequence)
+            .isEqualTo(confirmed.baseOffset());
+    }
+
+    private static Reply publishSmall(final ClusterClient client, final long sequence) throws Exception
+    {
+        final List<ProducerRecord> records = List.of(ProducerRecord.toPartition(TOPIC, 0, null,
+            ("value " + sequence).getBytes(UTF_8)));
+        return ClusterEntryDescriptor.decodeReply(client.publish(WHERE,
+            ClusterEntryDescriptor.publish(PRODUCER, sequence, records)).get(30, TimeUnit.SECONDS)
+            .getMessage().getContent());
+    }
+
+    private static long raftLogStart(final ClusterNode node)
+    {
+        try
+        {
+            return node.raftLogStart(WHERE);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static long replicatedEnd(final ClusterNode node)
+    {
+        try
+        {
+            return node.replicatedEnd(WHERE);
+        }
+        catch (final IOException notYetJoined)
+        {
+            return -1;
+        }
+    }
+
+    /** Closed and open Raft log segment files of the partition's group on the node. */
+    private int raftSegments(final ClusterNode node)
+    {
+        try (Stream<Path> files = Files.list(groupDirectory(node.nodeId()).resolve("current")))
+        {
+            return (int)files.filter(file -> file.getFileName().toString().startsWith("log_")).count();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private Path partitionSnapshotOf(final int nodeId) throws IOException
+    {
+        try (Stream<Path> files = Files.list(groupDirectory(nodeId).resolve("sm")))
+        {
+            return files.filter(file -> file.getFileName().toString().matches("snapshot\\.\\d+_\\d+"))
+                .findFirst().orElseThrow();
+        }
+    }
+
+    private Path groupDirectory(final int nodeId)
+    {
+        return dir.resolve("node-" + nodeId).resolve("raft")
+            .resolve(new ClusterGroups(members).partitionGroupId(WHERE).getUuid().toString());
+    }
+
+    private static Reply publish(final ClusterClient client, final long sequence) throws Exception
+    {
+        final byte[] value = new byte[VALUE_BYTES];
+        Arrays.fill(value, (byte)('a' + sequence % 26));
+        final List<ProducerRecord> records = List.of(new ProducerRecord(TOPIC, 0, 1_000L + sequence, null, Map.of(),
+            value));
+        return ClusterEntryDescriptor.decodeReply(client.publish(WHERE,
+            ClusterEntryDescriptor.publish(PRODUCER, sequence, records)).get(30, TimeUnit.SECONDS)
+            .getMessage().getContent());
+    }
+
+    private void awaitEveryNodeAt(final long end)
+    {
+        for (final ClusterNode node : nodes)
+        {
+            Eventually.holds(() -> node.engine().streams().topics().topic(TOPIC).partition(0).endOffset() == end,
+                WAIT, () -> "node " + node.nodeId() + " stores " + end + " records");
+        }
+    }
+
+    /**
+     * The state of every offset the subscription has met: those its one receive saw. A settled (acked or dead)
+     * message's delivery count is left out: the queue layer's snapshot does not keep it, since nothing is delivered
+     * or judged by it again.
+     */
+    private static List<OffsetState> queueState(final ClusterNode node) throws IOException
+    {
+        final List<OffsetState> states = new ArrayList<>();
+        for (long offset = 0; offset < QUEUED; offset++)
+        {
+            final OffsetState state = node.subscriptions(WHERE).state(SUBSCRIPTION).stateOf(offset);
+            final boolean settled = state.state().equals("ACKED") || state.state().equals("DEAD");
+            states.add(settled ? new OffsetState(state.state(), 0) : state);
+        }
+        return states;
+    }
+}
