@@ -48,6 +48,25 @@ final class FailedWrites
         closer.execute(() -> close(server, group));
     }
 
+    /**
+     * Logs that the node could not fetch from the other members the records its snapshot of {@code where} holds
+     * and its log lacks ({@link LogRepair}), and closes its division of {@code group}.
+     */
+    void leaveUnrepaired(final RaftServer server, final RaftGroupId group, final TopicPartition where,
+        final Throwable cause)
+    {
+        LOGGER.error(describeUnrepaired(nodeId, where, cause));
+        closer.execute(() -> close(server, group));
+    }
+
+    static String describeUnrepaired(final int nodeId, final TopicPartition where, final Throwable cause)
+    {
+        return "node " + nodeId + " could not fetch the records of " + where + " that its snapshot holds and its " +
+            "log lacks from the other members: " + rootMessage(cause) + "; it has left the partition's group, which " +
+            "goes on with the other nodes: restart the node once a majority is reachable (their logs must still " +
+            "hold those records: keep retention longer than a node's outage)";
+    }
+
     /** The one line a failed write is logged with: which node, what, where, why, and what to do. */
     static String describe(final int nodeId, final String what, final TopicPartition where, final Path directory,
         final Throwable cause)

@@ -174,6 +174,13 @@ final class PartitionStateMachine extends SnapshottingStateMachine
         setLastAppliedTermIndex(snapshot.termIndex());
         repaired = storedEnd >= nextOffset ? CompletableFuture.completedFuture(null) :
             LogRepair.start(getServer().join(), getGroupId(), where, producer, storedEnd, nextOffset);
+        repaired.whenComplete((done, failure) ->
+        {
+            if (failure != null && !closing.get() && leaving.compareAndSet(false, true))
+            {
+                getServer().thenAccept(server -> failedWrites.leaveUnrepaired(server, getGroupId(), where, failure));
+            }
+        });
         final long replicatedEnd = nextOffset;
         stored = repaired.thenApplyAsync(done ->
         {
@@ -362,7 +369,7 @@ final class PartitionStateMachine extends SnapshottingStateMachine
         final List<ProducerRecord> missing = records.subList(alreadyStored, count);
         return repaired.thenCompose(done -> producer.sendBatch(missing)).whenComplete((results, failure) ->
         {
-            if (failure != null)
+            if (failure != null && !repaired.isCompletedExceptionally())
             {
                 leave("a committed batch", logDirectory, failure);
             }

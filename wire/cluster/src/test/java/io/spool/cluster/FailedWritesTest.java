@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The line a node logs when it cannot write: a full disk is called so, with what to do about it; another write error
- * is named as it is. (A real full disk, and the node leaving its group, are {@link FullDiskTest}'s.)
+ * is named as it is; a repair that could not fetch its records is not called a disk's failure. (A real full disk, and the node leaving its group, are {@link FullDiskTest}'s.)
  */
 class FailedWritesTest
 {
@@ -42,5 +42,17 @@ class FailedWritesTest
         assertThat(line).isEqualTo("node 3 cannot write the Raft log of events-0 to " + dir + ": Input/output " +
             "error; it has left the partition's group, which goes on with the other nodes: repair that disk and " +
             "restart the node, which then catches up from the group");
+    }
+
+    @Test
+    void aRepairThatCouldNotFetchTheRecordsSaysSoAndNotThatADiskFailed()
+    {
+        final String line = FailedWrites.describeUnrepaired(1, EVENTS,
+            new IllegalStateException("fetch failed", new IOException("no member holds offset 12 any more")));
+
+        assertThat(line).isEqualTo("node 1 could not fetch the records of events-0 that its snapshot holds and its " +
+            "log lacks from the other members: no member holds offset 12 any more; it has left the partition's " +
+            "group, which goes on with the other nodes: restart the node once a majority is reachable (their logs " +
+            "must still hold those records: keep retention longer than a node's outage)");
     }
 }
