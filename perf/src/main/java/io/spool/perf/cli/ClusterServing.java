@@ -21,11 +21,12 @@ final class ClusterServing
     }
 
     /**
-     * @throws ParameterException when only one of --node-id and --cluster is given, the list is not one, or the id
-     *                            is not in it.
+     * @throws ParameterException when only one of --node-id and --cluster is given, the list is not one, the id
+     *                            is not in it, or the snapshot interval is below 1.
      */
-    static int serve(final CommandLine command, final Integer nodeId, final String cluster, final Path dataDirectory,
-        final ServerConfig.Builder settings) throws InterruptedException
+    static int serve(final CommandLine command, final Integer nodeId, final String cluster,
+        final Integer snapshotEveryEntries, final Path dataDirectory, final ServerConfig.Builder settings)
+        throws InterruptedException
     {
         if (nodeId == null || cluster == null)
         {
@@ -33,14 +34,23 @@ final class ClusterServing
                 "--node-id needs --cluster") + ": a cluster node is started with its own id and the list of " +
                 "every node, the same list on every node");
         }
-        final ClusterNodeConfig nodeConfig;
+        final ClusterNodeConfig listed;
         try
         {
-            nodeConfig = new ClusterNodeConfig(nodeId, ClusterMembers.parse(cluster), dataDirectory, settings);
+            listed = new ClusterNodeConfig(nodeId, ClusterMembers.parse(cluster), dataDirectory, settings);
         }
         catch (final IllegalArgumentException ex)
         {
             throw new ParameterException(command, "--cluster: " + ex.getMessage(), ex);
+        }
+        final ClusterNodeConfig nodeConfig;
+        try
+        {
+            nodeConfig = snapshotEveryEntries == null ? listed : listed.withSnapshotEveryEntries(snapshotEveryEntries);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(command, "--snapshot-every: " + ex.getMessage(), ex);
         }
         final ClusterMembers.Member self = nodeConfig.members().member(nodeId);
         FreePort.require("--cluster (node " + nodeId + "'s consensus port)", self.host(), self.port());

@@ -2,6 +2,7 @@ package io.spool.perf.cli;
 
 import io.spool.wire.server.ServerConfig;
 import io.spool.wire.server.SpoolServer;
+import io.spool.cluster.ClusterNodeConfig;
 import io.spool.wire.sqs.SqsConfig;
 import io.spool.wire.sqs.SqsEndpoint;
 import picocli.CommandLine.Command;
@@ -89,6 +90,11 @@ final class ServerCommand implements Callable<Integer>
             "clients read from.")
     String cluster;
 
+    @Option(names = "--snapshot-every", paramLabel = "ENTRIES",
+        description = "A cluster node's Raft groups snapshot their state and trim their logs every ENTRIES applied " +
+            "entries (default: " + ClusterNodeConfig.DEFAULT_SNAPSHOT_EVERY_ENTRIES + "); needs --cluster.")
+    Integer snapshotEveryEntries;
+
     @Option(names = "--tls-key", paramLabel = "FILE.pem",
         description = "The private key of --tls-cert: PEM, unencrypted PKCS#8 (BEGIN PRIVATE KEY).")
     Path tlsPrivateKey;
@@ -114,6 +120,11 @@ final class ServerCommand implements Callable<Integer>
         if (metricsPort != null)
         {
             FreePort.require("--metrics-port", metricsHost, metricsPort);
+        }
+        if (snapshotEveryEntries != null && nodeId == null && cluster == null)
+        {
+            throw new ParameterException(spec.commandLine(), "--snapshot-every is a cluster node's setting: add " +
+                "--node-id and --cluster, or drop it");
         }
         if (nodeId != null || cluster != null)
         {
@@ -194,7 +205,8 @@ final class ServerCommand implements Callable<Integer>
     {
         try
         {
-            return ClusterServing.serve(spec.commandLine(), nodeId, cluster, dataDirectory, settings);
+            return ClusterServing.serve(spec.commandLine(), nodeId, cluster, snapshotEveryEntries, dataDirectory,
+                settings);
         }
         catch (final InterruptedException ex)
         {

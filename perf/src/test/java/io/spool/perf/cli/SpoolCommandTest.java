@@ -97,6 +97,20 @@ class SpoolCommandTest
     }
 
     @Test
+    void aSnapshotIntervalIsACheckedClusterSetting()
+    {
+        assertThat(execute("server", "--port", "0", "--snapshot-every", "100", "--data-dir",
+            dataDirectory.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--snapshot-every is a cluster node's setting: add --node-id and " +
+            "--cluster, or drop it");
+        assertThat(execute("server", "--port", "0", "--node-id", "1", "--cluster",
+            "1@127.0.0.1:1,2@127.0.0.1:2,3@127.0.0.1:3", "--snapshot-every", "0",
+            "--data-dir", dataDirectory.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--snapshot-every: a Raft group snapshots every 1 or more entries, " +
+            "was 0; the default is 1024");
+    }
+
+    @Test
     void aCommandWithoutItsSubcommandIsAUsageError()
     {
         assertThat(execute()).isEqualTo(2);
