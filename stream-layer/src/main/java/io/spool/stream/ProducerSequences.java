@@ -1,6 +1,7 @@
 package io.spool.stream;
 
 import io.spool.api.InvalidRequestException;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicPartition;
 import io.spool.log.DurableFiles;
 import io.spool.log.FileSync;
@@ -18,13 +19,14 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 
 /**
  * Idempotent producers, as Kafka has them: a producer id (from {@link #newProducerId()}) with an epoch numbers each
@@ -35,8 +37,9 @@ import java.util.function.Supplier;
  * accepted. Each partition's producers are kept in a {@link ProducerJournal} written before a batch is appended,
  * and rebuilt from it when the engine opens ({@link #recover}): a batch that was in flight at a crash is looked for
  * in the log ({@link StoredBatches}), so a retry of one stored just before the crash is recognised and one that was
- * not stored is taken. A producer none of whose batches is known any more starts afresh at any sequence, as Kafka
- * does for a producer it no longer knows. Thread-safe.
+ * not stored is taken; the retry of one whose first records the crash left at the log's end stores only the rest. A
+ * producer none of whose batches is known any more starts afresh at any sequence, as Kafka does for a producer it
+ * no longer knows. Thread-safe.
  */
 public final class ProducerSequences
 {
@@ -77,29 +80,30 @@ public final class ProducerSequences
     }
 
     /**
-     * Checks a batch of {@code recordCount} records against the producer's last batches in {@code partition} and,
-     * when it is the next one, calls {@code append} (under the partition's lock) to store it.
+     * Checks a batch against the producer's last batches in {@code partition} and, when it is the next one, calls
+     * {@code appendFrom} with 0 (under the partition's lock) to store it. The retry of a batch whose first records a
+     * crash left in the log is given the index of the first record the log does not hold.
      *
-     * @param fingerprint {@link StoredBatches#fingerprint} of the batch's records, by which it is found in the log
-     *                    after a crash.
-     * @param append      stores the batch and completes with its first record's offset.
+     * @param appendFrom stores the batch's records from the index it is given on, and completes with the offset of
+     *                   the first one it stored.
      */
     public SequencedAppend append(final TopicPartition partition, final long producerId, final short epoch,
-        final int baseSequence, final int recordCount, final int fingerprint,
-        final Supplier<CompletableFuture<Long>> append)
+        final int baseSequence, final List<ProducerRecord> records,
+        final IntFunction<CompletableFuture<Long>> appendFrom)
     {
-        if (recordCount < 1 || baseSequence < 0)
+        if (records.isEmpty() || baseSequence < 0)
         {
             throw new InvalidRequestException("a sequenced batch needs a sequence >= 0 and a record, got sequence " +
-                baseSequence + " and " + recordCount + " records");
+                baseSequence + " and " + records.size() + " records");
         }
         return partitions(partition).append(producerId, epoch, baseSequence,
-            lastSequence(baseSequence, recordCount), recordCount, stored.endOffset(partition), fingerprint, append);
+            lastSequence(baseSequence, records.size()), records, stored.endOffset(partition),
+            StoredBatches.fingerprint(records), appendFrom);
     }
 
     private PartitionSequences partitions(final TopicPartition partition)
     {
-        return partitions.computeIfAbsent(partition, p -> new PartitionSequences(p, journal(p)));
+        return partitions.computeIfAbsent(partition, p -> new PartitionSequences(p, journal(p), stored));
     }
 
     private ProducerJournal journal(final TopicPartition partition)
@@ -156,7 +160,7 @@ public final class ProducerSequences
         }
         for (final Map.Entry<TopicPartition, PartitionSequences> partition : partitions.entrySet())
         {
-            partition.getValue().resolve(stored);
+            partition.getValue().resolve();
         }
     }
 
@@ -242,17 +246,21 @@ public final class ProducerSequences
     {
         private final TopicPartition partition;
         private final ProducerJournal journal;
+        private final StoredBatches log;
         private final Map<Long, ProducerState> producers = new HashMap<>();
+        /** The batches not found in the log when the engine opened whose first records may end it. */
+        private final Map<SentBatch, CutShort> cutShort = new IdentityHashMap<>();
 
-        PartitionSequences(final TopicPartition partition, final ProducerJournal journal)
+        PartitionSequences(final TopicPartition partition, final ProducerJournal journal, final StoredBatches log)
         {
             this.partition = partition;
             this.journal = journal;
+            this.log = log;
         }
 
         synchronized SequencedAppend append(final long producerId, final short epoch, final int firstSequence,
-            final int lastSequence, final int recordCount, final long lowestOffset, final int fingerprint,
-            final Supplier<CompletableFuture<Long>> append)
+            final int lastSequence, final List<ProducerRecord> records, final long lowestOffset,
+            final int fingerprint, final IntFunction<CompletableFuture<Long>> appendFrom)
         {
             ProducerState state = producers.get(producerId);
             if (state != null && epoch < state.epoch)
@@ -274,7 +282,9 @@ public final class ProducerSequences
                 final SentBatch duplicate = state.find(firstSequence, lastSequence);
                 if (duplicate != null)
                 {
-                    return new SequencedAppend(SequencedAppend.Outcome.DUPLICATE, duplicate.baseOffset, null);
+                    final CutShort cut = cutShort.remove(duplicate);
+                    return cut == null ? new SequencedAppend(SequencedAppend.Outcome.DUPLICATE,
+                        duplicate.baseOffset, null) : complete(duplicate, cut, records, appendFrom);
                 }
                 final int expected = nextSequence(state.lastSequence());
                 if (firstSequence != expected)
@@ -290,15 +300,55 @@ public final class ProducerSequences
             }
             if (journal != null)
             {
-                journal.write(ProducerJournal.ACCEPTED, producerId, epoch, firstSequence, lastSequence, recordCount,
-                    lowestOffset, fingerprint, -1);
+                journal.write(ProducerJournal.ACCEPTED, producerId, epoch, firstSequence, lastSequence,
+                    records.size(), lowestOffset, fingerprint, -1);
             }
-            final CompletableFuture<Long> baseOffset = append.get();
-            final SentBatch sent = state.add(firstSequence, lastSequence, baseOffset, recordCount, lowestOffset,
+            final CompletableFuture<Long> baseOffset = appendFrom.apply(0);
+            final SentBatch sent = state.add(firstSequence, lastSequence, baseOffset, records.size(), lowestOffset,
                 fingerprint);
             final ProducerState owner = state;
             baseOffset.whenComplete((offset, failure) -> settled(producerId, owner, sent, failure == null));
             return new SequencedAppend(SequencedAppend.Outcome.APPENDED, baseOffset, null);
+        }
+
+        /**
+         * The retry of a batch that was not found whole in the log when the engine opened: stores the records of it
+         * that the log does not end with, and answers with the offset of its first record. The journal already has
+         * the batch accepted; the entry saying where it was stored follows.
+         */
+        private SequencedAppend complete(final SentBatch batch, final CutShort cut, final List<ProducerRecord> records,
+            final IntFunction<CompletableFuture<Long>> appendFrom)
+        {
+            final long start = log.storedPrefix(partition, cut.from, cut.end, records);
+            final int held = start < 0 ? 0 : (int)(cut.end - start);
+            if (held > 0)
+            {
+                // the crash cut one batch short in a partition: the writer stores one batch after the other
+                forgetCutShort();
+            }
+            batch.baseOffset.whenComplete((offset, failure) -> settled(cut.producerId, cut.state, batch,
+                failure == null));
+            appendFrom.apply(held).whenComplete((offset, failure) ->
+            {
+                if (failure != null)
+                {
+                    batch.baseOffset.completeExceptionally(failure);
+                }
+                else
+                {
+                    batch.baseOffset.complete(held > 0 ? start : offset);
+                }
+            });
+            return new SequencedAppend(SequencedAppend.Outcome.APPENDED, batch.baseOffset, null);
+        }
+
+        private void forgetCutShort()
+        {
+            for (final Map.Entry<SentBatch, CutShort> other : cutShort.entrySet())
+            {
+                forget(other.getValue().producerId, other.getValue().state, other.getKey());
+            }
+            cutShort.clear();
         }
 
         /**
@@ -368,23 +418,35 @@ public final class ProducerSequences
         }
 
         /**
-         * Looks in the log for each batch whose journal has no offset, after the producer's batch before it; one not
-         * found was not stored and is forgotten. Then rewrites the journal.
+         * Looks in the log for each batch whose journal has no offset, after the producer's batch before it. The
+         * first of a producer's batches not found whole may have been cut short by the crash, its first records
+         * ending the log (a batch is written a pipeline slot at a time, and split at a segment roll): it is kept for
+         * its retry to finish. The others not found were not stored and are forgotten. Then rewrites the journal.
          */
-        synchronized void resolve(final StoredBatches log)
+        synchronized void resolve()
         {
+            final long end = log.endOffset(partition);
             for (final Map.Entry<Long, ProducerState> producer : new ArrayList<>(producers.entrySet()))
             {
                 long after = 0;
+                boolean missing = false;
                 for (final SentBatch batch : new ArrayList<>(producer.getValue().batches))
                 {
                     if (!batch.baseOffset.isDone())
                     {
-                        final long found = log.find(partition, Math.max(after, batch.lowestOffset),
-                            batch.recordCount, batch.fingerprint);
+                        final long from = Math.max(after, batch.lowestOffset);
+                        final long found = log.find(partition, from, batch.recordCount, batch.fingerprint);
                         if (found < 0)
                         {
-                            forget(producer.getKey(), producer.getValue(), batch);
+                            if (!missing && from < end)
+                            {
+                                cutShort.put(batch, new CutShort(producer.getKey(), producer.getValue(), from, end));
+                            }
+                            else
+                            {
+                                forget(producer.getKey(), producer.getValue(), batch);
+                            }
+                            missing = true;
                             continue;
                         }
                         batch.baseOffset.complete(found);
@@ -486,6 +548,14 @@ public final class ProducerSequences
         {
             return batches.isEmpty();
         }
+    }
+
+    /**
+     * A batch of {@code producerId} whose first records may lie in {@code [from, end)}, {@code end} being where the
+     * log ended when the engine opened.
+     */
+    private record CutShort(long producerId, ProducerState state, long from, long end)
+    {
     }
 
     /**

@@ -29,6 +29,13 @@ public interface StoredBatches
         {
             return -1;
         }
+
+        @Override
+        public long storedPrefix(final TopicPartition partition, final long from, final long end,
+            final List<ProducerRecord> batch)
+        {
+            return -1;
+        }
     };
 
     /** The offset the partition's next record will have; 0 when there is no such partition. */
@@ -39,6 +46,13 @@ public interface StoredBatches
      * fingerprint is {@code fingerprint}; -1 when there are none.
      */
     long find(TopicPartition partition, long from, int recordCount, int fingerprint);
+
+    /**
+     * The lowest offset in {@code [from, end)} from which the records up to {@code end} have the keys and values of
+     * the first records of {@code batch}, in order: where the part of a batch that a crash cut short was stored, the
+     * log having ended at {@code end}. -1 when there is none.
+     */
+    long storedPrefix(TopicPartition partition, long from, long end, List<ProducerRecord> batch);
 
     /** The fingerprint of a batch about to be appended. */
     static int fingerprint(final List<ProducerRecord> records)

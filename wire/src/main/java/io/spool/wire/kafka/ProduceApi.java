@@ -7,7 +7,6 @@ import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.TopicPartition;
 import io.spool.stream.ProducerSequences;
 import io.spool.stream.SequencedAppend;
-import io.spool.stream.StoredBatches;
 import io.spool.stream.Topic;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.Uuid;
@@ -175,8 +174,8 @@ final class ProduceApi
             {
                 final SequencedAppend sequenced = engine.streams().producerSequences().append(
                     new TopicPartition(topic.name(), partition), batch.producerId(), batch.producerEpoch(),
-                    batch.baseSequence(), records.size(), StoredBatches.fingerprint(records),
-                    () -> publish(producer, records));
+                    batch.baseSequence(), records, from -> publish(producer, from == 0 ? records :
+                        records.subList(from, records.size())));
                 baseOffset = switch (sequenced.outcome())
                 {
                     case APPENDED, DUPLICATE -> sequenced.baseOffset();

@@ -1,6 +1,7 @@
 package io.spool.wire.kafka;
 
 import io.spool.Spool;
+import io.spool.api.log.LogConfig;
 import io.spool.api.stream.ConsumerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.testing.CrashTest;
@@ -28,13 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The server, in a child JVM, is killed (SIGKILL) again and again while a default (idempotent) KafkaProducer
  * produces: batches stored just before a kill are retried by the producer after it, and the producer state rebuilt
  * from the journal and the log recognises them, so every record is stored once and no retry is refused as out of
- * order.
+ * order. Records large enough that a batch takes several pipeline slots, and small segments that split slots at
+ * rolls, make kills land inside a batch, whose retry must then store only what the log does not end with.
  */
 @CrashTest
 class KafkaProducerCrashTest
 {
     private static final int RECORDS = 30_000;
-    private static final int KILLS = 3;
+    private static final int KILLS = 6;
+    private static final String PADDING = "-" + "x".repeat(120);
 
     @TempDir
     Path dir;
@@ -44,7 +47,8 @@ class KafkaProducerCrashTest
     {
         try (Spool setup = Spool.open(dir))
         {
-            setup.createTopic("flow", TopicConfig.of(2));
+            setup.createTopic("flow", TopicConfig.of(2).withLog(LogConfig.builder().segmentBytes(256 * 1024)
+                .maxRecordBytes(16 * 1024).build()));
         }
         Process server = startServer(0);
         final int port = readyPort(server);
@@ -97,7 +101,8 @@ class KafkaProducerCrashTest
         {
             for (int i = 0; i < RECORDS; i++)
             {
-                producer.send(new ProducerRecord<>("flow", bytes("k" + i), bytes("r" + i)), (metadata, failure) ->
+                final byte[] value = bytes("r" + i + PADDING);
+                producer.send(new ProducerRecord<>("flow", bytes("k" + i), value), (metadata, failure) ->
                 {
                     if (failure != null)
                     {
