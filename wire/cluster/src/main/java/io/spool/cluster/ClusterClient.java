@@ -176,10 +176,12 @@ public final class ClusterClient implements AutoCloseable
      * topic of this cluster) each message that goes dead is copied there once, by the partition's leader.
      *
      * @throws SubscriptionExistsException when every partition has a subscription of that name.
-     * @throws InvalidRequestException     when the dead-letter topic is no replicated topic of the cluster.
+     * @throws InvalidRequestException     when a setting other than those is not at its default (naming it), or the
+     *                                     dead-letter topic is no replicated topic of the cluster.
      */
     public void createSubscription(final String topic, final String subscription, final SubscriptionSettings settings)
     {
+        ReplicatedSubscriptionSettings.check(settings);
         if (settings.deadLetterTopic() != null)
         {
             requireReplicatedDeadLetterTopic(settings.deadLetterTopic());
