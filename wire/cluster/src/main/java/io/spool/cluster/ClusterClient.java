@@ -171,20 +171,28 @@ public final class ClusterClient implements AutoCloseable
 
     /**
      * Creates a subscription of a replicated topic in every partition's group: every node of a partition holds its
-     * per-message state, and a failover keeps it. It starts at each partition's first offset. Only the lock timeout
-     * and delivery limit of {@code settings} apply for now.
+     * per-message state, and a failover keeps it. It starts at each partition's first offset. The lock timeout,
+     * the delivery limit and the dead-letter topic of {@code settings} apply; with a dead-letter topic (a replicated
+     * topic of this cluster) each message that goes dead is copied there once, by the partition's leader.
      *
      * @throws SubscriptionExistsException when every partition has a subscription of that name.
+     * @throws InvalidRequestException     when a setting other than those is not at its default (naming it), or the
+     *                                     dead-letter topic is no replicated topic of the cluster.
      */
     public void createSubscription(final String topic, final String subscription, final SubscriptionSettings settings)
     {
+        ReplicatedSubscriptionSettings.check(settings);
+        if (settings.deadLetterTopic() != null)
+        {
+            requireReplicatedDeadLetterTopic(settings.deadLetterTopic());
+        }
         int existing = 0;
         final int partitions = partitionCount(topic);
         for (int partition = 0; partition < partitions; partition++)
         {
             final QueueReply reply = sendQueueEntry(topic, partition, QueueEntryDescriptor.createSubscription(
                 new QueueEntryDescriptor.CreateSubscription(subscription, 0, settings.lockTimeoutMillis(),
-                    settings.deliveryLimit())));
+                    settings.deliveryLimit(), settings.deadLetterTopic())));
             if (reply.refusal() == QueueEntryDescriptor.REFUSAL_SUBSCRIPTION_EXISTS)
             {
                 existing++;
@@ -198,6 +206,35 @@ public final class ClusterClient implements AutoCloseable
         if (existing == partitions)
         {
             throw new SubscriptionExistsException(subscription, topic);
+        }
+    }
+
+    private void requireReplicatedDeadLetterTopic(final String deadLetterTopic)
+    {
+        try
+        {
+            partitionCount(deadLetterTopic);
+        }
+        catch (final UnknownTopicException unknown)
+        {
+            throw new InvalidRequestException("dead-letter topic " + deadLetterTopic + " is no replicated topic of " +
+                "the cluster (a topic of one node's engine cannot take a replicated subscription's copies): create " +
+                "it first with ClusterClient.createTopic, or name a replicated topic");
+        }
+    }
+
+    /**
+     * Confirms in the partition's group that the dead-letter topic stored the subscription's copy {@code ordinal}
+     * ({@link DeadLetterCopier}).
+     */
+    void confirmDeadLetterCopied(final String topic, final int partition, final String subscription,
+        final long ordinal)
+    {
+        final QueueReply reply = sendQueueEntry(topic, partition, QueueEntryDescriptor.deadLetterCopied(
+            new QueueEntryDescriptor.DeadLetterCopied(subscription, 0, ordinal)));
+        if (reply.refusal() != 0)
+        {
+            throw reply.toException();
         }
     }
 

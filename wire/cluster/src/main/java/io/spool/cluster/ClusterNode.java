@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -75,6 +76,8 @@ public final class ClusterNode implements AutoCloseable
     private final Queue<PartitionStateMachine> partitionMachines = new ConcurrentLinkedQueue<>();
     /** Takes a partition's group off this node when its disk refuses a write. */
     private final FailedWrites failedWrites;
+    /** Publishes the dead letters of the partitions this node leads; made before any group loads. */
+    private final DeadLetterSender deadLetterSender;
 
     private ClusterNode(final ClusterNodeConfig config)
     {
@@ -88,6 +91,7 @@ public final class ClusterNode implements AutoCloseable
             return thread;
         });
         this.failedWrites = new FailedWrites(config.nodeId(), joiner);
+        this.deadLetterSender = new DeadLetterSender(config.members());
         final ClusterMembers.Member self = config.members().member(config.nodeId());
         RaftServer started = null;
         ForwardedPublishes handingOn = null;
@@ -126,6 +130,7 @@ public final class ClusterNode implements AutoCloseable
                 kafkaSide.close();
             }
             closeQuietly(started);
+            deadLetterSender.close();
             engine.close();
             joiner.shutdownNow();
             throw ex instanceof IOException io ? new UncheckedIOException("node " + config.nodeId() +
@@ -172,7 +177,7 @@ public final class ClusterNode implements AutoCloseable
                 {
                     final PartitionStateMachine machine = new PartitionStateMachine(name, partition,
                         topic.partition(partition), streams.newProducer(), streams.groups(), failedWrites,
-                        config.dataDir().resolve("log"));
+                        config.dataDir().resolve("log"), deadLetterSender);
                     partitionMachines.add(machine);
                     return machine;
                 }
@@ -330,6 +335,18 @@ public final class ClusterNode implements AutoCloseable
         return partitionMachine(partition).subscriptions();
     }
 
+    /** The dead letters this node's state of the partition still owes to dead-letter topics. */
+    List<DeadLetterCopies.OwedCopy> owedDeadLetterCopies(final TopicPartition partition) throws IOException
+    {
+        return partitionMachine(partition).owedDeadLetterCopies();
+    }
+
+    /** For tests: stops this node's dead-letter copies at {@code where}, or lets them go on. */
+    void holdDeadLetterCopies(final DeadLetterSender.Hold where)
+    {
+        deadLetterSender.hold(where);
+    }
+
     private PartitionStateMachine partitionMachine(final TopicPartition partition) throws IOException
     {
         return (PartitionStateMachine)raft.getDivision(groups.partitionGroupId(partition)).getStateMachine();
@@ -364,6 +381,7 @@ public final class ClusterNode implements AutoCloseable
             Thread.currentThread().interrupt();
         }
         server.close();
+        deadLetterSender.close();
         forwarded.close();
         if (kafka != null)
         {

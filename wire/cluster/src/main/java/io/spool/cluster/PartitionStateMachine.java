@@ -16,6 +16,7 @@ import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -55,7 +56,9 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * gets them from the other members' logs ({@link LogRepair}) before any later record is stored.
  * <p>
  * Queue entries (CREATE_SUBSCRIPTION, RECEIVE, SETTLE) change the partition's subscriptions
- * ({@link ReplicatedSubscriptions}) on the apply thread, judged at the time stamped in the entry.
+ * ({@link ReplicatedSubscriptions}) on the apply thread, judged at the time stamped in the entry. The dead letters
+ * they owe to dead-letter topics are handed to a {@link DeadLetterCopier}, which copies them while this node leads
+ * and confirms each with a DEAD_LETTER_COPIED entry.
  * <p>
  * COMMIT_OFFSET entries commit a consumer group's offset in the partition, in order with its records, so every
  * node holds the same committed offsets and a failover keeps them.
@@ -83,6 +86,7 @@ final class PartitionStateMachine extends SnapshottingStateMachine
     private final GroupCoordinator groups;
     private final ProducerWindows windows = new ProducerWindows();
     private final ReplicatedSubscriptions subscriptions;
+    private final DeadLetterCopier deadLetters;
     private final FailedWrites failedWrites;
     /** This node's Spool log directory, named when a store fails. */
     private final Path logDirectory;
@@ -111,7 +115,7 @@ final class PartitionStateMachine extends SnapshottingStateMachine
 
     PartitionStateMachine(final String topic, final int partition, final PartitionLog log,
         final StreamProducer producer, final GroupCoordinator groups, final FailedWrites failedWrites,
-        final Path logDirectory)
+        final Path logDirectory, final DeadLetterSender deadLetterSender)
     {
         super(RaftSnapshotDescriptor.KIND_PARTITION);
         this.failedWrites = failedWrites;
@@ -121,6 +125,7 @@ final class PartitionStateMachine extends SnapshottingStateMachine
         this.where = new TopicPartition(topic, partition);
         this.groups = groups;
         this.subscriptions = new ReplicatedSubscriptions(topic, partition);
+        this.deadLetters = new DeadLetterCopier(topic, partition, log, this::leadsReady, deadLetterSender);
         this.log = log;
         this.producer = producer;
     }
@@ -169,6 +174,7 @@ final class PartitionStateMachine extends SnapshottingStateMachine
             return;
         }
         final PartitionSnapshot.Restored restored = PartitionSnapshot.decode(snapshot, windows, subscriptions);
+        deadLetters.handOver(subscriptions);
         nextOffset = restored.replicatedEnd();
         replicatedCommits.clear();
         setLastAppliedTermIndex(snapshot.termIndex());
@@ -248,7 +254,9 @@ final class PartitionStateMachine extends SnapshottingStateMachine
         if (QueueEntryDescriptor.isQueueType(type))
         {
             // applied here and now: queue state needs the replicated end, not the local log's records
-            return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(applyQueueEntry(type, data)));
+            final QueueReply reply = applyQueueEntry(type, data);
+            deadLetters.handOver(subscriptions);
+            return CompletableFuture.completedFuture(QueueEntryDescriptor.reply(reply));
         }
         final CompletableFuture<Reply> applied;
         if (type == ClusterEntryDescriptor.TYPE_COMMIT_OFFSET)
@@ -312,7 +320,37 @@ final class PartitionStateMachine extends SnapshottingStateMachine
             case QueueEntryDescriptor.TYPE_RECEIVE ->
                 subscriptions.receive(QueueEntryDescriptor.decodeReceive(data), nextOffset);
             case QueueEntryDescriptor.TYPE_SETTLE -> subscriptions.settle(QueueEntryDescriptor.decodeSettle(data));
+            case QueueEntryDescriptor.TYPE_DEAD_LETTER_COPIED ->
+                subscriptions.copied(QueueEntryDescriptor.decodeDeadLetterCopied(data));
             default -> throw unknownType(type);
+        };
+    }
+
+    /** Whether this node leads the group and has applied every entry of the terms before its own. */
+    private boolean leadsReady()
+    {
+        try
+        {
+            final DivisionInfo info = getServer().join().getDivision(getGroupId()).getInfo();
+            return info.isLeader() && info.isLeaderReady();
+        }
+        catch (final IOException | RuntimeException notServing)
+        {
+            return false;
+        }
+    }
+
+    /** A new leader copies what the old one left owed, once it has applied the old terms' entries. */
+    @Override
+    public LeaderEventApi leaderEvent()
+    {
+        return new LeaderEventApi()
+        {
+            @Override
+            public void notifyLeaderReady()
+            {
+                deadLetters.wake();
+            }
         };
     }
 
@@ -445,6 +483,12 @@ final class PartitionStateMachine extends SnapshottingStateMachine
     ReplicatedSubscriptions subscriptions()
     {
         return subscriptions;
+    }
+
+    /** The dead letters this node's state still owes to dead-letter topics, as the apply thread last saw them. */
+    List<DeadLetterCopies.OwedCopy> owedDeadLetterCopies()
+    {
+        return deadLetters.owed();
     }
 
     /**

@@ -26,10 +26,12 @@ import java.util.List;
  *  | Time (int64)              |       | Time (int64)             |     | Time (int64)               |
  *  | Lock Timeout ms (int64)   |       | Max (int32)              |     | Action (int8: 1 ack, 2 nack|
  *  | Delivery Limit (int32)    |       | Lock ms (int64)          |     |   3 reject, 4 extend)      |
- *                                                                       | Offset (int64)             |
- *                                                                       | Delivery Number (int32)    |
- *                                                                       | Argument (int64: a nack's  |
+ *  | Dead-Letter Topic (string,|                                        | Offset (int64)             |
+ *  |   empty for none; absent  |                                        | Delivery Number (int32)    |
+ *  |   in older entries)       |                                        | Argument (int64: a nack's  |
  *                                                                       |   delay, an extend's lock) |
+ *  DEAD_LETTER_COPIED (Type 9)
+ *  | Version | Type | Subscription (string) | Time (int64) | Ordinal (int64: the copy the dead-letter topic stored) |
  *  reply
  *  | Status (int8: 0 done, 2 refused) | Refusal (int8, REFUSAL_*) | Problem (string) |
  *  | Value (int64: an extend's new deadline) | Count (int32) | per delivery: Offset (int64), Number (int32) |
@@ -42,6 +44,8 @@ final class QueueEntryDescriptor
     static final int TYPE_CREATE_SUBSCRIPTION = 4;
     static final int TYPE_RECEIVE = 5;
     static final int TYPE_SETTLE = 6;
+    /** Types 7 and 8 are Kafka's ({@link KafkaEntryDescriptor}). */
+    static final int TYPE_DEAD_LETTER_COPIED = 9;
 
     static final int ACTION_ACK = 1;
     static final int ACTION_NACK = 2;
@@ -59,7 +63,9 @@ final class QueueEntryDescriptor
     {
     }
 
-    record CreateSubscription(String subscription, long timeMillis, long lockTimeoutMillis, int deliveryLimit)
+    /** @param deadLetterTopic the replicated topic dead messages are copied to, or null for none. */
+    record CreateSubscription(String subscription, long timeMillis, long lockTimeoutMillis, int deliveryLimit,
+        String deadLetterTopic)
     {
     }
 
@@ -68,6 +74,11 @@ final class QueueEntryDescriptor
     }
 
     record Settle(String subscription, long timeMillis, int action, long offset, int deliveryNumber, long argument)
+    {
+    }
+
+    /** The dead-letter topic confirmed the copy of the subscription's dead letter {@code ordinal}. */
+    record DeadLetterCopied(String subscription, long timeMillis, long ordinal)
     {
     }
 
@@ -129,6 +140,14 @@ final class QueueEntryDescriptor
         final ByteBuf out = start(TYPE_CREATE_SUBSCRIPTION, create.subscription(), create.timeMillis());
         out.writeLongLE(create.lockTimeoutMillis());
         out.writeIntLE(create.deliveryLimit());
+        Fields.writeString(out, create.deadLetterTopic() == null ? "" : create.deadLetterTopic());
+        return ClusterEntryDescriptor.toMessage(out);
+    }
+
+    static Message deadLetterCopied(final DeadLetterCopied copied)
+    {
+        final ByteBuf out = start(TYPE_DEAD_LETTER_COPIED, copied.subscription(), copied.timeMillis());
+        out.writeLongLE(copied.ordinal());
         return ClusterEntryDescriptor.toMessage(out);
     }
 
@@ -169,7 +188,7 @@ final class QueueEntryDescriptor
     /** Whether an entry of {@code type} ({@link ClusterEntryDescriptor#type}) is a queue entry. */
     static boolean isQueueType(final int type)
     {
-        return type >= TYPE_CREATE_SUBSCRIPTION && type <= TYPE_SETTLE;
+        return type >= TYPE_CREATE_SUBSCRIPTION && type <= TYPE_SETTLE || type == TYPE_DEAD_LETTER_COPIED;
     }
 
     /** The entry with its time replaced by {@code timeMillis}: the leader's clock, when it proposes the entry. */
@@ -184,7 +203,19 @@ final class QueueEntryDescriptor
     static CreateSubscription decodeCreateSubscription(final ByteString entry)
     {
         final ByteBuf in = body(entry);
-        return new CreateSubscription(Fields.readString(in), in.readLongLE(), in.readLongLE(), in.readIntLE());
+        final String subscription = Fields.readString(in);
+        final long timeMillis = in.readLongLE();
+        final long lockTimeoutMillis = in.readLongLE();
+        final int deliveryLimit = in.readIntLE();
+        final String deadLetterTopic = in.isReadable() ? Fields.readString(in) : "";
+        return new CreateSubscription(subscription, timeMillis, lockTimeoutMillis, deliveryLimit,
+            deadLetterTopic.isEmpty() ? null : deadLetterTopic);
+    }
+
+    static DeadLetterCopied decodeDeadLetterCopied(final ByteString entry)
+    {
+        final ByteBuf in = body(entry);
+        return new DeadLetterCopied(Fields.readString(in), in.readLongLE(), in.readLongLE());
     }
 
     static Receive decodeReceive(final ByteString entry)

@@ -5,6 +5,7 @@ import io.spool.api.InvalidRequestException;
 import io.spool.api.SpoolException;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.cluster.QueueEntryDescriptor.CreateSubscription;
+import io.spool.cluster.QueueEntryDescriptor.DeadLetterCopied;
 import io.spool.cluster.QueueEntryDescriptor.QueueReply;
 import io.spool.cluster.QueueEntryDescriptor.Receive;
 import io.spool.cluster.QueueEntryDescriptor.Settle;
@@ -30,6 +31,10 @@ import java.util.TreeMap;
  * node it exists exactly from the same point of the partition's order: no receive can reach a node before the
  * subscription it names.
  * <p>
+ * A subscription with a dead-letter topic owes a copy of each message that goes dead ({@link DeadLetterCopies})
+ * until a DEAD_LETTER_COPIED entry says the topic stored it; the leader makes the copies
+ * ({@link DeadLetterCopier}).
+ * <p>
  * Not thread-safe: owned by the partition group's apply thread, which Ratis runs one entry at a time.
  */
 final class ReplicatedSubscriptions
@@ -41,6 +46,7 @@ final class ReplicatedSubscriptions
     private final Map<String, ReplicatedPartitionState> subscriptions = new TreeMap<>();
     /** The entry that created each subscription, whose settings a snapshot keeps with the state. */
     private final Map<String, CreateSubscription> created = new TreeMap<>();
+    private final DeadLetterCopies copies = new DeadLetterCopies();
 
     ReplicatedSubscriptions(final String topic, final int partition)
     {
@@ -70,12 +76,13 @@ final class ReplicatedSubscriptions
         return QueueReply.done(0, List.of());
     }
 
-    /** The settings a CREATE_SUBSCRIPTION entry gives: only the lock timeout and the delivery limit apply yet. */
+    /** The settings a CREATE_SUBSCRIPTION entry gives: the only ones a replicated subscription honours. */
     private static SubscriptionSettings settingsOf(final CreateSubscription create)
     {
         return SubscriptionSettings.builder()
             .lockTimeoutMillis(create.lockTimeoutMillis())
             .deliveryLimit(create.deliveryLimit())
+            .deadLetterTopic(create.deadLetterTopic())
             .build();
     }
 
@@ -91,7 +98,7 @@ final class ReplicatedSubscriptions
         {
             final QueueReply reply = QueueReply.done(0,
                 state.receive(receive.timeMillis(), replicatedEnd, receive.max(), receive.lockMillis()));
-            logDeadLetters(receive.subscription(), state);
+            oweDeadLetters(receive.subscription(), state, receive.timeMillis());
             return reply;
         }
         catch (final SpoolException refused)
@@ -132,7 +139,7 @@ final class ReplicatedSubscriptions
                 default -> throw new InvalidRequestException("settle action " + settle.action() +
                     " is none of ack (1), nack (2), reject (3), extend (4)");
             };
-            logDeadLetters(settle.subscription(), state);
+            oweDeadLetters(settle.subscription(), state, settle.timeMillis());
             return QueueReply.done(value, List.of());
         }
         catch (final SpoolException refused)
@@ -141,9 +148,40 @@ final class ReplicatedSubscriptions
         }
     }
 
+    /** The dead-letter topic stored the copy: it is owed no more. */
+    QueueReply copied(final DeadLetterCopied copied)
+    {
+        if (!subscriptions.containsKey(copied.subscription()))
+        {
+            return unknown(copied.subscription());
+        }
+        copies.copied(copied.subscription(), copied.ordinal());
+        return QueueReply.done(0, List.of());
+    }
+
+    /** Every copy a dead-letter topic still owes, each subscription's in ordinal order. */
+    List<DeadLetterCopies.OwedCopy> owedCopies()
+    {
+        return copies.owed();
+    }
+
+    /** Grows with every change of the copies owed. */
+    long owedCopiesChanges()
+    {
+        return copies.changes();
+    }
+
+    /** The dead-letter topic of the subscription, or null when it has none (or does not exist). */
+    String deadLetterTopic(final String subscription)
+    {
+        final CreateSubscription create = created.get(subscription);
+        return create == null ? null : create.deadLetterTopic();
+    }
+
     /**
      * Writes every subscription in name order: count (int32), then per subscription the CREATE_SUBSCRIPTION entry
-     * that made it and its state ({@link ReplicatedPartitionState#snapshot()}), each as bytes.
+     * that made it and its state ({@link ReplicatedPartitionState#snapshot()}), each as bytes; then the copies owed
+     * to dead-letter topics ({@link DeadLetterCopies#writeTo}).
      */
     void writeTo(final ByteBuf out)
     {
@@ -154,6 +192,7 @@ final class ReplicatedSubscriptions
                 .getContent().toByteArray());
             Fields.writeBytes(out, subscription.getValue().snapshot());
         }
+        copies.writeTo(out);
     }
 
     /**
@@ -173,6 +212,7 @@ final class ReplicatedSubscriptions
                 ReplicatedPartitionState.restore(settingsOf(create), file, Fields.readBytes(in)));
             created.put(create.subscription(), create);
         }
+        copies.readFrom(in, this::deadLetterTopic);
     }
 
     /** The subscription's state here, or null; for comparing nodes. */
@@ -182,15 +222,25 @@ final class ReplicatedSubscriptions
     }
 
     /**
-     * The dead messages are kept dead in the state on every node; copying them to a dead-letter topic is not
-     * replicated yet, so they are named in the log instead.
+     * Owes a copy of each message that went dead at {@code timeMillis} to the subscription's dead-letter topic; a
+     * subscription without one keeps them dead and names them in the log.
      */
-    private void logDeadLetters(final String subscription, final ReplicatedPartitionState state)
+    private void oweDeadLetters(final String subscription, final ReplicatedPartitionState state,
+        final long timeMillis)
     {
+        final String deadLetterTopic = deadLetterTopic(subscription);
         for (final DeadLetter dead : state.takeDeadLetters())
         {
-            LOGGER.info("{}-{} subscription {}: offset {} is dead ({}, {} deliveries)", topic, partition,
-                subscription, dead.offset(), dead.reason(), dead.deliveryCount());
+            if (deadLetterTopic != null)
+            {
+                copies.owe(subscription, deadLetterTopic, dead, timeMillis);
+            }
+            else
+            {
+                LOGGER.info("{}-{} subscription {}: offset {} is dead ({}, {} deliveries); it has no dead-letter " +
+                    "topic to copy it to", topic, partition, subscription, dead.offset(), dead.reason(),
+                    dead.deliveryCount());
+            }
         }
     }
 

@@ -149,7 +149,7 @@ class ReplicatedSubscriptionsTest
     private static ByteString createEntry()
     {
         return QueueEntryDescriptor.createSubscription(
-            new CreateSubscription(SUBSCRIPTION, 0, LOCK, DELIVERY_LIMIT)).getContent();
+            new CreateSubscription(SUBSCRIPTION, 0, LOCK, DELIVERY_LIMIT, null)).getContent();
     }
 
     private List<Delivered> receive(final long now, final int max)
