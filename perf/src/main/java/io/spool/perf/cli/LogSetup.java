@@ -28,6 +28,9 @@ final class LogSetup
         setUnlessGiven("org.slf4j.simpleLogger.log.io.netty", "warn");
         // so does Ratis' on a cluster node, which logs every setting it reads and every retry of a failover
         setUnlessGiven("org.slf4j.simpleLogger.log.org.apache.ratis", "warn");
+        // Ratis' client logs each request a failover fails as an error with its stack, then retries it; a request
+        // that fails for good reaches its caller, who reports it
+        setUnlessGiven("org.slf4j.simpleLogger.log.org.apache.ratis.client.impl.OrderedAsync", "off");
     }
 
     /**
