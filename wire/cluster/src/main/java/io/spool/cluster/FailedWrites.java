@@ -44,8 +44,7 @@ final class FailedWrites
     void leave(final RaftServer server, final RaftGroupId group, final String what, final TopicPartition where,
         final Path directory, final Throwable cause)
     {
-        LOGGER.error(describe(nodeId, what, where, directory, cause));
-        closer.execute(() -> close(server, group));
+        leaveSaying(describe(nodeId, what, where, directory, cause), server, group);
     }
 
     /**
@@ -55,7 +54,12 @@ final class FailedWrites
     void leaveUnrepaired(final RaftServer server, final RaftGroupId group, final TopicPartition where,
         final Throwable cause)
     {
-        LOGGER.error(describeUnrepaired(nodeId, where, cause));
+        leaveSaying(describeUnrepaired(nodeId, where, cause), server, group);
+    }
+
+    private void leaveSaying(final String why, final RaftServer server, final RaftGroupId group)
+    {
+        LOGGER.error(why);
         closer.execute(() -> close(server, group));
     }
 

@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
@@ -182,9 +183,9 @@ final class PartitionStateMachine extends SnapshottingStateMachine
             LogRepair.start(getServer().join(), getGroupId(), where, producer, storedEnd, nextOffset);
         repaired.whenComplete((done, failure) ->
         {
-            if (failure != null && !closing.get() && leaving.compareAndSet(false, true))
+            if (failure != null)
             {
-                getServer().thenAccept(server -> failedWrites.leaveUnrepaired(server, getGroupId(), where, failure));
+                leave(server -> failedWrites.leaveUnrepaired(server, getGroupId(), where, failure));
             }
         });
         final long replicatedEnd = nextOffset;
@@ -467,9 +468,15 @@ final class PartitionStateMachine extends SnapshottingStateMachine
 
     private void leave(final String what, final Path directory, final Throwable cause)
     {
+        leave(server -> failedWrites.leave(server, getGroupId(), what, where, directory, cause));
+    }
+
+    /** Leaves the group once, the first way asked, unless the node is closing anyway. */
+    private void leave(final Consumer<RaftServer> how)
+    {
         if (!closing.get() && leaving.compareAndSet(false, true))
         {
-            getServer().thenAccept(server -> failedWrites.leave(server, getGroupId(), what, where, directory, cause));
+            getServer().thenAccept(how);
         }
     }
 
