@@ -157,7 +157,11 @@ class MinorityPartitionTest
         return nodes.get(nodeId - 1).engine().streams().topics().topic(TOPIC).partition(0).endOffset();
     }
 
-    /** Waits until every node holds the {@code end} records the cluster committed, the same bytes on each. */
+    /**
+     * Waits until every node holds the {@code end} records the cluster committed and all hold as many, then checks
+     * they are the same bytes on each. A batch whose send failed may still commit after {@code end} was read (the
+     * raft client retried it), so the nodes are compared at the end they agree on, not at {@code end}.
+     */
     private void assertSameOnEveryNodeAndHistoryKept(final PublishHistory history, final long end)
         throws InterruptedException
     {
@@ -167,13 +171,20 @@ class MinorityPartitionTest
                 .awaitEndAbove(end - 1, PROGRESS_WAIT.toNanos()))
                 .as("node %d caught up to %d", node.nodeId(), end).isTrue();
         }
+        Eventually.holds(() -> localEnds().stream().distinct().count() == 1, PROGRESS_WAIT,
+            () -> "every node at the same end offset, but they stand at " + localEnds());
         final List<Stored> first = StoredFrames.records(nodes.get(0).engine(), TOPIC, 0);
         for (final ClusterNode node : nodes)
         {
             assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
                 .containsExactlyElementsOf(first.stream().map(Stored::frame).toList());
         }
-        assertThat(first).hasSize((int)end);
+        assertThat((long)first.size()).isGreaterThanOrEqualTo(end);
         assertThat(history.violations(Map.of(0, first))).isEmpty();
+    }
+
+    private List<Long> localEnds()
+    {
+        return nodes.stream().map(node -> localEnd(node.nodeId())).toList();
     }
 }
