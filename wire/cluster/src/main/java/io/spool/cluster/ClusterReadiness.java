@@ -52,13 +52,13 @@ public final class ClusterReadiness
         }
         if (loading > 0)
         {
-            return new State(false, "loading " + loading + " of its " + held + " Raft groups (reading snapshots, " +
-                "replaying logs)");
+            return new State(false, "loading " + loading + " of its " + count(held, "Raft group") +
+                " (reading snapshots, replaying logs)");
         }
         final int joining = joinsPending.getAsInt();
         if (joining > 0)
         {
-            return new State(false, "joining the groups of " + joining + " partitions placed on it");
+            return new State(false, "joining the groups of " + count(joining, "partition") + " placed on it");
         }
         final int leader = metadataLeader.getAsInt();
         if (leader < 0)
@@ -66,7 +66,12 @@ public final class ClusterReadiness
             return new State(false, "no metadata leader known yet: is a majority of the cluster (" + members +
                 ") up, each node started with this same --cluster list?");
         }
-        return new State(true, "serving " + held + " Raft groups; the metadata leader is node " + leader);
+        return new State(true, "serving " + count(held, "Raft group") + "; the metadata leader is node " + leader);
+    }
+
+    private static String count(final int count, final String what)
+    {
+        return count + " " + what + (count == 1 ? "" : "s");
     }
 
     private boolean isLoading(final RaftGroupId groupId)

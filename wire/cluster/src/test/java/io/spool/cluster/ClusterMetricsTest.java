@@ -56,7 +56,7 @@ class ClusterMetricsTest
         {
             Eventually.holds(() -> node.readiness().serving(), WAIT,
                 () -> "node " + node.nodeId() + " serves, not '" + node.readiness().description() + "'");
-            assertThat(node.readiness().description()).startsWith("serving 1 Raft groups; the metadata leader is node");
+            assertThat(node.readiness().description()).startsWith("serving 1 Raft group; the metadata leader is node");
         }
     }
 
