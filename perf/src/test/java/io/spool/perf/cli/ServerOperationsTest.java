@@ -121,7 +121,8 @@ class ServerOperationsTest
 
     /**
      * A cluster node serves its engine's and server's figures beside its Raft groups'; its health says what it
-     * waits for while it is alone, and ready once a majority is up; {@code spool ping} reaches its native port.
+     * waits for while it is alone, and ready once a majority is up; {@code spool ping} reaches its native port;
+     * interrupted, it closes.
      */
     @Test
     void aClusterNodeServesItsGroupsFiguresAndIsHealthyOnceAMajorityIsUp() throws Exception
@@ -176,6 +177,9 @@ class ServerOperationsTest
         assertThat(SpoolCommand.execute(new String[]{"ping", "127.0.0.1:" + port}, Map.of(), new PrintWriter(ping),
             new PrintWriter(new StringWriter()))).isZero();
         assertThat(ping.toString()).contains("answered in", "(1 topic(s))");
+
+        background.get(0).interrupt();
+        first.awaitContaining("spool server: closed", BOUND);
     }
 
     private String[] clusterNode(final ClusterMembers members, final int nodeId, final String... more)

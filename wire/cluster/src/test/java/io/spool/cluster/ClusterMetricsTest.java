@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -86,13 +87,7 @@ class ClusterMetricsTest
             final ClusterNode leader = leaderOf(partition0);
             final double commitBefore = value(leader, "spool_cluster_partition_commit_index", partition0);
             final ClusterProducer producer = client.newProducer();
-            final List<CompletableFuture<ClusterProducer.Confirm>> confirms = new ArrayList<>();
-            for (int batch = 0; batch < BATCHES; batch++)
-            {
-                confirms.add(producer.send(TOPIC, 0, List.of(ProducerRecord.toPartition(TOPIC, 0, null,
-                    ("order " + batch).getBytes(UTF_8)))));
-            }
-            CompletableFuture.allOf(confirms.toArray(CompletableFuture[]::new)).get();
+            publish(producer);
 
             final double commitAfter = value(leader, "spool_cluster_partition_commit_index", partition0);
             assertThat(commitAfter).as("the leader's commit index after %d confirmed batches", BATCHES)
@@ -106,20 +101,62 @@ class ClusterMetricsTest
             }
             for (final ClusterNode follower : nodes)
             {
-                if (follower == leader)
+                if (follower != leader)
                 {
-                    continue;
+                    awaitCaughtUp(leader, "spool_cluster_partition_follower_lag_entries", partition0, follower);
+                    assertThat(value(follower, "spool_cluster_partition_follower_lag_entries",
+                        withFollower(partition0, follower.nodeId()))).as("a follower reports no lags").isNaN();
                 }
-                final Map<String, String> lagOf = Map.of("topic", TOPIC, "partition", "0", "follower",
-                    Integer.toString(follower.nodeId()));
-                assertThat(value(leader, "spool_cluster_partition_follower_lag_entries", lagOf))
-                    .as("the leader reports the lag of follower %d", follower.nodeId()).isNotNaN();
-                Eventually.holds(() -> value(leader, "spool_cluster_partition_follower_lag_entries", lagOf) == 0,
-                    WAIT, () -> "follower " + follower.nodeId() + " catches up with the leader");
-                assertThat(value(follower, "spool_cluster_partition_follower_lag_entries", lagOf))
-                    .as("a follower reports no lags").isNaN();
             }
+            final ClusterNode metadataLeader = nodes.stream()
+                .filter(node -> value(node, "spool_cluster_metadata_leader", Map.of()) == 1).findFirst().orElseThrow();
+            for (final ClusterNode follower : nodes)
+            {
+                if (follower != metadataLeader)
+                {
+                    awaitCaughtUp(metadataLeader, "spool_cluster_metadata_follower_lag_entries", Map.of(), follower);
+                }
+            }
+
+            final ClusterNode down = nodes.stream().filter(node -> node != leader).findFirst().orElseThrow();
+            down.close();
+            nodes.remove(down);
+            publish(producer);
+            // batches that queue up together travel in one entry, so the entries are fewer than the batches
+            assertThat(value(leader, "spool_cluster_partition_follower_lag_entries",
+                withFollower(partition0, down.nodeId()))).as("the lag of node %d, down while %d batches were " +
+                "confirmed", down.nodeId(), BATCHES).isPositive();
+            final ClusterNode back = ClusterNode.start(TestNodes.config(members, down.nodeId(), dir));
+            nodes.add(back);
+            awaitCaughtUp(leader, "spool_cluster_partition_follower_lag_entries", partition0, back);
         }
+    }
+
+    private static void publish(final ClusterProducer producer) throws Exception
+    {
+        final List<CompletableFuture<ClusterProducer.Confirm>> confirms = new ArrayList<>();
+        for (int batch = 0; batch < BATCHES; batch++)
+        {
+            confirms.add(producer.send(TOPIC, 0, List.of(ProducerRecord.toPartition(TOPIC, 0, null,
+                ("order " + batch).getBytes(UTF_8)))));
+        }
+        CompletableFuture.allOf(confirms.toArray(CompletableFuture[]::new)).get();
+    }
+
+    private static void awaitCaughtUp(final ClusterNode leader, final String lag, final Map<String, String> group,
+        final ClusterNode follower)
+    {
+        final Map<String, String> labels = withFollower(group, follower.nodeId());
+        Eventually.holds(() -> value(leader, lag, labels) == 0, WAIT,
+            () -> "the leader reports follower " + follower.nodeId() + " caught up: " + lag + labels + " " +
+                value(leader, lag, labels));
+    }
+
+    private static Map<String, String> withFollower(final Map<String, String> group, final int follower)
+    {
+        final Map<String, String> labels = new HashMap<>(group);
+        labels.put("follower", Integer.toString(follower));
+        return labels;
     }
 
     private void awaitOneLeader(final String name, final Map<String, String> labels)
