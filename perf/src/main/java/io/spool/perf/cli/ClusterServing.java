@@ -1,18 +1,24 @@
 package io.spool.perf.cli;
 
+import io.spool.api.MetricSample;
 import io.spool.cluster.ClusterMembers;
 import io.spool.cluster.ClusterNode;
 import io.spool.cluster.ClusterNodeConfig;
+import io.spool.cluster.ClusterReadiness;
 import io.spool.wire.server.ServerConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * {@code spool server --node-id N --cluster LIST}: runs one node of a static cluster until interrupted, serving
- * reads on the server's port and replication on the node's consensus port from the list.
+ * reads on the server's port and replication on the node's consensus port from the list, and with
+ * {@code --metrics-port} the node's figures (its engine's, its server's and its Raft groups') and its health.
  */
 final class ClusterServing
 {
@@ -25,8 +31,8 @@ final class ClusterServing
      *                            is not in it, or the snapshot interval is below 1.
      */
     static int serve(final CommandLine command, final Integer nodeId, final String cluster,
-        final Integer snapshotEveryEntries, final Path dataDirectory, final ServerConfig.Builder settings)
-        throws InterruptedException
+        final Integer snapshotEveryEntries, final Path dataDirectory, final ServerConfig.Builder settings,
+        final Supplier<MetricsEndpoint> startMetrics)
     {
         if (nodeId == null || cluster == null)
         {
@@ -54,9 +60,24 @@ final class ClusterServing
         }
         final ClusterMembers.Member self = nodeConfig.members().member(nodeId);
         FreePort.require("--cluster (node " + nodeId + "'s consensus port)", self.host(), self.port());
-        final ClusterNode node = ClusterNode.start(nodeConfig);
-        final Thread closeOnShutdown = new Thread(node::close, "spool-cluster-shutdown");
-        Runtime.getRuntime().addShutdownHook(closeOnShutdown);
+        final MetricsEndpoint metrics = startMetrics.get();
+        final ClusterNode node;
+        try
+        {
+            node = ClusterNode.start(nodeConfig);
+        }
+        catch (final RuntimeException ex)
+        {
+            if (metrics != null)
+            {
+                metrics.close();
+            }
+            throw ex;
+        }
+        if (metrics != null)
+        {
+            metrics.started(() -> samples(node), () -> health(node.readiness()));
+        }
         final PrintWriter out = command.getOut();
         out.printf("spool server: cluster node %d of %s, consensus on %s, clients on %s:%d, data directory %s%n",
             nodeId, nodeConfig.members(), self.address(), node.server().host(), node.server().port(), dataDirectory);
@@ -67,7 +88,23 @@ final class ClusterServing
                 node.server().kafkaListener().bootstrapServers());
         }
         out.flush();
-        node.server().awaitClose();
+        new CloseOnce(metrics, List.of(node::close)).closeWhenDone(node.server());
+        out.println("spool server: closed");
+        out.flush();
         return 0;
+    }
+
+    /** The node's engine's and server's figures, as a single server serves them, and its cluster figures. */
+    private static List<MetricSample> samples(final ClusterNode node)
+    {
+        final List<MetricSample> samples = new ArrayList<>(node.server().metrics());
+        samples.addAll(node.clusterMetrics());
+        return samples;
+    }
+
+    private static MetricsEndpoint.Health health(final ClusterReadiness.State state)
+    {
+        return new MetricsEndpoint.Health(state.serving(), (state.serving() ? "ready: " : "not ready: ") +
+            state.description());
     }
 }

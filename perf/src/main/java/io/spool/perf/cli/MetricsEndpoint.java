@@ -19,17 +19,30 @@ import java.util.function.Supplier;
 /**
  * {@code spool server --metrics-port}: an HTTP endpoint serving {@code GET /metrics} in the Prometheus text format
  * (the server's figures and the JVM's, through the Prometheus Java client) and {@code GET /health}: 503 while the
- * data directory is being opened and recovered, 200 once the server is ready, 503 again while it closes. It starts
- * before the data directory is opened, so a long recovery is visible as "not ready" rather than as a refused port.
- * Thread-safe.
+ * data directory is being opened and recovered, then what the server says of itself (a single server is ready at
+ * once, a cluster node once it has loaded its groups and knows a metadata leader), 503 again while it closes. It
+ * starts before the data directory is opened, so a long recovery is visible as "not ready" rather than as a refused
+ * port. Thread-safe.
  */
 final class MetricsEndpoint implements AutoCloseable
 {
+    /**
+     * What {@code /health} answers: 200 when ready, else 503, with {@code state} as its one-line body.
+     */
+    record Health(boolean ready, String state)
+    {
+    }
+
+    private static final Health STARTING = new Health(false, "starting: opening and recovering the data directory");
+    private static final Health READY = new Health(true, "ready");
+    private static final Health CLOSING = new Health(false, "closing");
+
     private final HttpServer http;
     private final ExecutorService threads;
+    /** Null until the server has started. */
     private volatile Supplier<List<MetricSample>> samples;
-    private volatile String state = "starting: opening and recovering the data directory";
-    private volatile boolean ready;
+    private volatile Supplier<Health> health = () -> STARTING;
+    private volatile boolean closing;
 
     private MetricsEndpoint(final HttpServer http, final ExecutorService threads)
     {
@@ -58,17 +71,20 @@ final class MetricsEndpoint implements AutoCloseable
         final MetricsHandler metrics = new MetricsHandler(registry);
         http.createContext("/metrics", exchange ->
         {
-            if (endpoint.ready)
+            if (endpoint.samples != null && !endpoint.closing)
             {
                 metrics.handle(exchange);
             }
             else
             {
-                endpoint.answer(exchange, 503, endpoint.state);
+                endpoint.answer(exchange, 503, endpoint.health().state());
             }
         });
-        http.createContext("/health", exchange -> endpoint.answer(exchange, endpoint.ready ? 200 : 503,
-            endpoint.state));
+        http.createContext("/health", exchange ->
+        {
+            final Health now = endpoint.health();
+            endpoint.answer(exchange, now.ready() ? 200 : 503, now.state());
+        });
         http.setExecutor(threads);
         http.start();
         return endpoint;
@@ -82,16 +98,25 @@ final class MetricsEndpoint implements AutoCloseable
     /** The data directory is open and recovered and the server listens: /health says so, /metrics serves. */
     void ready(final Supplier<List<MetricSample>> figures)
     {
-        this.samples = figures;
-        this.state = "ready";
-        this.ready = true;
+        started(figures, () -> READY);
     }
 
-    /** The server is closing: /health answers 503 from now on. */
+    /** The server has started: /metrics serves {@code figures}, and /health answers what {@code now} says. */
+    void started(final Supplier<List<MetricSample>> figures, final Supplier<Health> now)
+    {
+        this.health = now;
+        this.samples = figures;
+    }
+
+    /** The server is closing: /health and /metrics answer 503 from now on. */
     void closing()
     {
-        ready = false;
-        state = "closing";
+        closing = true;
+    }
+
+    private Health health()
+    {
+        return closing ? CLOSING : health.get();
     }
 
     private void answer(final HttpExchange exchange, final int status, final String text) throws IOException

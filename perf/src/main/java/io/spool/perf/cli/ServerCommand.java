@@ -13,6 +13,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -126,16 +127,17 @@ final class ServerCommand implements Callable<Integer>
             throw new ParameterException(spec.commandLine(), "--snapshot-every is a cluster node's setting: add " +
                 "--node-id and --cluster, or drop it");
         }
+        final PrintWriter out = spec.commandLine().getOut();
         if (nodeId != null || cluster != null)
         {
-            if (sqsPort != null || metricsPort != null)
+            if (sqsPort != null)
             {
-                throw new ParameterException(spec.commandLine(), "a cluster node serves the native and the Kafka " +
-                    "protocols only so far: drop --sqs-port and --metrics-port, or --node-id and --cluster");
+                throw new ParameterException(spec.commandLine(), "a cluster node serves no SQS API so far: drop " +
+                    "--sqs-port, or --node-id and --cluster");
             }
-            return serveClusterNode(settings);
+            return ClusterServing.serve(spec.commandLine(), nodeId, cluster, snapshotEveryEntries, dataDirectory,
+                settings, () -> startMetrics(out));
         }
-        final PrintWriter out = spec.commandLine().getOut();
         final MetricsEndpoint metrics = startMetrics(out);
         final SpoolServer server;
         try
@@ -157,11 +159,8 @@ final class ServerCommand implements Callable<Integer>
             metrics.ready(server::metrics);
         }
         final SqsEndpoint sqs = startSqs(server, secret, metrics);
-        // Ctrl-C and kill end the JVM through its shutdown hooks, not through the thread waiting below; the hook
-        // and that thread both close, the first does it and the second waits until it is done.
-        final CloseOnce closeOnce = new CloseOnce(server, metrics, sqs);
-        final Thread closeOnShutdown = new Thread(closeOnce, "spool-server-shutdown");
-        Runtime.getRuntime().addShutdownHook(closeOnShutdown);
+        final CloseOnce closeOnce = new CloseOnce(metrics, sqs == null ? List.of(server::close) :
+            List.of(sqs::close, server::close));
         out.printf("spool server: listening on %s:%d (%s transport%s), data directory %s%s%n", server.host(),
             server.port(), server.transport().toString().toLowerCase(Locale.ROOT),
             tlsCertificateChain == null ? "" : ", TLS", dataDirectory, secret == null ? "" : ", token required");
@@ -177,42 +176,10 @@ final class ServerCommand implements Callable<Integer>
                 SqsConfig.DEFAULT_ACCOUNT);
         }
         out.flush();
-        boolean interrupted = false;
-        try
-        {
-            server.awaitClose();
-        }
-        catch (final InterruptedException ex)
-        {
-            // Kept aside until the engine is closed: a file channel closed on an interrupted thread fails.
-            interrupted = true;
-        }
-        finally
-        {
-            closeOnce.run();
-            removeHook(closeOnShutdown);
-        }
+        closeOnce.closeWhenDone(server);
         out.println("spool server: closed");
         out.flush();
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
         return 0;
-    }
-
-    private int serveClusterNode(final ServerConfig.Builder settings)
-    {
-        try
-        {
-            return ClusterServing.serve(spec.commandLine(), nodeId, cluster, snapshotEveryEntries, dataDirectory,
-                settings);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            return 0;
-        }
     }
 
     /**
@@ -247,7 +214,7 @@ final class ServerCommand implements Callable<Integer>
         }
         catch (final RuntimeException ex)
         {
-            new CloseOnce(server, metrics, null).run();
+            new CloseOnce(metrics, List.of(server::close)).run();
             throw new IllegalStateException("cannot serve SQS on " + sqsHost + ":" + sqsPort + ": " + ex.getMessage(),
                 ex);
         }
@@ -271,59 +238,6 @@ final class ServerCommand implements Callable<Integer>
         {
             throw new IllegalStateException("--metrics-port: cannot serve metrics on " + metricsHost + ":" +
                 metricsPort + ": " + ex.getMessage(), ex);
-        }
-    }
-
-    /**
-     * Closes the SQS endpoint, the server and the metrics endpoint (those there are) on the first call; later calls
-     * return once they are closed. Thread-safe.
-     */
-    private static final class CloseOnce implements Runnable
-    {
-        private final SpoolServer server;
-        private final MetricsEndpoint metrics;
-        private final SqsEndpoint sqs;
-        private boolean closed;
-
-        CloseOnce(final SpoolServer server, final MetricsEndpoint metrics, final SqsEndpoint sqs)
-        {
-            this.server = server;
-            this.metrics = metrics;
-            this.sqs = sqs;
-        }
-
-        @Override
-        public synchronized void run()
-        {
-            if (!closed)
-            {
-                closed = true;
-                if (metrics != null)
-                {
-                    metrics.closing();
-                }
-                if (sqs != null)
-                {
-                    sqs.close();
-                }
-                server.close();
-                if (metrics != null)
-                {
-                    metrics.close();
-                }
-            }
-        }
-    }
-
-    private static void removeHook(final Thread hook)
-    {
-        try
-        {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        }
-        catch (final IllegalStateException shuttingDown)
-        {
-            // the hook is running or has run: the JVM is on its way out and the server is closed by it
         }
     }
 }

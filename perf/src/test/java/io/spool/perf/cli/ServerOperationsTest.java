@@ -1,7 +1,11 @@
 package io.spool.perf.cli;
 
 import io.spool.api.MetricSample;
+import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
+import io.spool.cluster.ClusterClient;
+import io.spool.cluster.ClusterMembers;
+import io.spool.cluster.LoopbackPorts;
 import io.spool.testing.SlowTest;
 import io.spool.wire.client.ClientConfig;
 import io.spool.wire.client.SpoolClient;
@@ -24,7 +28,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -41,6 +48,8 @@ class ServerOperationsTest
     private static final Duration BOUND = Duration.ofSeconds(60);
     private static final Pattern LISTENING = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
     private static final Pattern METRICS = Pattern.compile("metrics on http://127\\.0\\.0\\.1:(\\d+)/metrics");
+    private static final Pattern CLIENTS_ON = Pattern.compile("clients on 127\\.0\\.0\\.1:(\\d+)");
+    private static final int CLUSTER_RECORDS = 5;
     /** A sample line of the Prometheus text format: name, optional labels, value. */
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*})? (\\S+)$");
 
@@ -108,6 +117,77 @@ class ServerOperationsTest
         assertThat(SpoolCommand.execute(new String[]{"ping", "127.0.0.1:" + port, "--count", "2"}, Map.of(),
             new PrintWriter(ping), new PrintWriter(new StringWriter()))).isZero();
         assertThat(ping.toString().lines().filter(line -> line.contains("answered in"))).hasSize(2);
+    }
+
+    /**
+     * A cluster node serves its engine's and server's figures beside its Raft groups'; its health says what it
+     * waits for while it is alone, and ready once a majority is up; {@code spool ping} reaches its native port;
+     * interrupted, it closes.
+     */
+    @Test
+    void aClusterNodeServesItsGroupsFiguresAndIsHealthyOnceAMajorityIsUp() throws Exception
+    {
+        final ClusterMembers members = LoopbackPorts.members(3);
+        final AwaitableWriter first = startServer(Map.of(), clusterNode(members, 1, "--metrics-port", "0"));
+        final String started = first.awaitContaining("clients on", BOUND);
+        final int metricsPort = group(METRICS, started);
+        final int port = group(CLIENTS_ON, started);
+        final HttpClient http = HttpClient.newHttpClient();
+        final HttpResponse<String> alone = awaitResponse(http, metricsPort, "/health",
+            response -> response.body().contains("no metadata leader known yet"));
+        assertThat(alone.statusCode()).isEqualTo(503);
+        assertThat(alone.body()).startsWith("not ready: no metadata leader known yet: is a majority of the cluster")
+            .endsWith("?\n").doesNotContain("\n\n");
+
+        startServer(Map.of(), clusterNode(members, 2));
+        startServer(Map.of(), clusterNode(members, 3));
+        final HttpResponse<String> health = awaitResponse(http, metricsPort, "/health",
+            response -> response.statusCode() == 200);
+        assertThat(health.body()).startsWith("ready: serving ").contains("the metadata leader is node");
+
+        try (ClusterClient cluster = ClusterClient.connect(members))
+        {
+            cluster.createTopic("orders", 3, TopicConfig.of(1));
+            for (int record = 0; record < CLUSTER_RECORDS; record++)
+            {
+                cluster.newProducer().send("orders", 0, List.of(ProducerRecord.toPartition("orders", 0, null,
+                    ("order " + record).getBytes(StandardCharsets.UTF_8)))).get();
+            }
+        }
+        final String partition = "{partition=\"0\",topic=\"orders\"}";
+        final HttpResponse<String> scrape = awaitResponse(http, metricsPort, "/metrics", response ->
+            parse(response.body()).getOrDefault("spool_partition_end_offset_total" + partition, 0.0) ==
+                CLUSTER_RECORDS);
+        final Map<String, Double> samples = parse(scrape.body());
+        assertThat(samples.get("spool_cluster_partition_leader" + partition)).isIn(0.0, 1.0);
+        assertThat(samples.get("spool_cluster_partition_commit_index" + partition))
+            .isGreaterThanOrEqualTo(CLUSTER_RECORDS);
+        assertThat(samples.get("spool_cluster_partition_applied_index" + partition))
+            .isGreaterThanOrEqualTo(CLUSTER_RECORDS);
+        assertThat(samples).containsKeys("spool_cluster_partition_term" + partition,
+            "spool_cluster_partition_snapshot_index" + partition, "spool_cluster_metadata_leader",
+            "spool_cluster_metadata_commit_index", "spool_server_connections", "jvm_threads_current")
+            .containsEntry("spool_cluster_groups", 2.0)
+            .containsEntry("spool_cluster_leaderless_groups", 0.0)
+            .containsEntry("spool_cluster_groups_left_total", 0.0);
+        assertThat(scrape.body()).contains("# TYPE spool_cluster_partition_commit_index gauge",
+            "# TYPE spool_cluster_groups_left_total counter");
+
+        final StringWriter ping = new StringWriter();
+        assertThat(SpoolCommand.execute(new String[]{"ping", "127.0.0.1:" + port}, Map.of(), new PrintWriter(ping),
+            new PrintWriter(new StringWriter()))).isZero();
+        assertThat(ping.toString()).contains("answered in", "(1 topic(s))");
+
+        background.get(0).interrupt();
+        first.awaitContaining("spool server: closed", BOUND);
+    }
+
+    private String[] clusterNode(final ClusterMembers members, final int nodeId, final String... more)
+    {
+        final List<String> args = new ArrayList<>(List.of("server", "--node-id", Integer.toString(nodeId),
+            "--cluster", members.toString(), "--data-dir", dir.resolve("node-" + nodeId).toString(), "--port", "0"));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
     }
 
     @Test
@@ -230,6 +310,22 @@ class ServerOperationsTest
     {
         return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(BOUND)
             .build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    /** Asks until the answer is what {@code wanted} looks for, or the bound passes. */
+    private static HttpResponse<String> awaitResponse(final HttpClient http, final int port, final String path,
+        final Predicate<HttpResponse<String>> wanted) throws Exception
+    {
+        final long deadline = System.nanoTime() + BOUND.toNanos();
+        HttpResponse<String> response = get(http, port, path);
+        while (!wanted.test(response))
+        {
+            assertThat(System.nanoTime()).as("%s answers what the test waits for; last: %s %s", path,
+                response.statusCode(), response.body()).isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            response = get(http, port, path);
+        }
+        return response;
     }
 
     /** The samples of a Prometheus text exposition by name and labels as written; comments and blanks skipped. */

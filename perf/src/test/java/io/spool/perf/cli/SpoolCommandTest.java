@@ -87,13 +87,14 @@ class SpoolCommandTest
     }
 
     @Test
-    void aClusterNodeRefusesTheListenersItCannotServeYetByName()
+    void aClusterNodeRefusesTheSqsApiByName()
     {
         assertThat(execute("server", "--port", "0", "--node-id", "1", "--cluster",
-            "1@127.0.0.1:1,2@127.0.0.1:2,3@127.0.0.1:3", "--kafka-port", "0", "--sqs-port", "0",
-            "--data-dir", dataDirectory.toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("a cluster node serves the native and the Kafka protocols only so far: " +
-            "drop --sqs-port and --metrics-port, or --node-id and --cluster");
+            "1@127.0.0.1:1,2@127.0.0.1:2,3@127.0.0.1:3", "--kafka-port", "0", "--metrics-port", "0",
+            "--sqs-port", "0", "--data-dir", dataDirectory.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("a cluster node serves no SQS API so far: drop --sqs-port, or " +
+            "--node-id and --cluster");
+        assertThat(dataDirectory.resolve("raft")).doesNotExist();
     }
 
     @Test

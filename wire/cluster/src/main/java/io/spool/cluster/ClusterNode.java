@@ -1,6 +1,7 @@
 package io.spool.cluster;
 
 import io.spool.Spool;
+import io.spool.api.MetricSample;
 import io.spool.api.stream.TopicPartition;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.stream.StreamEngine;
@@ -33,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -78,6 +80,10 @@ public final class ClusterNode implements AutoCloseable
     private final FailedWrites failedWrites;
     /** Publishes the dead letters of the partitions this node leads; made before any group loads. */
     private final DeadLetterSender deadLetterSender;
+    /** Groups the metadata group placed on this node that the joiner has not joined yet. */
+    private final AtomicInteger joinsPending = new AtomicInteger();
+    private final ClusterMetrics metrics;
+    private final ClusterReadiness readiness;
 
     private ClusterNode(final ClusterNodeConfig config)
     {
@@ -141,6 +147,8 @@ public final class ClusterNode implements AutoCloseable
         this.forwarded = handingOn;
         this.kafka = kafkaSide;
         this.server = serving;
+        this.metrics = new ClusterMetrics(groups, raft, engine.streams(), failedWrites);
+        this.readiness = new ClusterReadiness(config.members(), raft, joinsPending::get, this::metadataLeader);
         if (kafka != null)
         {
             joiner.execute(this::announceKafkaListener);
@@ -195,7 +203,18 @@ public final class ClusterNode implements AutoCloseable
             final RaftGroup group = groups.partition(topic.name(), partition, topic.replicationFactor());
             if (group.getPeer(ClusterGroups.peerId(config.nodeId())) != null)
             {
-                joiner.execute(() -> join(group));
+                joinsPending.incrementAndGet();
+                joiner.execute(() ->
+                {
+                    try
+                    {
+                        join(group);
+                    }
+                    finally
+                    {
+                        joinsPending.decrementAndGet();
+                    }
+                });
             }
         }
     }
@@ -350,6 +369,18 @@ public final class ClusterNode implements AutoCloseable
     private PartitionStateMachine partitionMachine(final TopicPartition partition) throws IOException
     {
         return (PartitionStateMachine)raft.getDivision(groups.partitionGroupId(partition)).getStateMachine();
+    }
+
+    /** The node's cluster figures ({@link ClusterMetrics}), beside those of {@link SpoolServer#metrics()}. */
+    public List<MetricSample> clusterMetrics()
+    {
+        return metrics.samples();
+    }
+
+    /** Whether the node serves yet, and if not what it waits for ({@link ClusterReadiness}). */
+    public ClusterReadiness.State readiness()
+    {
+        return readiness.state();
     }
 
     public int nodeId()

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a node does when it cannot write a partition's committed entry to its disk (a full disk, most often): it
@@ -30,6 +31,7 @@ final class FailedWrites
 
     private final int nodeId;
     private final Executor closer;
+    private final AtomicLong groupsLeft = new AtomicLong();
 
     FailedWrites(final int nodeId, final Executor closer)
     {
@@ -60,7 +62,14 @@ final class FailedWrites
     private void leaveSaying(final String why, final RaftServer server, final RaftGroupId group)
     {
         LOGGER.error(why);
+        groupsLeft.incrementAndGet();
         closer.execute(() -> close(server, group));
+    }
+
+    /** The groups this node has left since it started, for its metrics. */
+    long groupsLeft()
+    {
+        return groupsLeft.get();
     }
 
     static String describeUnrepaired(final int nodeId, final TopicPartition where, final Throwable cause)
