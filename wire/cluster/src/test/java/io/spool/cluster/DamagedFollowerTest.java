@@ -56,8 +56,9 @@ class DamagedFollowerTest
                 producer.send(TOPIC, 0, List.of(ProducerRecord.toPartition(TOPIC, 0, null,
                     ("entry " + batch).getBytes(UTF_8)))).get(30, TimeUnit.SECONDS);
             }
-            final int followerId = client.leaderOf(TOPIC, 0) % 3 + 1;
-            cluster.node(followerId).engine().streams().topics().topic(TOPIC).partition(0).awaitEndAbove(BATCHES - 1,
+            final ClusterNode follower = cluster.followerOf(client, TOPIC, 0);
+            final int followerId = follower.nodeId();
+            follower.engine().streams().topics().topic(TOPIC).partition(0).awaitEndAbove(BATCHES - 1,
                 TimeUnit.SECONDS.toNanos(30));
             cluster.stop(followerId);
 

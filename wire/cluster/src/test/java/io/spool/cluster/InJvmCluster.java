@@ -8,8 +8,9 @@ import java.util.function.UnaryOperator;
 
 /**
  * A cluster whose nodes run in this JVM, on free loopback ports, each under {@code node-<id>} of one directory
- * ({@link TestNodes#config}): nodes are started, stopped and restarted on their directories by id, and closing the
- * cluster closes every node still running. Nodes started by child JVMs are {@link ChildNodes}' job.
+ * ({@link TestNodes#config}): nodes are started, stopped and restarted on their directories by id, a follower of a
+ * partition is found by its leader, and closing the cluster closes every node still running. Nodes in child JVMs
+ * are {@link ChildNodes}' job.
  */
 final class InJvmCluster implements AutoCloseable
 {
@@ -103,10 +104,13 @@ final class InJvmCluster implements AutoCloseable
         return TestNodes.config(members, nodeId, dir).dataDir();
     }
 
-    /** The running node that leads the partition, as the client finds it. */
-    ClusterNode leaderOf(final ClusterClient client, final String topic, final int partition)
+    /** A running node that does not lead the partition, as the client finds its leader. */
+    ClusterNode followerOf(final ClusterClient client, final String topic, final int partition)
     {
-        return node(client.leaderOf(topic, partition));
+        final int leader = client.leaderOf(topic, partition);
+        return running.values().stream().filter(node -> node.nodeId() != leader).findFirst().orElseThrow(() ->
+            new IllegalStateException("no running node follows the leader " + leader + " of " + topic + "-" +
+                partition + "; running are " + running.keySet()));
     }
 
     @Override

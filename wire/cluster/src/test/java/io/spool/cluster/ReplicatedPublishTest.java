@@ -229,8 +229,7 @@ class ReplicatedPublishTest
     void aFailoverProducerPublishesThroughAFollowersNativeServerAndEveryNodeStoresItsBatches() throws Exception
     {
         client.createTopic("transfers", 3, TopicConfig.of(1));
-        final int leader = client.leaderOf("transfers", 0);
-        final ClusterNode follower = nodes.stream().filter(node -> node.nodeId() != leader).findFirst().orElseThrow();
+        final ClusterNode follower = cluster.followerOf(client, "transfers", 0);
         try (FailoverProducer producer = FailoverProducer.connect(
             List.of(ClientConfig.builder().port(follower.server().port()).build())))
         {
