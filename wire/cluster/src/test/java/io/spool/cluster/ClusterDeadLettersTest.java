@@ -12,6 +12,7 @@ import io.spool.log.PartitionLog;
 import io.spool.queue.DeathHistory;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,13 +49,18 @@ class ClusterDeadLettersTest
     @TempDir
     Path dir;
 
-    private final ClusterMembers members = LoopbackPorts.members(3);
-    private final List<ClusterNode> nodes = new ArrayList<>();
+    private InJvmCluster cluster;
+
+    @BeforeEach
+    void create()
+    {
+        cluster = new InJvmCluster(3, dir);
+    }
 
     @AfterEach
     void stop()
     {
-        nodes.forEach(ClusterNode::close);
+        cluster.close();
     }
 
     @Test
@@ -71,13 +77,13 @@ class ClusterDeadLettersTest
 
     private void leaderClosedWhileCopiesAreHeldAt(final DeadLetterSender.Hold hold)
     {
-        startAll();
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.startAll();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             createTopicsAndSubscription(client);
-            nodes.forEach(node -> node.holdDeadLetterCopies(hold));
+            cluster.nodes().forEach(node -> node.holdDeadLetterCopies(hold));
             killThreeMessages(client);
-            for (final ClusterNode node : nodes)
+            for (final ClusterNode node : cluster.nodes())
             {
                 Eventually.holds(() -> owed(node).size() == 3, WAIT,
                     () -> "node " + node.nodeId() + " owes three copies, not " + owed(node));
@@ -86,41 +92,38 @@ class ClusterDeadLettersTest
             Eventually.holds(() -> client.endOffset(DEAD_LETTERS, 0) == expectedBeforeClose, WAIT,
                 () -> "the dead-letter topic holds " + expectedBeforeClose + " copies before the leader is closed");
 
-            final ClusterNode leader = nodes.get(client.leaderOf(TOPIC, 0) - 1);
-            nodes.remove(leader);
-            leader.close();
-            nodes.forEach(node -> node.holdDeadLetterCopies(DeadLetterSender.Hold.NONE));
+            cluster.stop(client.leaderOf(TOPIC, 0));
+            cluster.nodes().forEach(node -> node.holdDeadLetterCopies(DeadLetterSender.Hold.NONE));
 
             awaitNothingOwed();
             assertThat(client.endOffset(DEAD_LETTERS, 0)).as("copies stored, each once").isEqualTo(3);
-            assertCopiesOfTheThreeDeadMessages(nodes.get(0), client);
+            assertCopiesOfTheThreeDeadMessages(cluster.nodes().get(0), client);
         }
     }
 
     @Test
     void copiesOwedWhenEveryNodeSnapshotsAndRestartsAreMadeOnceAfterTheRestart() throws IOException
     {
-        startAll();
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.startAll();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             createTopicsAndSubscription(client);
-            nodes.forEach(node -> node.holdDeadLetterCopies(DeadLetterSender.Hold.BEFORE_COPY));
+            cluster.nodes().forEach(node -> node.holdDeadLetterCopies(DeadLetterSender.Hold.BEFORE_COPY));
             killThreeMessages(client);
-            for (final ClusterNode node : nodes)
+            for (final ClusterNode node : cluster.nodes())
             {
                 Eventually.holds(() -> owed(node).size() == 3, WAIT, () -> "node " + node.nodeId() + " owes three");
                 node.takeSnapshot(WHERE);
             }
         }
-        nodes.forEach(ClusterNode::close);
-        nodes.clear();
+        cluster.stopAll();
 
-        startAll();
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.startAll();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             awaitNothingOwed();
             assertThat(client.endOffset(DEAD_LETTERS, 0)).as("copies stored, each once").isEqualTo(3);
-            assertCopiesOfTheThreeDeadMessages(nodes.get(0), client);
+            assertCopiesOfTheThreeDeadMessages(cluster.nodes().get(0), client);
 
             // the ordinals go on from the snapshot's: a fourth dead letter is no retry of the first
             client.newProducer().send(TOPIC, 0, List.of(ProducerRecord.toPartition(TOPIC, 0, null,
@@ -134,8 +137,8 @@ class ClusterDeadLettersTest
     @Test
     void aDeadLetterTopicThatIsNoReplicatedTopicIsRefusedByName()
     {
-        startAll();
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.startAll();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
             assertThatThrownBy(() -> client.createSubscription(TOPIC, SUBSCRIPTION, SubscriptionSettings.builder()
@@ -176,7 +179,7 @@ class ClusterDeadLettersTest
 
     private void awaitNothingOwed()
     {
-        for (final ClusterNode node : nodes)
+        for (final ClusterNode node : cluster.nodes())
         {
             Eventually.holds(() -> owed(node).isEmpty(), WAIT,
                 () -> "node " + node.nodeId() + " owes no copies, not " + owed(node));
@@ -238,14 +241,6 @@ class ClusterDeadLettersTest
         catch (final IOException notYet)
         {
             throw new UncheckedIOException(notYet);
-        }
-    }
-
-    private void startAll()
-    {
-        for (final ClusterMembers.Member member : members.members())
-        {
-            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir)));
         }
     }
 }

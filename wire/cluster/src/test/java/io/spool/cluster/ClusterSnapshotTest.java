@@ -8,6 +8,7 @@ import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.queue.ReplicatedPartitionState.OffsetState;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,11 +23,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Every group snapshots its state and trims its Raft log; a node restarted after that loads the snapshot, applies
@@ -52,40 +55,32 @@ class ClusterSnapshotTest
     @TempDir
     Path dir;
 
-    private final ClusterMembers members = LoopbackPorts.members(3);
-    private final List<ClusterNode> nodes = new ArrayList<>();
+    private InJvmCluster cluster;
+
+    @BeforeEach
+    void create()
+    {
+        cluster = new InJvmCluster(3, dir, config -> config.withSnapshotEveryEntries(1_000));
+    }
 
     @AfterEach
     void stop()
     {
-        nodes.forEach(ClusterNode::close);
+        cluster.close();
     }
 
     @Test
     void aRestartLoadsTheSnapshotAndEndsWithTheSameRecordsQueueStateWindowsAndOffsets() throws Exception
     {
-        startAll();
+        cluster.startAll();
         final List<OffsetState> queueBefore;
         final Reply confirmedBeforeSnapshot;
         final Reply confirmedAfterSnapshot;
         final ClusterDelivery held;
         final long end;
-        try (ClusterClient client = ClusterClient.connect(members))
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
-            client.createTopic(TOPIC, 3, TopicConfig.of(1));
-            client.createSubscription(TOPIC, SUBSCRIPTION,
-                SubscriptionSettings.builder().lockTimeoutMillis(600_000).deliveryLimit(5).build());
-            for (long sequence = 0; sequence < QUEUED; sequence++)
-            {
-                publish(client, sequence);
-            }
-            final List<ClusterDelivery> deliveries = client.receive(TOPIC, 0, SUBSCRIPTION, 5, 600_000);
-            assertThat(deliveries).hasSize(5);
-            client.ack(deliveries.get(0).receipt());
-            client.nack(deliveries.get(1).receipt(), 600_000);
-            client.reject(deliveries.get(2).receipt());
-            client.nack(deliveries.get(3).receipt(), 0);
-            held = deliveries.get(4);
+            held = queueAndSettleAllButOne(client);
             client.commitOffset(GROUP, TOPIC, 0, 4);
             // enough entries after the queue and offset entries to close segments, so the trim removes them
             Reply last = null;
@@ -95,7 +90,7 @@ class ClusterSnapshotTest
             }
             confirmedBeforeSnapshot = last;
             awaitEveryNodeAt(client.endOffset(TOPIC, 0));
-            for (final ClusterNode node : nodes)
+            for (final ClusterNode node : cluster.nodes())
             {
                 final int segmentsBefore = raftSegments(node);
                 assertThat(segmentsBefore).as("Raft log segments of node %d before its snapshot", node.nodeId())
@@ -117,26 +112,25 @@ class ClusterSnapshotTest
             confirmedAfterSnapshot = afterSnapshot;
             end = client.endOffset(TOPIC, 0);
             awaitEveryNodeAt(end);
-            queueBefore = queueState(nodes.get(0));
+            queueBefore = queueState(cluster.node(1));
         }
-        final List<byte[]> framesBefore = StoredFrames.of(nodes.get(0).engine(), TOPIC, 0);
-        nodes.forEach(ClusterNode::close);
-        nodes.clear();
+        final List<byte[]> framesBefore = StoredFrames.of(cluster.node(1).engine(), TOPIC, 0);
+        cluster.stopAll();
 
-        startAll();
-        for (final ClusterNode node : nodes)
+        cluster.startAll();
+        for (final ClusterNode node : cluster.nodes())
         {
             assertThat(node.raftLogStart(WHERE)).as("first Raft log entry left on node %d after the restart",
                 node.nodeId()).isGreaterThan(10);
         }
-        try (ClusterClient client = ClusterClient.connect(members))
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             assertRetryAnsweredWith(client, BEFORE_SNAPSHOT - 1, confirmedBeforeSnapshot);
             assertRetryAnsweredWith(client, BEFORE_SNAPSHOT + 3, confirmedAfterSnapshot);
             assertThat(client.committedOffset(GROUP, TOPIC, 0)).isEqualTo(4);
             assertThat(client.endOffset(TOPIC, 0)).as("nothing stored twice").isEqualTo(end);
             awaitEveryNodeAt(end);
-            for (final ClusterNode node : nodes)
+            for (final ClusterNode node : cluster.nodes())
             {
                 assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
                     .containsExactlyElementsOf(framesBefore);
@@ -160,10 +154,10 @@ class ClusterSnapshotTest
     @Test
     void aMemberBehindThePurgedLogIsSentTheSnapshotAndFetchesItsRecords() throws Exception
     {
-        startAll();
+        cluster.startAll();
         final long end;
         final long snapshotIndex;
-        try (ClusterClient client = ClusterClient.connect(members))
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
             for (long sequence = 0; sequence < QUEUED; sequence++)
@@ -171,58 +165,130 @@ class ClusterSnapshotTest
                 publish(client, sequence);
             }
             awaitEveryNodeAt(QUEUED);
-            final ClusterNode down = nodes.get(2);
-            down.close();
+            cluster.stop(3);
             for (long sequence = QUEUED; sequence < BEFORE_SNAPSHOT; sequence++)
             {
                 publish(client, sequence);
             }
             long taken = Long.MAX_VALUE;
-            for (final ClusterNode node : nodes.subList(0, 2))
+            for (final ClusterNode node : cluster.nodes())
             {
                 taken = Math.min(taken, node.takeSnapshot(WHERE));
                 Eventually.holds(() -> raftLogStart(node) > QUEUED + 10, WAIT,
                     () -> "node " + node.nodeId() + " purges its Raft log behind its snapshot");
             }
             snapshotIndex = taken;
-            nodes.set(2, ClusterNode.start(TestNodes.config(members, 3, dir)));
+            cluster.start(3);
             publish(client, BEFORE_SNAPSHOT);
             end = client.endOffset(TOPIC, 0);
             awaitEveryNodeAt(end);
         }
-        assertThat(nodes.get(2).raftLogStart(WHERE)).as("where the returned member's Raft log starts")
+        assertThat(cluster.node(3).raftLogStart(WHERE)).as("where the returned member's Raft log starts")
             .isGreaterThan(snapshotIndex);
-        final List<byte[]> frames = StoredFrames.of(nodes.get(0).engine(), TOPIC, 0);
+        final List<byte[]> frames = StoredFrames.of(cluster.node(1).engine(), TOPIC, 0);
         assertThat(frames).hasSize((int)end);
-        for (final ClusterNode node : nodes)
+        for (final ClusterNode node : cluster.nodes())
         {
             assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
                 .containsExactlyElementsOf(frames);
         }
     }
 
+    /**
+     * What the guide says of a damaged snapshot file: the node refuses to start, naming the file and its group's
+     * directory; with that directory moved out of raft/ it starts, rejoins the group, and gets the state and the
+     * records it lacks from the other members (here the leader's snapshot, since their logs were trimmed while it
+     * was down, and the records published meanwhile).
+     */
     @Test
-    void aDamagedSnapshotFileMakesTheNodeRefuseToStartNamingTheFileAndWhatToDo() throws Exception
+    void aDamagedSnapshotFileStopsTheNodeAndMovingItsGroupOutOfRaftMakesItRejoinWithTheSameRecordsAndQueueState()
+        throws Exception
     {
-        startAll();
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.startAll();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
-            client.createTopic(TOPIC, 3, TopicConfig.of(1));
-            publish(client, 0);
-            awaitEveryNodeAt(1);
-            nodes.get(0).takeSnapshot(WHERE);
+            queueAndSettleAllButOne(client);
+            awaitEveryNodeAt(QUEUED);
+            cluster.node(1).takeSnapshot(WHERE);
+            cluster.stop(1);
+            for (long sequence = QUEUED; sequence < BEFORE_SNAPSHOT; sequence++)
+            {
+                publish(client, sequence);
+            }
+            for (final ClusterNode node : cluster.nodes())
+            {
+                node.takeSnapshot(WHERE);
+                Eventually.holds(() -> raftLogStart(node) > QUEUED + 10, WAIT,
+                    () -> "node " + node.nodeId() + " purges its Raft log behind its snapshot");
+            }
         }
-        nodes.forEach(ClusterNode::close);
-        nodes.clear();
         final Path snapshot = partitionSnapshotOf(1);
         final byte[] bytes = Files.readAllBytes(snapshot);
         bytes[bytes.length / 2] ^= 0x5a;
         Files.write(snapshot, bytes);
 
-        assertThatThrownBy(() -> nodes.add(ClusterNode.start(TestNodes.config(members, 1, dir))))
-            .hasStackTraceContaining(snapshot.toString())
-            .hasStackTraceContaining("does not match its MD5 file")
-            .hasStackTraceContaining("move the group's directory");
+        final Throwable refusal = catchThrowable(() -> cluster.start(1));
+        assertThat(refusal).hasStackTraceContaining(snapshot.toString())
+            .hasStackTraceContaining("does not match its MD5 file");
+        final Path named = groupDirectoryNamedBy(refusal);
+        assertThat(named).isEqualTo(groupDirectory(1));
+        Files.move(named, dir.resolve("moved-out-of-raft"));
+
+        cluster.start(1);
+        final long end;
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
+        {
+            publish(client, BEFORE_SNAPSHOT);
+            end = client.endOffset(TOPIC, 0);
+            awaitEveryNodeAt(end);
+        }
+        assertThat(cluster.node(1).raftLogStart(WHERE)).as("where the rejoined node's Raft log starts: it was sent " +
+            "the snapshot, since the others' logs no longer hold the entries before it").isGreaterThan(QUEUED + 10);
+        final List<byte[]> frames = StoredFrames.of(cluster.node(2).engine(), TOPIC, 0);
+        assertThat(frames).hasSize((int)end);
+        assertThat(StoredFrames.of(cluster.node(1).engine(), TOPIC, 0)).as("frames of the rejoined node")
+            .containsExactlyElementsOf(frames);
+        final List<OffsetState> queue = queueState(cluster.node(2));
+        assertThat(queue).extracting(OffsetState::state).contains("ACKED", "DEAD", "ACQUIRED");
+        assertThat(queueState(cluster.node(1))).as("queue state of the rejoined node")
+            .containsExactlyElementsOf(queue);
+    }
+
+    /** The group directory the refusal says to move out of raft/. */
+    private static Path groupDirectoryNamedBy(final Throwable refusal)
+    {
+        final Pattern remedy = Pattern.compile("move the group's directory \\((.+?)\\) out of raft/");
+        for (Throwable cause = refusal; cause != null; cause = cause.getCause())
+        {
+            final Matcher named = remedy.matcher(String.valueOf(cause.getMessage()));
+            if (named.find())
+            {
+                return Path.of(named.group(1));
+            }
+        }
+        throw new AssertionError("the refusal names no group directory to move", refusal);
+    }
+
+    /**
+     * Creates the topic and the subscription, publishes {@link #QUEUED} records and settles the first four of
+     * five deliveries (an ack, a delayed nack, a reject, a nack); the fifth stays held.
+     */
+    private static ClusterDelivery queueAndSettleAllButOne(final ClusterClient client) throws Exception
+    {
+        client.createTopic(TOPIC, 3, TopicConfig.of(1));
+        client.createSubscription(TOPIC, SUBSCRIPTION,
+            SubscriptionSettings.builder().lockTimeoutMillis(600_000).deliveryLimit(5).build());
+        for (long sequence = 0; sequence < QUEUED; sequence++)
+        {
+            publish(client, sequence);
+        }
+        final List<ClusterDelivery> deliveries = client.receive(TOPIC, 0, SUBSCRIPTION, 5, 600_000);
+        assertThat(deliveries).hasSize(5);
+        client.ack(deliveries.get(0).receipt());
+        client.nack(deliveries.get(1).receipt(), 600_000);
+        client.reject(deliveries.get(2).receipt());
+        client.nack(deliveries.get(3).receipt(), 0);
+        return deliveries.get(4);
     }
 
     /**
@@ -233,8 +299,8 @@ class ClusterSnapshotTest
     @Test
     void aNodeClosesWhileItsRepairAndTheEntriesWaitingForItCannotFinish() throws Exception
     {
-        startAll();
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.startAll();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
             for (long sequence = 0; sequence < 6; sequence++)
@@ -243,37 +309,28 @@ class ClusterSnapshotTest
             }
             awaitEveryNodeAt(6);
         }
-        nodes.forEach(ClusterNode::close);
-        nodes.clear();
+        cluster.stopAll();
         for (final int nodeId : List.of(1, 2))
         {
-            LogDamage.damage(dir.resolve("node-" + nodeId), TOPIC, "value 3");
+            LogDamage.damage(cluster.directory(nodeId), TOPIC, "value 3");
         }
-        nodes.add(ClusterNode.start(TestNodes.config(members, 1, dir)));
-        nodes.add(ClusterNode.start(TestNodes.config(members, 2, dir)));
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.start(1);
+        cluster.start(2);
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             final CompletableFuture<?> waiting = client.publish(WHERE, ClusterEntryDescriptor.publish(PRODUCER, 6,
                 List.of(ProducerRecord.toPartition(TOPIC, 0, null, "value 6".getBytes(UTF_8)))));
-            for (final ClusterNode node : nodes)
+            for (final ClusterNode node : cluster.nodes())
             {
                 Eventually.holds(() -> replicatedEnd(node) == 7, WAIT,
                     () -> "node " + node.nodeId() + " applies the publish after its restart");
             }
             assertThat(waiting).as("a record stored only after the repair").isNotDone();
-            for (final ClusterNode node : nodes)
+            for (final ClusterNode node : cluster.nodes())
             {
-                CompletableFuture.runAsync(node::close).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                CompletableFuture.runAsync(() -> cluster.stop(node.nodeId()))
+                    .get(WAIT.toSeconds(), TimeUnit.SECONDS);
             }
-        }
-        nodes.clear();
-    }
-
-    private void startAll()
-    {
-        for (final ClusterMembers.Member member : members.members())
-        {
-            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir).withSnapshotEveryEntries(1_000)));
         }
     }
 
@@ -343,8 +400,8 @@ class ClusterSnapshotTest
 
     private Path groupDirectory(final int nodeId)
     {
-        return dir.resolve("node-" + nodeId).resolve("raft")
-            .resolve(new ClusterGroups(members).partitionGroupId(WHERE).getUuid().toString());
+        return cluster.directory(nodeId).resolve("raft")
+            .resolve(new ClusterGroups(cluster.members()).partitionGroupId(WHERE).getUuid().toString());
     }
 
     private static Reply publish(final ClusterClient client, final long sequence) throws Exception
@@ -360,7 +417,7 @@ class ClusterSnapshotTest
 
     private void awaitEveryNodeAt(final long end)
     {
-        for (final ClusterNode node : nodes)
+        for (final ClusterNode node : cluster.nodes())
         {
             Eventually.holds(() -> node.engine().streams().topics().topic(TOPIC).partition(0).endOffset() == end,
                 WAIT, () -> "node " + node.nodeId() + " stores " + end + " records");

@@ -4,11 +4,11 @@ import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -29,23 +29,25 @@ class DamagedFollowerTest
     @TempDir
     Path dir;
 
-    private final List<ClusterNode> nodes = new ArrayList<>();
+    private InJvmCluster cluster;
+
+    @BeforeEach
+    void create()
+    {
+        cluster = new InJvmCluster(3, dir);
+    }
 
     @AfterEach
     void stop()
     {
-        nodes.forEach(ClusterNode::close);
+        cluster.close();
     }
 
     @Test
     void aFollowerCutByRecoveryGetsItsLostRecordsBackFromTheGroup() throws Exception
     {
-        final ClusterMembers members = LoopbackPorts.members(3);
-        for (final ClusterMembers.Member member : members.members())
-        {
-            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir)));
-        }
-        try (ClusterClient client = ClusterClient.connect(members))
+        cluster.startAll();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
             final ClusterProducer producer = client.newProducer();
@@ -54,16 +56,15 @@ class DamagedFollowerTest
                 producer.send(TOPIC, 0, List.of(ProducerRecord.toPartition(TOPIC, 0, null,
                     ("entry " + batch).getBytes(UTF_8)))).get(30, TimeUnit.SECONDS);
             }
-            final int followerId = client.leaderOf(TOPIC, 0) % 3 + 1;
-            final ClusterNode follower = nodes.get(followerId - 1);
+            final ClusterNode follower = cluster.followerOf(client, TOPIC, 0);
+            final int followerId = follower.nodeId();
             follower.engine().streams().topics().topic(TOPIC).partition(0).awaitEndAbove(BATCHES - 1,
                 TimeUnit.SECONDS.toNanos(30));
-            follower.close();
+            cluster.stop(followerId);
 
-            LogDamage.damage(dir.resolve("node-" + followerId), TOPIC, "entry " + (BATCHES - 3));
+            LogDamage.damage(cluster.directory(followerId), TOPIC, "entry " + (BATCHES - 3));
 
-            final ClusterNode restarted = ClusterNode.start(TestNodes.config(members, followerId, dir));
-            nodes.set(followerId - 1, restarted);
+            final ClusterNode restarted = cluster.start(followerId);
             assertThat(restarted.engine().streams().topics().topic(TOPIC).partition(0).recoveryReport()
                 .truncatedAtOffset()).as("where recovery cut the damaged log").isEqualTo(BATCHES - 3);
             producer.send(TOPIC, 0, List.of(ProducerRecord.toPartition(TOPIC, 0, null,
@@ -71,9 +72,9 @@ class DamagedFollowerTest
             assertThat(restarted.engine().streams().topics().topic(TOPIC).partition(0).awaitEndAbove(BATCHES,
                 TimeUnit.SECONDS.toNanos(30))).isTrue();
         }
-        final List<byte[]> leaderFrames = StoredFrames.of(nodes.get(0).engine(), TOPIC, 0);
+        final List<byte[]> leaderFrames = StoredFrames.of(cluster.node(1).engine(), TOPIC, 0);
         assertThat(leaderFrames).hasSize(BATCHES + 1);
-        for (final ClusterNode node : nodes)
+        for (final ClusterNode node : cluster.nodes())
         {
             assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
                 .containsExactlyElementsOf(leaderFrames);

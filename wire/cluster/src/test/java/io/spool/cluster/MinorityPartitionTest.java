@@ -4,6 +4,7 @@ import io.spool.api.stream.TopicConfig;
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.testing.SlowTest;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,28 +35,26 @@ class MinorityPartitionTest
     @TempDir
     Path dir;
 
-    private final List<ClusterNode> nodes = new ArrayList<>();
     private final List<TcpProxy> proxies = new ArrayList<>();
+    private InJvmCluster cluster;
+
+    /** Three nodes, each behind its proxy: the members list names the proxies' ports, the nodes bind others. */
+    @BeforeEach
+    void createBehindProxies()
+    {
+        final List<Integer> bindPorts = LoopbackPorts.free(3);
+        cluster = new InJvmCluster(3, dir, config -> config.withConsensusBindPort(bindPorts.get(config.nodeId() - 1)));
+        for (final ClusterMembers.Member member : cluster.members().members())
+        {
+            proxies.add(new TcpProxy(member.port(), bindPorts.get(member.id() - 1)));
+        }
+    }
 
     @AfterEach
     void stop()
     {
         proxies.forEach(TcpProxy::close);
-        nodes.forEach(ClusterNode::close);
-    }
-
-    /** Starts three nodes, each behind its proxy: the list names the proxies' ports, the nodes bind others. */
-    private ClusterMembers startBehindProxies()
-    {
-        final ClusterMembers members = LoopbackPorts.members(3);
-        final List<Integer> bindPorts = LoopbackPorts.free(3);
-        for (final ClusterMembers.Member member : members.members())
-        {
-            final int bindPort = bindPorts.get(member.id() - 1);
-            proxies.add(new TcpProxy(member.port(), bindPort));
-            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir).withConsensusBindPort(bindPort)));
-        }
-        return members;
+        cluster.close();
     }
 
     @Test
@@ -105,7 +104,7 @@ class MinorityPartitionTest
             history.awaitConfirmed(history.confirmedBatches() + 2 * PROGRESS, PROGRESS_WAIT);
             assertThat(client.leaderOf(TOPIC, 0)).isNotEqualTo(leader);
             final long confirmedEnd = client.endOffset(TOPIC, 0);
-            assertThat(nodes.get(leader - 1).engine().streams().topics().topic(TOPIC).partition(0)
+            assertThat(cluster.node(leader).engine().streams().topics().topic(TOPIC).partition(0)
                 .awaitEndAbove(confirmedEnd - 1, PROGRESS_WAIT.toNanos()))
                 .as("the cut node keeps up on the new leader's connection").isTrue();
         });
@@ -124,10 +123,10 @@ class MinorityPartitionTest
      */
     private void cutUnderLoad(final Cut cut) throws InterruptedException
     {
-        final ClusterMembers members = startBehindProxies();
+        cluster.startAll();
         final PublishHistory history = new PublishHistory();
         final long end;
-        try (ClusterClient client = ClusterClient.connect(members))
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
             try (PublishLoad load = new PublishLoad(client.newProducer()::send, TOPIC, 1, history))
@@ -154,7 +153,7 @@ class MinorityPartitionTest
 
     private long localEnd(final int nodeId)
     {
-        return nodes.get(nodeId - 1).engine().streams().topics().topic(TOPIC).partition(0).endOffset();
+        return cluster.node(nodeId).engine().streams().topics().topic(TOPIC).partition(0).endOffset();
     }
 
     /**
@@ -165,7 +164,7 @@ class MinorityPartitionTest
     private void assertSameOnEveryNodeAndHistoryKept(final PublishHistory history, final long end)
         throws InterruptedException
     {
-        for (final ClusterNode node : nodes)
+        for (final ClusterNode node : cluster.nodes())
         {
             assertThat(node.engine().streams().topics().topic(TOPIC).partition(0)
                 .awaitEndAbove(end - 1, PROGRESS_WAIT.toNanos()))
@@ -173,8 +172,8 @@ class MinorityPartitionTest
         }
         Eventually.holds(() -> localEnds().stream().distinct().count() == 1, PROGRESS_WAIT,
             () -> "every node at the same end offset, but they stand at " + localEnds());
-        final List<Stored> first = StoredFrames.records(nodes.get(0).engine(), TOPIC, 0);
-        for (final ClusterNode node : nodes)
+        final List<Stored> first = StoredFrames.records(cluster.node(1).engine(), TOPIC, 0);
+        for (final ClusterNode node : cluster.nodes())
         {
             assertThat(StoredFrames.of(node.engine(), TOPIC, 0)).as("frames of node %d", node.nodeId())
                 .containsExactlyElementsOf(first.stream().map(Stored::frame).toList());
@@ -185,6 +184,6 @@ class MinorityPartitionTest
 
     private List<Long> localEnds()
     {
-        return nodes.stream().map(node -> localEnd(node.nodeId())).toList();
+        return cluster.nodes().stream().map(node -> localEnd(node.nodeId())).toList();
     }
 }

@@ -41,19 +41,18 @@ class ReplicatedPublishTest
     @TempDir
     static Path dir;
 
-    private static final List<ClusterNode> nodes = new ArrayList<>();
+    private static InJvmCluster cluster;
     private static ClusterMembers members;
+    private static List<ClusterNode> nodes;
     private static ClusterClient client;
 
     /** One cluster for every test, each on topics of its own: starting three nodes is what takes the time. */
     @BeforeAll
     static void startCluster()
     {
-        members = LoopbackPorts.members(3);
-        for (final ClusterMembers.Member member : members.members())
-        {
-            nodes.add(ClusterNode.start(TestNodes.config(members, member.id(), dir)));
-        }
+        cluster = new InJvmCluster(3, dir).startAll();
+        members = cluster.members();
+        nodes = cluster.nodes();
         client = ClusterClient.connect(members);
     }
 
@@ -61,7 +60,7 @@ class ReplicatedPublishTest
     static void stopCluster()
     {
         client.close();
-        nodes.forEach(ClusterNode::close);
+        cluster.close();
     }
 
     @Test
@@ -230,8 +229,7 @@ class ReplicatedPublishTest
     void aFailoverProducerPublishesThroughAFollowersNativeServerAndEveryNodeStoresItsBatches() throws Exception
     {
         client.createTopic("transfers", 3, TopicConfig.of(1));
-        final int leader = client.leaderOf("transfers", 0);
-        final ClusterNode follower = nodes.stream().filter(node -> node.nodeId() != leader).findFirst().orElseThrow();
+        final ClusterNode follower = cluster.followerOf(client, "transfers", 0);
         try (FailoverProducer producer = FailoverProducer.connect(
             List.of(ClientConfig.builder().port(follower.server().port()).build())))
         {
