@@ -119,12 +119,55 @@ public final class ClusterClient implements AutoCloseable
             throw reply.problem().endsWith(" exists") ? new TopicExistsException(reply.problem()) :
                 new InvalidTopicException(reply.problem());
         }
-        final CreateTopic created = new CreateTopic(name, replicationFactor, config);
-        topics.put(name, created);
+        topics.put(name, new CreateTopic(name, replicationFactor, config, reply.baseOffset()));
         for (int partition = 0; partition < config.partitions(); partition++)
         {
             awaitLeader(new TopicPartition(name, partition));
         }
+    }
+
+    /**
+     * Deletes a replicated topic on every node: each leaves the groups of its partitions (their Raft logs,
+     * snapshots and subscriptions' state removed) and deletes the topic's records and committed offsets. A node that
+     * is down deletes it when it starts again. The name can then be created again, as a new topic that starts at
+     * offset 0 and inherits nothing. A subscription whose dead-letter topic it was keeps the copies it owes until a
+     * topic of that name exists again.
+     *
+     * @throws UnknownTopicException when the cluster has no topic of that name.
+     */
+    public void deleteTopic(final String name)
+    {
+        final Reply reply = ClusterEntryDescriptor.decodeReply(
+            send(metadata, ClusterEntryDescriptor.deleteTopic(name)).getContent());
+        forget(name);
+        if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
+        {
+            throw new UnknownTopicException(reply.problem());
+        }
+    }
+
+    /** Drops what this client knows of a topic and its groups: the next request asks the metadata group again. */
+    private void forget(final String name)
+    {
+        topics.remove(name);
+        publishers.entrySet().removeIf(publisher ->
+        {
+            final boolean ofTopic = publisher.getKey().topic().equals(name);
+            if (ofTopic)
+            {
+                publisher.getValue().close();
+            }
+            return ofTopic;
+        });
+        partitions.entrySet().removeIf(client ->
+        {
+            final boolean ofTopic = client.getKey().topic().equals(name);
+            if (ofTopic)
+            {
+                closeQuietly(client.getValue());
+            }
+            return ofTopic;
+        });
     }
 
     /** The replicated end of a partition (the offset its next record takes), as its leader has applied it. */
@@ -346,14 +389,6 @@ public final class ClusterClient implements AutoCloseable
         return metadata.async().send(entry);
     }
 
-    /**
-     * @throws UnknownTopicException when the cluster has no such topic.
-     */
-    int replicationFactor(final String topic)
-    {
-        return describe(topic).replicationFactor();
-    }
-
     ClusterGroups groups()
     {
         return groups;
@@ -361,16 +396,25 @@ public final class ClusterClient implements AutoCloseable
 
     private RaftClient client(final TopicPartition partition)
     {
-        return partitions.computeIfAbsent(partition, p ->
+        return partitions.computeIfAbsent(partition, p -> newClient(partitionGroup(p)));
+    }
+
+    /**
+     * The group of a partition of the topic of that name the cluster has now.
+     *
+     * @throws UnknownTopicException     when the cluster has no such topic.
+     * @throws UnknownPartitionException when the topic has no such partition.
+     */
+    RaftGroup partitionGroup(final TopicPartition partition)
+    {
+        final CreateTopic topic = describe(partition.topic());
+        if (partition.partition() < 0 || partition.partition() >= topic.config().partitions())
         {
-            final CreateTopic topic = describe(p.topic());
-            if (p.partition() < 0 || p.partition() >= topic.config().partitions())
-            {
-                throw new UnknownPartitionException("topic " + p.topic() + " has " + topic.config().partitions() +
-                    " partitions, not partition " + p.partition());
-            }
-            return newClient(groups.partition(p.topic(), p.partition(), topic.replicationFactor()));
-        });
+            throw new UnknownPartitionException("topic " + partition.topic() + " has " +
+                topic.config().partitions() + " partitions, not partition " + partition.partition());
+        }
+        return groups.partition(partition.topic(), partition.partition(), topic.replicationFactor(),
+            topic.generation());
     }
 
     /**

@@ -343,8 +343,7 @@ class ClusterSnapshotTest
 
     private Path groupDirectory(final int nodeId)
     {
-        return dir.resolve("node-" + nodeId).resolve("raft")
-            .resolve(new ClusterGroups(members).partitionGroupId(WHERE).getUuid().toString());
+        return RaftDirectories.onlyOfPartition(dir.resolve("node-" + nodeId), members, WHERE);
     }
 
     private static Reply publish(final ClusterClient client, final long sequence) throws Exception
