@@ -87,6 +87,24 @@ class TopicDeletionTest
     }
 
     @Test
+    void aClientThatKnewTheDeletedTopicPublishesToTheNewOneOfItsName() throws Exception
+    {
+        try (ClusterClient knowing = ClusterClient.connect(cluster.members());
+             ClusterClient deleting = ClusterClient.connect(cluster.members()))
+        {
+            createAndFill(knowing);
+            deleting.deleteTopic(TOPIC);
+            deleting.createTopic(TOPIC, 3, TopicConfig.of(1));
+
+            final ClusterProducer.Confirm confirm = knowing.newProducer().send(TOPIC, 0, records(1))
+                .get(30, TimeUnit.SECONDS);
+
+            assertThat(confirm.baseOffset()).as("the new topic's first offset").isZero();
+            assertThat(knowing.endOffset(TOPIC, 0)).isEqualTo(1);
+        }
+    }
+
+    @Test
     void deletingATopicTheClusterDoesNotHaveIsRefusedNamingIt()
     {
         try (ClusterClient client = ClusterClient.connect(cluster.members()))
