@@ -127,15 +127,7 @@ class TopicDeletionTest
             client.deleteTopic(TOPIC);
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
             client.newProducer().send(TOPIC, 0, records(1)).get(30, TimeUnit.SECONDS);
-            final ClusterNode returned = cluster.startNode(3);
-            Eventually.holds(() -> endOffset(returned) == 1 && returned.engine().streams().topics().topic(TOPIC)
-                    .partitionCount() == 1, WAIT,
-                () -> "the returned node holds the new one-partition topic with its one record");
-            assertThat(StoredFrames.of(returned.engine(), TOPIC, 0))
-                .containsExactlyElementsOf(StoredFrames.of(cluster.node(1).engine(), TOPIC, 0));
-            Eventually.holds(() -> groupDirectories(3, 0).equals(groupDirectories(1, 0)), WAIT,
-                () -> "the returned node holds the new topic's group and not the deleted one's");
-            assertThat(groupDirectories(3, 1)).as("the deleted topic's second partition's group").isEmpty();
+            awaitOnlyTheNewTopicOn(cluster.startNode(3));
         }
     }
 
@@ -194,14 +186,25 @@ class TopicDeletionTest
             client.newProducer().send(TOPIC, 0, records(1)).get(30, TimeUnit.SECONDS);
             giveStoppedNodeTheMetadataSnapshotOf(1, 3);
 
-            final ClusterNode returned = cluster.startNode(3);
-            Eventually.holds(() -> endOffset(returned) == 1 && returned.engine().streams().topics().topic(TOPIC)
-                    .partitionCount() == 1, WAIT,
-                () -> "the returned node holds the new one-partition topic with its one record");
-            Eventually.holds(() -> groupDirectories(3, 0).equals(groupDirectories(1, 0)), WAIT,
-                () -> "the returned node holds the new topic's group and not the deleted one's");
-            assertThat(groupDirectories(3, 1)).as("the deleted topic's second partition's group").isEmpty();
+            awaitOnlyTheNewTopicOn(cluster.startNode(3));
         }
+    }
+
+    /**
+     * Waits until the node holds the one-partition topic created again with its one record, the same frames as node
+     * 1, and the new topic's group only.
+     */
+    private void awaitOnlyTheNewTopicOn(final ClusterNode returned)
+    {
+        Eventually.holds(() -> endOffset(returned) == 1 && returned.engine().streams().topics().topic(TOPIC)
+                .partitionCount() == 1, WAIT,
+            () -> "the returned node holds the new one-partition topic with its one record");
+        assertThat(StoredFrames.of(returned.engine(), TOPIC, 0))
+            .containsExactlyElementsOf(StoredFrames.of(cluster.node(1).engine(), TOPIC, 0));
+        Eventually.holds(() -> groupDirectories(returned.nodeId(), 0).equals(groupDirectories(1, 0)), WAIT,
+            () -> "the returned node holds the new topic's group and not the deleted one's");
+        assertThat(groupDirectories(returned.nodeId(), 1)).as("the deleted topic's second partition's group")
+            .isEmpty();
     }
 
     /**
