@@ -43,8 +43,8 @@ import java.util.concurrent.TimeUnit;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * A client of a cluster: creates replicated topics and publishes to them through each partition's Raft group. It
- * needs no leader's address: Ratis' client asks any member, follows the leader it is pointed to, and after a
+ * A client of a cluster: creates and deletes replicated topics and publishes to them through each partition's Raft
+ * group. It needs no leader's address: Ratis' client asks any member, follows the leader it is pointed to, and after a
  * failover retries on the new one; a retry is stored once, as Ratis' retry cache and each partition's producer
  * windows see to ({@link ClusterProducer}). Records are read from any node's native server ({@code SpoolClient}).
  * Thread-safe.

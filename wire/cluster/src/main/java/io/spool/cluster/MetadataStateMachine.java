@@ -217,8 +217,10 @@ final class MetadataStateMachine extends SnapshottingStateMachine
                     generation -> generation != create.generation())
                 .thenRun(() ->
                 {
-                    deleteFromEngine(name);
-                    streams.createTopic(name, create.config());
+                    if (deleteFromEngine(name))
+                    {
+                        streams.createTopic(name, create.config());
+                    }
                 }));
         }
         topics.put(name, create);
@@ -276,13 +278,28 @@ final class MetadataStateMachine extends SnapshottingStateMachine
         }
     }
 
-    /** Deletes the topic's files and whatever of this node's own engine reads it. */
-    private void deleteFromEngine(final String name)
+    /**
+     * Deletes the topic's files and whatever of this node's own engine reads it, once this node holds no group of
+     * it: a group whose removal failed would find no topic of its own when the node starts again, so the files stay
+     * until a later start removes both.
+     *
+     * @return whether the engine holds no topic of that name now.
+     */
+    private boolean deleteFromEngine(final String name)
     {
-        if (streams.topics().topicOrNull(name) != null)
+        final Topic topic = streams.topics().topicOrNull(name);
+        if (topic == null)
         {
-            streams.deleteTopic(name, true);
+            return true;
         }
+        if (!memberships.held(name, topic.partitionCount()).isEmpty())
+        {
+            LOGGER.error("node {} keeps the files of deleted topic {}: it could not leave all of the topic's groups; " +
+                "restart it to remove both", nodeId, name);
+            return false;
+        }
+        streams.deleteTopic(name, true);
+        return true;
     }
 
     /**

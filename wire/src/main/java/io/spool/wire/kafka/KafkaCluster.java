@@ -9,11 +9,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What the Kafka listener of a cluster node needs of the cluster: which brokers exist, who leads each partition, and
- * a replicated append for produce, topic creation and deletion, and producer ids. The cluster module implements it, so that this
- * module knows nothing of consensus (as {@code ReplicatedPublishes} does for the native server); a listener without
- * one is a single node that leads every partition. Implementations are thread-safe; {@link #placement} and
- * {@link #append} do not block (they run on a connection's event loop), the others may (they run on the listener's
- * admin thread).
+ * a replicated append for produce, topic creation and deletion, and producer ids. The cluster module implements it,
+ * so that this module knows nothing of consensus (as {@code ReplicatedPublishes} does for the native server); a
+ * listener without one is a single node that leads every partition. Implementations are thread-safe;
+ * {@link #placement} and {@link #append} do not block (they run on a connection's event loop), the others may (they
+ * run on the listener's admin thread).
  */
 public interface KafkaCluster
 {
