@@ -10,11 +10,10 @@ import io.spool.stream.Topic;
 import io.spool.wire.Fields;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
-
-import org.apache.ratis.protocol.RaftGroupId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -209,19 +208,9 @@ final class MetadataStateMachine extends SnapshottingStateMachine
                 return Reply.refused(refused.getMessage());
             }
         }
-        else if (isOfAnotherGeneration(existing, create))
+        else
         {
-            LOGGER.info("node {} replaces its copy of topic {}, which the cluster deleted while the node was away",
-                nodeId, name);
-            replacing.put(name, memberships.leave(name, existing.partitionCount(),
-                    generation -> generation != create.generation())
-                .thenRun(() ->
-                {
-                    if (deleteFromEngine(name))
-                    {
-                        streams.createTopic(name, create.config());
-                    }
-                }));
+            takeOver(existing, create);
         }
         topics.put(name, create);
         memberships.join(create);
@@ -229,14 +218,41 @@ final class MetadataStateMachine extends SnapshottingStateMachine
     }
 
     /**
-     * Whether the engine's copy of a topic is of a deleted topic of the same name: this node holds a group of it of
-     * another generation, or (holding none, so its partitions are empty here) it has another partition count.
+     * Takes the engine's copy of a topic as the one {@code create} makes, unless it is a deleted topic's of the same
+     * name: this node holds groups of it of other generations only, or (holding none, so its partitions are empty
+     * here) it has another partition count. Then, or when groups of other generations are left beside this one's,
+     * those are left first, and a deleted topic's copy is replaced.
      */
-    private boolean isOfAnotherGeneration(final Topic existing, final CreateTopic create)
+    private void takeOver(final Topic existing, final CreateTopic create)
     {
-        final List<RaftGroupId> held = memberships.held(create.name(), existing.partitionCount());
-        return held.isEmpty() ? existing.partitionCount() != create.config().partitions() :
-            held.stream().anyMatch(group -> ClusterGroups.generationOf(group) != create.generation());
+        final String name = create.name();
+        final List<RaftGroupId> held = memberships.held(name, existing.partitionCount());
+        final boolean ofThisGeneration = held.stream()
+            .anyMatch(group -> ClusterGroups.generationOf(group) == create.generation());
+        final boolean deletedOnes = held.stream()
+            .anyMatch(group -> ClusterGroups.generationOf(group) != create.generation());
+        final boolean replaced = held.isEmpty() ? existing.partitionCount() != create.config().partitions() :
+            !ofThisGeneration;
+        if (!replaced && !deletedOnes)
+        {
+            return;
+        }
+        final CompletableFuture<Void> left = memberships.leave(name, existing.partitionCount(),
+            generation -> generation != create.generation());
+        if (!replaced)
+        {
+            replacing.put(name, left);
+            return;
+        }
+        LOGGER.info("node {} replaces its copy of topic {}, which the cluster deleted while the node was away",
+            nodeId, name);
+        replacing.put(name, left.thenRun(() ->
+        {
+            if (deleteFromEngine(name))
+            {
+                streams.createTopic(name, create.config());
+            }
+        }));
     }
 
     private Reply delete(final String name)
