@@ -21,7 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Predicate;
+import java.util.function.LongPredicate;
 
 /**
  * Joins and leaves, on this node, the groups of the partitions of replicated topics, as the metadata group applies
@@ -39,22 +39,22 @@ final class GroupMemberships
     private final ClusterGroups groups;
     private final Path raftDirectory;
     private final CompletableFuture<RaftServer> consensus;
-    private final ExecutorService joiner;
+    private final ExecutorService thread;
     private final ClientId clientId = ClientId.randomId();
     private long callId;
 
     /**
      * @param consensus completes once the node's consensus server has started; joins and leaves wait for it.
-     * @param joiner    one thread that does nothing else; the node shuts it down when it closes.
+     * @param thread    a single thread that does nothing else; the node shuts it down when it closes.
      */
     GroupMemberships(final int nodeId, final ClusterGroups groups, final Path raftDirectory,
-        final CompletableFuture<RaftServer> consensus, final ExecutorService joiner)
+        final CompletableFuture<RaftServer> consensus, final ExecutorService thread)
     {
         this.nodeId = nodeId;
         this.groups = groups;
         this.raftDirectory = raftDirectory;
         this.consensus = consensus;
-        this.joiner = joiner;
+        this.thread = thread;
     }
 
     /** Joins, soon, the groups of the topic's partitions that are placed on this node. */
@@ -77,7 +77,7 @@ final class GroupMemberships
      *
      * @return completes once they are left; fails with a RejectedExecutionException when the node closes first.
      */
-    CompletableFuture<Void> leave(final String topic, final int partitions, final Predicate<Long> leaving)
+    CompletableFuture<Void> leave(final String topic, final int partitions, final LongPredicate leaving)
     {
         return run(() ->
         {
@@ -133,7 +133,7 @@ final class GroupMemberships
     {
         try
         {
-            return CompletableFuture.runAsync(task, joiner);
+            return CompletableFuture.runAsync(task, thread);
         }
         catch (final RejectedExecutionException closing)
         {
@@ -195,7 +195,7 @@ final class GroupMemberships
         }
     }
 
-    /** Only the joiner thread asks for call ids. */
+    /** Only that one thread asks for call ids. */
     private long nextCallId()
     {
         return ++callId;
