@@ -7,6 +7,8 @@ import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicPartition;
 import io.spool.api.stream.UnknownTopicException;
 import io.spool.testing.SlowTest;
+import io.spool.wire.client.ClientConfig;
+import io.spool.wire.client.SpoolClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,10 +111,32 @@ class TopicDeletionTest
     @Test
     void deletingATopicTheClusterDoesNotHaveIsRefusedNamingIt()
     {
-        try (ClusterClient client = ClusterClient.connect(cluster.members()))
+        try (ClusterClient client = ClusterClient.connect(cluster.members());
+             SpoolClient nativeClient = SpoolClient.connect(ClientConfig.builder()
+                 .port(cluster.node(2).server().port()).build()))
         {
             assertThatThrownBy(() -> client.deleteTopic("missing"))
                 .isInstanceOf(UnknownTopicException.class).hasMessageContaining("no topic missing");
+            assertThatThrownBy(() -> nativeClient.admin().deleteTopic("missing"))
+                .isInstanceOf(UnknownTopicException.class).hasMessageContaining("no topic missing");
+        }
+    }
+
+    @Test
+    void aNodesNativeServerDeletesATopicThroughTheCluster() throws Exception
+    {
+        try (ClusterClient client = ClusterClient.connect(cluster.members());
+             SpoolClient nativeClient = SpoolClient.connect(ClientConfig.builder()
+                 .port(cluster.node(2).server().port()).build()))
+        {
+            createAndFill(client);
+
+            nativeClient.admin().deleteTopic(TOPIC);
+
+            for (final ClusterNode node : cluster.nodes())
+            {
+                awaitGone(node);
+            }
         }
     }
 
