@@ -35,9 +35,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -45,8 +43,8 @@ import java.util.concurrent.TimeUnit;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * A client of a cluster: creates replicated topics and publishes to them through each partition's Raft group. It
- * needs no leader's address: Ratis' client asks any member, follows the leader it is pointed to, and after a
+ * A client of a cluster: creates and deletes replicated topics and publishes to them through each partition's Raft
+ * group. It needs no leader's address: Ratis' client asks any member, follows the leader it is pointed to, and after a
  * failover retries on the new one; a retry is stored once, as Ratis' retry cache and each partition's producer
  * windows see to ({@link ClusterProducer}). Records are read from any node's native server ({@code SpoolClient}).
  * Thread-safe.
@@ -61,17 +59,16 @@ public final class ClusterClient implements AutoCloseable
 
     private final ClusterGroups groups;
     private final RaftClient metadata;
-    private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
-    private final Map<TopicPartition, RaftClient> partitions = new ConcurrentHashMap<>();
-    private final Map<TopicPartition, EntryCoalescer> publishers = new ConcurrentHashMap<>();
     /** Answers publishes off Ratis' threads ({@link EntryCoalescer}); once closed, on the thread that answers. */
     private final ThreadPoolExecutor answers = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(), ClusterClient::answerThread, (answer, closed) -> answer.run());
+    private final PartitionClients partitions;
 
     private ClusterClient(final ClusterMembers members)
     {
         this.groups = new ClusterGroups(members);
         this.metadata = newClient(groups.metadata());
+        this.partitions = new PartitionClients(groups, metadata, ClusterClient::newClient, answers);
     }
 
     private static Thread answerThread(final Runnable answering)
@@ -119,11 +116,30 @@ public final class ClusterClient implements AutoCloseable
             throw reply.problem().endsWith(" exists") ? new TopicExistsException(reply.problem()) :
                 new InvalidTopicException(reply.problem());
         }
-        final CreateTopic created = new CreateTopic(name, replicationFactor, config);
-        topics.put(name, created);
+        partitions.created(new CreateTopic(name, replicationFactor, config, reply.baseOffset()));
         for (int partition = 0; partition < config.partitions(); partition++)
         {
             awaitLeader(new TopicPartition(name, partition));
+        }
+    }
+
+    /**
+     * Deletes a replicated topic on every node: each leaves the groups of its partitions (their Raft logs,
+     * snapshots and subscriptions' state removed) and deletes the topic's records and committed offsets. A node that
+     * is down deletes it when it starts again. The name can then be created again, as a new topic that starts at
+     * offset 0 and inherits nothing. A subscription whose dead-letter topic it was keeps the copies it owes until a
+     * topic of that name exists again.
+     *
+     * @throws UnknownTopicException when the cluster has no topic of that name.
+     */
+    public void deleteTopic(final String name)
+    {
+        final Reply reply = ClusterEntryDescriptor.decodeReply(
+            send(metadata, ClusterEntryDescriptor.deleteTopic(name)).getContent());
+        partitions.forget(name);
+        if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
+        {
+            throw new UnknownTopicException(reply.problem());
         }
     }
 
@@ -137,8 +153,8 @@ public final class ClusterClient implements AutoCloseable
     {
         try
         {
-            return ClusterEntryDescriptor.decodeReply(
-                client(partition).io().sendReadOnly(question).getMessage().getContent()).baseOffset();
+            return ClusterEntryDescriptor.decodeReply(partitions.call(partition,
+                group -> group.io().sendReadOnly(question)).getMessage().getContent()).baseOffset();
         }
         catch (final IOException ex)
         {
@@ -155,7 +171,7 @@ public final class ClusterClient implements AutoCloseable
      */
     public void commitOffset(final String group, final String topic, final int partition, final long offset)
     {
-        final Reply reply = ClusterEntryDescriptor.decodeReply(send(client(new TopicPartition(topic, partition)),
+        final Reply reply = ClusterEntryDescriptor.decodeReply(send(new TopicPartition(topic, partition),
             ClusterEntryDescriptor.commitOffset(group, offset)).getContent());
         if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
         {
@@ -309,14 +325,13 @@ public final class ClusterClient implements AutoCloseable
     /** Sends a queue entry; the partition's leader stamps it with its clock ({@link PartitionStateMachine}). */
     private QueueReply sendQueueEntry(final String topic, final int partition, final Message entry)
     {
-        return QueueEntryDescriptor.decodeReply(send(client(new TopicPartition(topic, partition)), entry)
-            .getContent());
+        return QueueEntryDescriptor.decodeReply(send(new TopicPartition(topic, partition), entry).getContent());
     }
 
     /** The id of the node this client last found leading the partition, or -1 before it has asked. */
     public int leaderOf(final String topic, final int partition)
     {
-        final RaftPeerId leader = client(new TopicPartition(topic, partition)).getLeaderId();
+        final RaftPeerId leader = partitions.client(new TopicPartition(topic, partition)).getLeaderId();
         return leader == null ? -1 : ClusterGroups.nodeId(leader);
     }
 
@@ -329,15 +344,13 @@ public final class ClusterClient implements AutoCloseable
     /** Sends a write entry to the partition's group, in one Raft entry with others that wait beside it. */
     CompletableFuture<RaftClientReply> publish(final TopicPartition partition, final Message entry)
     {
-        return publishers.computeIfAbsent(partition,
-            p -> new EntryCoalescer(client(p).async()::send, answers, RaftSettings.MAX_ENTRY_BYTES)).send(entry);
+        return partitions.publish(partition, entry);
     }
 
     /** The Raft entries this client has sent to the partition's group, an envelope of several counting once. */
     long raftEntriesSent(final TopicPartition partition)
     {
-        final EntryCoalescer publisher = publishers.get(partition);
-        return publisher == null ? 0 : publisher.entriesSent();
+        return partitions.raftEntriesSent(partition);
     }
 
     /** Sends an entry to the metadata group. */
@@ -346,31 +359,20 @@ public final class ClusterClient implements AutoCloseable
         return metadata.async().send(entry);
     }
 
-    /**
-     * @throws UnknownTopicException when the cluster has no such topic.
-     */
-    int replicationFactor(final String topic)
-    {
-        return describe(topic).replicationFactor();
-    }
-
     ClusterGroups groups()
     {
         return groups;
     }
 
-    private RaftClient client(final TopicPartition partition)
+    /**
+     * The group of a partition of the topic of that name the cluster has now.
+     *
+     * @throws UnknownTopicException     when the cluster has no such topic.
+     * @throws UnknownPartitionException when the topic has no such partition.
+     */
+    RaftGroup partitionGroup(final TopicPartition partition)
     {
-        return partitions.computeIfAbsent(partition, p ->
-        {
-            final CreateTopic topic = describe(p.topic());
-            if (p.partition() < 0 || p.partition() >= topic.config().partitions())
-            {
-                throw new UnknownPartitionException("topic " + p.topic() + " has " + topic.config().partitions() +
-                    " partitions, not partition " + p.partition());
-            }
-            return newClient(groups.partition(p.topic(), p.partition(), topic.replicationFactor()));
-        });
+        return partitions.group(partition);
     }
 
     /**
@@ -378,27 +380,7 @@ public final class ClusterClient implements AutoCloseable
      */
     int partitionCount(final String topic)
     {
-        return describe(topic).config().partitions();
-    }
-
-    private CreateTopic describe(final String name)
-    {
-        return topics.computeIfAbsent(name, n ->
-        {
-            try
-            {
-                final Message answer = metadata.io().sendReadOnly(Message.valueOf(n)).getMessage();
-                if (answer.getContent().isEmpty())
-                {
-                    throw new UnknownTopicException("the cluster has no topic " + n);
-                }
-                return ClusterEntryDescriptor.decodeCreateTopic(answer.getContent());
-            }
-            catch (final IOException ex)
-            {
-                throw new UncheckedIOException("the cluster's metadata group did not answer", ex);
-            }
-        });
+        return partitions.describe(topic).config().partitions();
     }
 
     /** Waits until the new partition's group answers: every member has joined it and elected a leader. */
@@ -410,7 +392,7 @@ public final class ClusterClient implements AutoCloseable
         {
             try
             {
-                client(partition).io().sendReadOnly(Message.EMPTY);
+                partitions.client(partition).io().sendReadOnly(Message.EMPTY);
                 return;
             }
             catch (final IOException notYet)
@@ -441,37 +423,41 @@ public final class ClusterClient implements AutoCloseable
     {
         try
         {
-            final RaftClientReply reply = client.io().send(message);
-            if (!reply.isSuccess())
-            {
-                throw new UncheckedIOException("the cluster refused the request", reply.getException());
-            }
-            return reply.getMessage();
+            return answered(client.io().send(message));
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("the cluster did not answer", ex);
+            throw new UncheckedIOException("the cluster did not take the request", ex);
         }
+    }
+
+    private Message send(final TopicPartition partition, final Message message)
+    {
+        try
+        {
+            return partitions.call(partition, group -> answered(group.io().send(message)));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("the group of " + partition + " did not take the request", ex);
+        }
+    }
+
+    /** The reply's message, or the exception it holds (a group mismatch, say). */
+    private static Message answered(final RaftClientReply reply) throws IOException
+    {
+        if (!reply.isSuccess())
+        {
+            throw reply.getException();
+        }
+        return reply.getMessage();
     }
 
     @Override
     public void close()
     {
-        publishers.values().forEach(EntryCoalescer::close);
-        closeQuietly(metadata);
-        partitions.values().forEach(ClusterClient::closeQuietly);
+        partitions.close();
+        PartitionClients.closeQuietly(metadata);
         answers.shutdown();
-    }
-
-    private static void closeQuietly(final RaftClient client)
-    {
-        try
-        {
-            client.close();
-        }
-        catch (final IOException ex)
-        {
-            LOGGER.warn("closing a Raft client", ex);
-        }
     }
 }

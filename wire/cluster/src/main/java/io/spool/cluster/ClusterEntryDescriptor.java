@@ -25,7 +25,8 @@ import java.util.Map;
  *  | Producer Id (int64)                 |        | Name (string)                       |
  *  | Sequence (int64)                    |        | Replication Factor (int32)          |
  *  | Record Count (int32)                |        | Topic Config (TopicDescriptor's)    |
- *  | per record: Timestamp (int64),      |        +-------------------------------------+
+ *  | per record: Timestamp (int64),      |        | Generation (int64)                  |
+ *  |                                     |        +-------------------------------------+
  *  |   Key (bytes), Headers (bytes, as   |
  *  |   HeadersCodec encodes them),       |        reply to either
  *  |   Value (bytes)                     |        +-------------------------------------+
@@ -41,7 +42,16 @@ import java.util.Map;
  *  | Version (int8) = 1 | Type (int8) = 3|        naming a consumer group (UTF-8) with the group's committed
  *  | Group (string) | Offset (int64)     |        offset there (-1 for none)
  *  +-------------------------------------+
+ *
+ *  DELETE_TOPIC entry (the metadata group)
+ *  +--------------------------------------+
+ *  | Version (int8) = 1 | Type (int8) = 10|
+ *  | Name (string)                        |
+ *  +--------------------------------------+
  * </pre>
+ * A CREATE_TOPIC entry a client sends has generation 0: the metadata group gives the topic its entry's index as its
+ * generation, which its partitions' group ids hold ({@link ClusterGroups#partitionGroupId}); the topic as the
+ * group describes it (in a query's answer and in its snapshot) carries that generation.
  * The timestamp travels in the entry, so that every node stores the same bytes: a node never stamps a replicated
  * record with its own clock. Stateless, thread-safe.
  */
@@ -51,6 +61,7 @@ public final class ClusterEntryDescriptor
     public static final int TYPE_PUBLISH = 1;
     public static final int TYPE_CREATE_TOPIC = 2;
     public static final int TYPE_COMMIT_OFFSET = 3;
+    public static final int TYPE_DELETE_TOPIC = 10;
     /** Several entries of one partition's group, committed as one Raft entry; see {@link #envelope}. */
     public static final int TYPE_ENVELOPE = 16;
 
@@ -67,9 +78,13 @@ public final class ClusterEntryDescriptor
     {
     }
 
-    /** A decoded CREATE_TOPIC entry. */
-    public record CreateTopic(String name, int replicationFactor, TopicConfig config)
+    /** A decoded CREATE_TOPIC entry; the generation is 0 until the metadata group applied it. */
+    public record CreateTopic(String name, int replicationFactor, TopicConfig config, long generation)
     {
+        public CreateTopic withGeneration(final long createdAt)
+        {
+            return new CreateTopic(name, replicationFactor, config, createdAt);
+        }
     }
 
     /** A decoded COMMIT_OFFSET entry. */
@@ -110,15 +125,40 @@ public final class ClusterEntryDescriptor
         }
     }
 
+    /** A client's CREATE_TOPIC entry, of generation 0. */
     public static Message createTopic(final String name, final int replicationFactor, final TopicConfig config)
+    {
+        return createTopic(new CreateTopic(name, replicationFactor, config, 0));
+    }
+
+    /** A topic as the metadata group describes it, with its generation. */
+    public static Message createTopic(final CreateTopic topic)
     {
         final ByteBuf out = Unpooled.buffer(128);
         out.writeByte(VERSION);
         out.writeByte(TYPE_CREATE_TOPIC);
-        Fields.writeString(out, name);
-        out.writeIntLE(replicationFactor);
-        TopicDescriptor.encodeConfig(out, config);
+        Fields.writeString(out, topic.name());
+        out.writeIntLE(topic.replicationFactor());
+        TopicDescriptor.encodeConfig(out, topic.config());
+        out.writeLongLE(topic.generation());
         return toMessage(out);
+    }
+
+    public static Message deleteTopic(final String name)
+    {
+        final ByteBuf out = Unpooled.buffer(16 + name.length() * 3);
+        out.writeByte(VERSION);
+        out.writeByte(TYPE_DELETE_TOPIC);
+        Fields.writeString(out, name);
+        return toMessage(out);
+    }
+
+    /** The name a DELETE_TOPIC entry deletes. */
+    public static String decodeDeleteTopic(final ByteString entry)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
+        in.skipBytes(2);
+        return Fields.readString(in);
     }
 
     public static Message commitOffset(final String group, final long offset)
@@ -199,7 +239,8 @@ public final class ClusterEntryDescriptor
         in.skipBytes(2);
         final String name = Fields.readString(in);
         final int replicationFactor = in.readIntLE();
-        return new CreateTopic(name, replicationFactor, TopicDescriptor.decodeConfig(in));
+        final TopicConfig config = TopicDescriptor.decodeConfig(in);
+        return new CreateTopic(name, replicationFactor, config, in.readLongLE());
     }
 
     public static Reply decodeReply(final ByteString reply)

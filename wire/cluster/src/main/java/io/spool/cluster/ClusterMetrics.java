@@ -91,17 +91,16 @@ final class ClusterMetrics
 
     private Map<RaftGroupId, TopicPartition> partitionsByGroup()
     {
-        final Map<RaftGroupId, TopicPartition> partitions = new HashMap<>();
+        final List<TopicPartition> partitions = new ArrayList<>();
         for (final String topic : streams.listTopics())
         {
             final int count = streams.topics().topic(topic).partitionCount();
             for (int partition = 0; partition < count; partition++)
             {
-                final TopicPartition where = new TopicPartition(topic, partition);
-                partitions.put(groups.partitionGroupId(where), where);
+                partitions.add(new TopicPartition(topic, partition));
             }
         }
-        return partitions;
+        return groups.partitionsOf(raft.getGroupIds(), partitions);
     }
 
     private static void addGroup(final List<MetricSample> samples, final String prefix, final String group,

@@ -3,14 +3,11 @@ package io.spool.cluster;
 import io.spool.Spool;
 import io.spool.api.MetricSample;
 import io.spool.api.stream.TopicPartition;
-import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.stream.StreamEngine;
 import io.spool.stream.Topic;
 import io.spool.wire.server.SpoolServer;
 import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
@@ -28,13 +25,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -56,7 +52,7 @@ public final class ClusterNode implements AutoCloseable
     private final ClusterNodeConfig config;
     private final ClusterGroups groups;
     private final Spool engine;
-    /** Joins groups, watches for a metadata leader and closes the groups a failed write left, off Ratis' threads. */
+    /** Announces the Kafka listener, watches for a metadata leader and closes the groups a failed write left. */
     private final ScheduledExecutorService joiner;
     private final ClientId adminClientId = ClientId.randomId();
     private final AtomicLong adminCallId = new AtomicLong();
@@ -80,24 +76,23 @@ public final class ClusterNode implements AutoCloseable
     private final FailedWrites failedWrites;
     /** Publishes the dead letters of the partitions this node leads; made before any group loads. */
     private final DeadLetterSender deadLetterSender;
-    /** Groups the metadata group placed on this node that the joiner has not joined yet. */
-    private final AtomicInteger joinsPending = new AtomicInteger();
     private final ClusterMetrics metrics;
     private final ClusterReadiness readiness;
+    /** Joins and leaves the partitions' groups as topics are created and deleted, on a thread of its own. */
+    private final GroupMemberships memberships;
+    private final ExecutorService membershipThread =
+        Executors.newSingleThreadExecutor(runnable -> daemon(runnable, "spool-cluster-groups"));
 
     private ClusterNode(final ClusterNodeConfig config)
     {
         this.config = config;
         this.groups = new ClusterGroups(config.members());
         this.engine = Spool.open(config.dataDir().resolve("log"));
-        this.joiner = Executors.newSingleThreadScheduledExecutor(runnable ->
-        {
-            final Thread thread = new Thread(runnable, "spool-cluster-join");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.joiner = Executors.newSingleThreadScheduledExecutor(runnable -> daemon(runnable, "spool-cluster-join"));
         this.failedWrites = new FailedWrites(config.nodeId(), joiner);
         this.deadLetterSender = new DeadLetterSender(config.members());
+        this.memberships = new GroupMemberships(config.nodeId(), groups, config.dataDir().resolve("raft"), consensus,
+            membershipThread);
         final ClusterMembers.Member self = config.members().member(config.nodeId());
         RaftServer started = null;
         ForwardedPublishes handingOn = null;
@@ -137,6 +132,7 @@ public final class ClusterNode implements AutoCloseable
             }
             closeQuietly(started);
             deadLetterSender.close();
+            membershipThread.shutdownNow();
             engine.close();
             joiner.shutdownNow();
             throw ex instanceof IOException io ? new UncheckedIOException("node " + config.nodeId() +
@@ -148,7 +144,7 @@ public final class ClusterNode implements AutoCloseable
         this.kafka = kafkaSide;
         this.server = serving;
         this.metrics = new ClusterMetrics(groups, raft, engine.streams(), failedWrites);
-        this.readiness = new ClusterReadiness(config.members(), raft, joinsPending::get, this::metadataLeader);
+        this.readiness = new ClusterReadiness(config.members(), raft, memberships::joinsPending, this::metadataLeader);
         if (kafka != null)
         {
             joiner.execute(this::announceKafkaListener);
@@ -173,7 +169,7 @@ public final class ClusterNode implements AutoCloseable
     {
         if (groupId.equals(groups.metadata().getGroupId()))
         {
-            return new MetadataStateMachine(engine.streams(), this::joinGroups, kafkaBrokers);
+            return new MetadataStateMachine(config.nodeId(), engine.streams(), memberships, kafkaBrokers);
         }
         final StreamEngine streams = engine.streams();
         for (final String name : streams.listTopics())
@@ -181,7 +177,7 @@ public final class ClusterNode implements AutoCloseable
             final Topic topic = streams.topics().topic(name);
             for (int partition = 0; partition < topic.partitionCount(); partition++)
             {
-                if (groups.partitionGroupId(new TopicPartition(name, partition)).equals(groupId))
+                if (groups.isGroupOf(groupId, new TopicPartition(name, partition)))
                 {
                     final PartitionStateMachine machine = new PartitionStateMachine(name, partition,
                         topic.partition(partition), streams.newProducer(), streams.groups(), failedWrites,
@@ -193,73 +189,6 @@ public final class ClusterNode implements AutoCloseable
         }
         throw new IllegalStateException("node " + config.nodeId() + " holds Raft group " + groupId + " of no topic " +
             "in its engine: its raft/ and log/ directories come from different nodes or runs");
-    }
-
-    /** Joins, off the apply thread, the groups of the topic's partitions that are placed on this node. */
-    private void joinGroups(final CreateTopic topic)
-    {
-        for (int partition = 0; partition < topic.config().partitions(); partition++)
-        {
-            final RaftGroup group = groups.partition(topic.name(), partition, topic.replicationFactor());
-            if (group.getPeer(ClusterGroups.peerId(config.nodeId())) != null)
-            {
-                joinsPending.incrementAndGet();
-                joiner.execute(() ->
-                {
-                    try
-                    {
-                        join(group);
-                    }
-                    finally
-                    {
-                        joinsPending.decrementAndGet();
-                    }
-                });
-            }
-        }
-    }
-
-    private void join(final RaftGroup group)
-    {
-        final RaftServer raft;
-        try
-        {
-            raft = consensus.join();
-        }
-        catch (final CompletionException notStarted)
-        {
-            return;
-        }
-        try
-        {
-            if (contains(raft.getGroupIds(), group.getGroupId()))
-            {
-                return; // a restart applies the topic's entry again, and the group was loaded from storage
-            }
-            final RaftClientReply reply = raft.groupManagement(GroupManagementRequest.newAdd(adminClientId,
-                raft.getId(), adminCallId.incrementAndGet(), group));
-            if (!reply.isSuccess())
-            {
-                LOGGER.error("node {} could not join group {}: {}", config.nodeId(), group.getGroupId(),
-                    reply.getException());
-            }
-        }
-        catch (final IOException ex)
-        {
-            LOGGER.error("node {} could not join group {}", config.nodeId(), group.getGroupId(), ex);
-        }
-    }
-
-    private static boolean contains(final Iterable<RaftGroupId> ids, final RaftGroupId wanted)
-    {
-        for (final RaftGroupId id : ids)
-        {
-            if (id.equals(wanted))
-            {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The id of the node leading the cluster's metadata group as this node knows it, or -1 while it knows none. */
@@ -316,7 +245,7 @@ public final class ClusterNode implements AutoCloseable
      */
     long takeSnapshot(final TopicPartition partition) throws IOException
     {
-        return takeSnapshot(groups.partitionGroupId(partition));
+        return takeSnapshot(groupOf(partition));
     }
 
     long takeMetadataSnapshot() throws IOException
@@ -339,7 +268,7 @@ public final class ClusterNode implements AutoCloseable
     /** The first entry the partition group's Raft log still holds on this node: past the trimmed ones. */
     long raftLogStart(final TopicPartition partition) throws IOException
     {
-        return raft.getDivision(groups.partitionGroupId(partition)).getRaftLog().getStartIndex();
+        return raft.getDivision(groupOf(partition)).getRaftLog().getStartIndex();
     }
 
     /** The offset the partition's next committed record takes, as this node's state machine has applied them. */
@@ -368,7 +297,18 @@ public final class ClusterNode implements AutoCloseable
 
     private PartitionStateMachine partitionMachine(final TopicPartition partition) throws IOException
     {
-        return (PartitionStateMachine)raft.getDivision(groups.partitionGroupId(partition)).getStateMachine();
+        return (PartitionStateMachine)raft.getDivision(groupOf(partition)).getStateMachine();
+    }
+
+    /** The group of the partition this node is a member of. */
+    private RaftGroupId groupOf(final TopicPartition partition) throws IOException
+    {
+        final RaftGroupId group = groups.groupOf(raft.getGroupIds(), partition);
+        if (group == null)
+        {
+            throw new IOException("node " + config.nodeId() + " holds no group of " + partition);
+        }
+        return group;
     }
 
     /** The node's cluster figures ({@link ClusterMetrics}), beside those of {@link SpoolServer#metrics()}. */
@@ -402,15 +342,8 @@ public final class ClusterNode implements AutoCloseable
     @Override
     public void close()
     {
-        joiner.shutdown();
-        try
-        {
-            joiner.awaitTermination(5, TimeUnit.SECONDS);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
+        finish(joiner);
+        finish(membershipThread);
         server.close();
         deadLetterSender.close();
         forwarded.close();
@@ -421,6 +354,27 @@ public final class ClusterNode implements AutoCloseable
         partitionMachines.forEach(PartitionStateMachine::closing);
         closeQuietly(raft);
         engine.close();
+    }
+
+    private static Thread daemon(final Runnable runnable, final String name)
+    {
+        final Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** Lets the executor finish what it was given, for a while, and take nothing more. */
+    private static void finish(final ExecutorService executor)
+    {
+        executor.shutdown();
+        try
+        {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void closeQuietly(final RaftServer raft)

@@ -19,7 +19,8 @@ public final class ClusterNodeConfig
     public static final int DEFAULT_SNAPSHOT_EVERY_ENTRIES = 1024;
     static final String WRITES_GO_THROUGH_THE_CLUSTER = "this server is a cluster node: publish to its topics " +
         "through the cluster, with a FailoverProducer (whose batches the node hands to the partition's group) or a " +
-        "ClusterClient, and create topics through the ClusterClient, so that every node's log stays the same";
+        "ClusterClient, and create topics with ClusterClient.createTopic (or Kafka Admin.createTopics on a node's " +
+        "Kafka listener), so that every node's log stays the same";
 
     private final int nodeId;
     private final ClusterMembers members;

@@ -10,9 +10,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A node's native server hands each {@code PUBLISH_SEQUENCED} batch to the partition's Raft group through the
- * node's own {@link ClusterClient}, which follows the group's leader wherever it is and after a failover retries on
- * the new one. The batch keeps the native producer's id and sequence, so the partition's producer windows store it
+ * A node's native server hands each {@code PUBLISH_SEQUENCED} batch to the partition's Raft group, and each topic
+ * deletion to the metadata group, through the node's own {@link ClusterClient}, which follows the group's leader
+ * wherever it is and after a failover retries on the new one. The batch keeps the native producer's id and sequence, so the partition's producer windows store it
  * once whichever node it came through and however often. Thread-safe.
  * <p>
  * Design note: batches are handed on from one thread of their own, in the order the connections' event loops gave
@@ -51,6 +51,12 @@ final class ForwardedPublishes implements ReplicatedPublishes, AutoCloseable
                 }
                 return offsets;
             });
+    }
+
+    @Override
+    public void deleteTopic(final String name)
+    {
+        cluster.deleteTopic(name);
     }
 
     /** Stops handing batches on; batches handed on and not yet confirmed fail. */

@@ -8,6 +8,7 @@ import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.cluster.KafkaEntryDescriptor.KafkaAddress;
 import io.spool.wire.kafka.KafkaCluster;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
@@ -131,16 +132,11 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
     public Placement placement(final String topic, final int partition)
     {
         final TopicPartition where = new TopicPartition(topic, partition);
-        final RaftServer.Division division;
-        try
-        {
-            division = raft.getDivision(cluster.groups().partitionGroupId(where));
-        }
-        catch (final IOException notAMember)
+        final RaftServer.Division division = divisionOrNull(where);
+        if (division == null)
         {
             final List<Integer> replicas = new ArrayList<>();
-            cluster.groups().partition(topic, partition, cluster.replicationFactor(topic)).getPeers()
-                .forEach(peer -> replicas.add(ClusterGroups.nodeId(peer.getId())));
+            cluster.partitionGroup(where).getPeers().forEach(peer -> replicas.add(ClusterGroups.nodeId(peer.getId())));
             return new Placement(cluster.leaderOf(topic, partition), -1, replicas, false);
         }
         final DivisionInfo info = division.getInfo();
@@ -153,6 +149,24 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
         replicas.sort(Integer::compare);
         return new Placement(leader == null ? -1 : ClusterGroups.nodeId(leader),
             (int)Math.min(Integer.MAX_VALUE, info.getCurrentTerm()), replicas, info.isLeader() && info.isLeaderReady());
+    }
+
+    /** This node's member of the partition's group, or null when it is none. */
+    private RaftServer.Division divisionOrNull(final TopicPartition where)
+    {
+        final RaftGroupId group = cluster.groups().groupOf(raft.getGroupIds(), where);
+        if (group == null)
+        {
+            return null;
+        }
+        try
+        {
+            return raft.getDivision(group);
+        }
+        catch (final IOException left)
+        {
+            return null;
+        }
     }
 
     @Override
@@ -212,6 +226,12 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
     public void createTopic(final String name, final int replicationFactor, final TopicConfig config)
     {
         cluster.createTopic(name, replicationFactor, config);
+    }
+
+    @Override
+    public void deleteTopic(final String name)
+    {
+        cluster.deleteTopic(name);
     }
 
     @Override

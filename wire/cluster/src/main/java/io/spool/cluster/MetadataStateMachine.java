@@ -10,54 +10,75 @@ import io.spool.stream.Topic;
 import io.spool.wire.Fields;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
 
 /**
  * The state machine of the metadata group (every node): applies CREATE_TOPIC entries by creating the topic in this
- * node's engine and joining the groups of the partitions placed on this node, and ANNOUNCE_KAFKA entries by noting
- * where a node's Kafka listener is ({@link KafkaBrokers}).
+ * node's engine and joining the groups of the partitions placed on this node, DELETE_TOPIC entries by leaving those
+ * groups (their storage removed) and deleting the topic from the engine, and ANNOUNCE_KAFKA entries by noting where
+ * a node's Kafka listener is ({@link KafkaBrokers}).
  * <p>
- * The topics it knows are those its entries created, counted as they are applied, so a second create of a name is
- * refused the same way on every node; on a restart the entries are applied again, and a topic the engine already
- * holds from the run before is taken as created (every topic of a cluster node comes through here). A snapshot
- * holds the CREATE_TOPIC entries of every topic, and loading one applies them again the same way, and the Kafka
- * listeners announced so far (as their ANNOUNCE_KAFKA entries), so that the Raft log can be trimmed up to it.
- * Ratis applies entries one at a time, and queries read the topics beside it.
+ * The topics it knows are those its entries created and did not delete, counted as they are applied, so a second
+ * create of a name, or a delete of an unknown one, is refused the same way on every node; each has the index of the
+ * entry that created it as its generation, which its groups' ids hold, so that a name created again gets groups of
+ * its own. On a restart the entries are applied again, and a topic the engine already holds from the run before is
+ * taken as created (every topic of a cluster node comes through here) unless this node holds groups of it of
+ * another generation: then the engine's copy is of a deleted topic, and is replaced. A snapshot holds the topics
+ * (as their CREATE_TOPIC entries, with their generations), and loading one applies them again the same way, and the
+ * Kafka listeners announced so far (as their ANNOUNCE_KAFKA entries), so that the Raft log can be trimmed up to it.
+ * A topic the engine holds that the snapshot does not, and that was created before it, was deleted while this node
+ * was away (or closing): loading the snapshot removes it and its groups.
+ * <p>
+ * Ratis applies entries one at a time, and queries read the topics beside it. Groups are joined and left on a
+ * thread of their own ({@link GroupMemberships}); a delete waits until the node has left the topic's groups before
+ * it deletes the topic's files, which the groups write.
  */
 final class MetadataStateMachine extends SnapshottingStateMachine
 {
+    private static final Logger LOGGER = LoggerFactory.getLogger(MetadataStateMachine.class);
+
+    private final int nodeId;
     private final StreamEngine streams;
-    private final Consumer<CreateTopic> joinGroups;
+    private final GroupMemberships memberships;
     private final KafkaBrokers kafkaBrokers;
     /** Written by the apply thread only; read by queries too. */
     private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
-
     /**
-     * @param joinGroups called with each applied topic, to join its partitions' groups; must not block.
+     * The topics whose copy in the engine is being removed or replaced after this node leaves groups of theirs; the
+     * apply thread waits for it before it touches the name in the engine again. Used by the apply thread only.
      */
-    MetadataStateMachine(final StreamEngine streams, final Consumer<CreateTopic> joinGroups,
+    private final Map<String, CompletableFuture<Void>> replacing = new HashMap<>();
+
+    MetadataStateMachine(final int nodeId, final StreamEngine streams, final GroupMemberships memberships,
         final KafkaBrokers kafkaBrokers)
     {
         super(RaftSnapshotDescriptor.KIND_METADATA);
+        this.nodeId = nodeId;
         this.streams = streams;
-        this.joinGroups = joinGroups;
+        this.memberships = memberships;
         this.kafkaBrokers = kafkaBrokers;
     }
 
     /**
-     * Payload: the topic count (int32), then each topic's CREATE_TOPIC entry as bytes, by name; then the announced
-     * Kafka listeners ({@link KafkaBrokers#writeTo}).
+     * Payload: the topic count (int32), then each topic as its CREATE_TOPIC entry's bytes with its generation, by
+     * name; then the announced Kafka listeners ({@link KafkaBrokers#writeTo}).
      */
     @Override
     ByteBuf snapshotPayload(final TermIndex applied)
@@ -67,8 +88,7 @@ final class MetadataStateMachine extends SnapshottingStateMachine
         payload.writeIntLE(byName.size());
         for (final CreateTopic topic : byName.values())
         {
-            Fields.writeBytes(payload, ClusterEntryDescriptor.createTopic(topic.name(), topic.replicationFactor(),
-                topic.config()).getContent().toByteArray());
+            Fields.writeBytes(payload, ClusterEntryDescriptor.createTopic(topic).getContent().toByteArray());
         }
         kafkaBrokers.writeTo(payload);
         return payload;
@@ -103,7 +123,41 @@ final class MetadataStateMachine extends SnapshottingStateMachine
             throw new DamagedSnapshotException(snapshot.file(), "its topics cannot be read (" + ex.getMessage() +
                 ")", ex);
         }
+        removeDeletedBefore(snapshot.termIndex().getIndex());
         setLastAppliedTermIndex(snapshot.termIndex());
+    }
+
+    /**
+     * Removes the engine's topics that the snapshot taken at {@code snapshotIndex} does not hold and that no group
+     * of this node shows to be created after it: topics deleted before it, whose delete this node did not apply.
+     * One of which this node holds no group has empty partitions here and goes at once (an entry after the
+     * snapshot that creates it again creates it anew); one it holds groups of goes once it has left them.
+     */
+    private void removeDeletedBefore(final long snapshotIndex)
+    {
+        for (final String name : streams.listTopics())
+        {
+            final Topic topic = streams.topics().topicOrNull(name);
+            if (topics.containsKey(name) || topic == null)
+            {
+                continue;
+            }
+            final List<RaftGroupId> held = memberships.held(name, topic.partitionCount());
+            if (held.stream().anyMatch(group -> ClusterGroups.generationOf(group) > snapshotIndex))
+            {
+                continue; // created after the snapshot: its entry comes next
+            }
+            LOGGER.info("node {} removes topic {}, which the cluster deleted while the node was away", nodeId, name);
+            if (held.isEmpty())
+            {
+                deleteFromEngine(name);
+            }
+            else
+            {
+                replacing.put(name, memberships.leave(name, topic.partitionCount(), generation -> true)
+                    .thenRun(() -> deleteFromEngine(name)));
+            }
+        }
     }
 
     @Override
@@ -113,15 +167,18 @@ final class MetadataStateMachine extends SnapshottingStateMachine
         try
         {
             final ByteString data = entry.getStateMachineLogEntry().getLogData();
-            if (ClusterEntryDescriptor.type(data) == KafkaEntryDescriptor.TYPE_ANNOUNCE_KAFKA)
+            final int type = ClusterEntryDescriptor.type(data);
+            if (type == KafkaEntryDescriptor.TYPE_ANNOUNCE_KAFKA)
             {
                 kafkaBrokers.announced(KafkaEntryDescriptor.decodeAnnounceKafka(data));
                 // the entry's index is the node's block of producer ids, which no other entry's index can repeat
                 return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(
                     new Reply(STATUS_STORED, entry.getIndex(), 0, "")));
             }
-            final CreateTopic create = ClusterEntryDescriptor.decodeCreateTopic(data);
-            return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(apply(create)));
+            final Reply reply = type == ClusterEntryDescriptor.TYPE_DELETE_TOPIC ?
+                delete(ClusterEntryDescriptor.decodeDeleteTopic(data)) :
+                apply(ClusterEntryDescriptor.decodeCreateTopic(data).withGeneration(entry.getIndex()));
+            return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(reply));
         }
         finally
         {
@@ -129,18 +186,21 @@ final class MetadataStateMachine extends SnapshottingStateMachine
         }
     }
 
+    /** Creates the topic; the reply's base offset is its generation. */
     private Reply apply(final CreateTopic create)
     {
-        if (topics.containsKey(create.name()))
+        final String name = create.name();
+        if (topics.containsKey(name))
         {
-            return Reply.refused("topic " + create.name() + " exists");
+            return Reply.refused("topic " + name + " exists");
         }
-        final Topic existing = streams.topics().topicOrNull(create.name());
+        awaitReplaced(name);
+        final Topic existing = streams.topics().topicOrNull(name);
         if (existing == null)
         {
             try
             {
-                streams.createTopic(create.name(), create.config());
+                streams.createTopic(name, create.config());
             }
             catch (final SpoolException refused)
             {
@@ -148,20 +208,126 @@ final class MetadataStateMachine extends SnapshottingStateMachine
                 return Reply.refused(refused.getMessage());
             }
         }
-        topics.put(create.name(), create);
-        joinGroups.accept(create);
-        return new Reply(STATUS_STORED, 0, create.config().partitions(), "");
+        else
+        {
+            takeOver(existing, create);
+        }
+        topics.put(name, create);
+        memberships.join(create);
+        return new Reply(STATUS_STORED, create.generation(), create.config().partitions(), "");
     }
 
     /**
-     * Answers a query naming a topic (UTF-8) with the CREATE_TOPIC entry that created it, or an empty message when
-     * none did: how a client learns a topic's partitions and replication factor, and so its groups.
+     * Takes the engine's copy of a topic as the one {@code create} makes, unless it is a deleted topic's of the same
+     * name: this node holds groups of it of other generations only, or (holding none, so its partitions are empty
+     * here) it has another partition count. Then, or when groups of other generations are left beside this one's,
+     * those are left first, and a deleted topic's copy is replaced.
+     */
+    private void takeOver(final Topic existing, final CreateTopic create)
+    {
+        final String name = create.name();
+        final List<RaftGroupId> held = memberships.held(name, existing.partitionCount());
+        final boolean ofThisGeneration = held.stream()
+            .anyMatch(group -> ClusterGroups.generationOf(group) == create.generation());
+        final boolean deletedOnes = held.stream()
+            .anyMatch(group -> ClusterGroups.generationOf(group) != create.generation());
+        final boolean replaced = held.isEmpty() ? existing.partitionCount() != create.config().partitions() :
+            !ofThisGeneration;
+        if (!replaced && !deletedOnes)
+        {
+            return;
+        }
+        final CompletableFuture<Void> left = memberships.leave(name, existing.partitionCount(),
+            generation -> generation != create.generation());
+        if (!replaced)
+        {
+            replacing.put(name, left);
+            return;
+        }
+        LOGGER.info("node {} replaces its copy of topic {}, which the cluster deleted while the node was away",
+            nodeId, name);
+        replacing.put(name, left.thenRun(() ->
+        {
+            if (deleteFromEngine(name))
+            {
+                streams.createTopic(name, create.config());
+            }
+        }));
+    }
+
+    private Reply delete(final String name)
+    {
+        final CreateTopic topic = topics.remove(name);
+        if (topic == null)
+        {
+            return Reply.refused("the cluster has no topic " + name);
+        }
+        awaitReplaced(name);
+        try
+        {
+            memberships.leave(name, topic.config().partitions(), generation -> true).join();
+        }
+        catch (final CompletionException | CancellationException closing)
+        {
+            // the topic's files stay until the node, started again, applies this entry or a snapshot after it
+            LOGGER.info("node {} closed before it left the groups of deleted topic {}", nodeId, name);
+            return new Reply(STATUS_STORED, 0, 0, "");
+        }
+        deleteFromEngine(name);
+        return new Reply(STATUS_STORED, 0, 0, "");
+    }
+
+    private void awaitReplaced(final String name)
+    {
+        final CompletableFuture<Void> pending = replacing.remove(name);
+        if (pending == null)
+        {
+            return;
+        }
+        try
+        {
+            pending.join();
+        }
+        catch (final CompletionException | CancellationException failed)
+        {
+            LOGGER.warn("node {} could not remove its copy of deleted topic {}", nodeId, name, failed);
+        }
+    }
+
+    /**
+     * Deletes the topic's files and whatever of this node's own engine reads it, once this node holds no group of
+     * it: a group whose removal failed would find no topic of its own when the node starts again, so the files stay
+     * until a later start removes both.
+     *
+     * @return whether the engine holds no topic of that name now.
+     */
+    private boolean deleteFromEngine(final String name)
+    {
+        final Topic topic = streams.topics().topicOrNull(name);
+        if (topic == null)
+        {
+            return true;
+        }
+        if (!memberships.held(name, topic.partitionCount()).isEmpty())
+        {
+            LOGGER.error("node {} keeps the files of deleted topic {}: it could not leave all of the topic's groups; " +
+                "restart it to remove both", nodeId, name);
+            return false;
+        }
+        streams.deleteTopic(name, true);
+        return true;
+    }
+
+    /**
+     * Answers a query naming a topic (UTF-8) with the topic as its CREATE_TOPIC entry with its generation, or an
+     * empty message when the cluster has none of that name: how a client learns a topic's partitions, replication
+     * factor and generation, and so its groups.
      */
     @Override
     public CompletableFuture<Message> query(final Message request)
     {
         final CreateTopic topic = topics.get(request.getContent().toStringUtf8());
         return CompletableFuture.completedFuture(topic == null ? Message.EMPTY :
-            ClusterEntryDescriptor.createTopic(topic.name(), topic.replicationFactor(), topic.config()));
+            ClusterEntryDescriptor.createTopic(topic));
     }
 }

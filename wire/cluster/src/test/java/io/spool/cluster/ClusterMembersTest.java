@@ -1,5 +1,7 @@
 package io.spool.cluster;
 
+import io.spool.api.stream.TopicPartition;
+import org.apache.ratis.protocol.RaftGroupId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -56,7 +58,22 @@ class ClusterMembersTest
         final ClusterGroups theirs = new ClusterGroups(ClusterMembers.parse("1@h:1,2@h:2,3@h:4"));
 
         assertThat(theirs.metadata().getGroupId()).isNotEqualTo(ours.metadata().getGroupId());
-        assertThat(theirs.partitionGroupId(new io.spool.api.stream.TopicPartition("t", 0)))
-            .isNotEqualTo(ours.partitionGroupId(new io.spool.api.stream.TopicPartition("t", 0)));
+        assertThat(theirs.partitionGroupId(new TopicPartition("t", 0), 1))
+            .isNotEqualTo(ours.partitionGroupId(new TopicPartition("t", 0), 1));
+    }
+
+    @Test
+    void aTopicCreatedAgainGetsOtherGroupsOfTheSamePartitions()
+    {
+        final ClusterGroups groups = new ClusterGroups(ClusterMembers.parse("1@h:1,2@h:2,3@h:3"));
+        final io.spool.api.stream.TopicPartition partition = new TopicPartition("t", 0);
+        final RaftGroupId deleted = groups.partitionGroupId(partition, 7);
+        final RaftGroupId again = groups.partitionGroupId(partition, 12);
+
+        assertThat(again).isNotEqualTo(deleted);
+        assertThat(groups.isGroupOf(deleted, partition)).isTrue();
+        assertThat(groups.isGroupOf(again, partition)).isTrue();
+        assertThat(groups.isGroupOf(again, new TopicPartition("t", 1))).isFalse();
+        assertThat(ClusterGroups.generationOf(again)).isEqualTo(12);
     }
 }

@@ -400,8 +400,7 @@ class ClusterSnapshotTest
 
     private Path groupDirectory(final int nodeId)
     {
-        return cluster.directory(nodeId).resolve("raft")
-            .resolve(new ClusterGroups(cluster.members()).partitionGroupId(WHERE).getUuid().toString());
+        return RaftDirectories.onlyOfPartition(cluster.directory(nodeId), cluster.members(), WHERE);
     }
 
     private static Reply publish(final ClusterClient client, final long sequence) throws Exception

@@ -1,5 +1,7 @@
 package io.spool.cluster;
 
+import io.spool.wire.server.ServerConfig;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,7 @@ final class InJvmCluster implements AutoCloseable
 {
     private final ClusterMembers members;
     private final Path dir;
+    private final UnaryOperator<ServerConfig.Builder> server;
     private final UnaryOperator<ClusterNodeConfig> settings;
     private final Map<Integer, ClusterNode> running = new TreeMap<>();
 
@@ -28,9 +31,22 @@ final class InJvmCluster implements AutoCloseable
     /** @param settings what each node's configuration changes from {@link TestNodes#config}'s, given it. */
     InJvmCluster(final int size, final Path dir, final UnaryOperator<ClusterNodeConfig> settings)
     {
+        this(size, dir, UnaryOperator.identity(), settings);
+    }
+
+    private InJvmCluster(final int size, final Path dir, final UnaryOperator<ServerConfig.Builder> server,
+        final UnaryOperator<ClusterNodeConfig> settings)
+    {
         this.members = LoopbackPorts.members(size);
         this.dir = dir;
+        this.server = server;
         this.settings = settings;
+    }
+
+    /** @param server what each node's native server is given beside a free port (a Kafka listener, say). */
+    static InJvmCluster withServers(final int size, final Path dir, final UnaryOperator<ServerConfig.Builder> server)
+    {
+        return new InJvmCluster(size, dir, server, UnaryOperator.identity());
     }
 
     ClusterMembers members()
@@ -62,7 +78,7 @@ final class InJvmCluster implements AutoCloseable
         {
             throw new IllegalStateException("node " + nodeId + " runs already; stop it before starting it again");
         }
-        final ClusterNode node = ClusterNode.start(settings.apply(TestNodes.config(members, nodeId, dir)));
+        final ClusterNode node = ClusterNode.start(settings.apply(TestNodes.config(members, nodeId, dir, server)));
         running.put(nodeId, node);
         return node;
     }
@@ -101,7 +117,7 @@ final class InJvmCluster implements AutoCloseable
     /** The member's data directory, which it keeps between a stop and a start. */
     Path directory(final int nodeId)
     {
-        return TestNodes.config(members, nodeId, dir).dataDir();
+        return TestNodes.config(members, nodeId, dir, server).dataDir();
     }
 
     /** A running node that does not lead the partition, as the client finds its leader. */

@@ -15,7 +15,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InvalidReplicationFactorException;
-import org.apache.kafka.common.errors.TopicDeletionDisabledException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -120,9 +120,9 @@ class KafkaFailoverTest extends ChildNodesTest
             assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic("pairs", 1, (short)2))).all().get())
                 .isInstanceOf(ExecutionException.class).cause().isInstanceOf(InvalidReplicationFactorException.class)
                 .hasMessageContaining("must be odd");
-            assertThatThrownBy(() -> admin.deleteTopics(List.of(TOPIC)).all().get())
-                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(TopicDeletionDisabledException.class)
-                .hasMessageContaining("not replicated");
+            assertThatThrownBy(() -> admin.deleteTopics(List.of("missing")).all().get())
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(UnknownTopicOrPartitionException.class)
+                .hasMessageContaining("no topic missing");
         }
     }
 

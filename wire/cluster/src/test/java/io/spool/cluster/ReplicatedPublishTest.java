@@ -180,7 +180,7 @@ class ReplicatedPublishTest
         final Message nested = ClusterEntryDescriptor.envelope(List.of(ClusterEntryDescriptor.publish(9L, 1L,
             List.of(new ProducerRecord("envelopes", 0, 1_000L, null, Map.of(), "two".getBytes(UTF_8))))));
         try (RaftClient raw = RaftClient.newBuilder().setProperties(RaftSettings.client())
-            .setRaftGroup(new ClusterGroups(members).partition("envelopes", 0, 3)).build())
+            .setRaftGroup(client.partitionGroup(new io.spool.api.stream.TopicPartition("envelopes", 0))).build())
         {
             final RaftClientReply reply =
                 raw.io().send(ClusterEntryDescriptor.envelope(List.of(publish, receive, nested)));

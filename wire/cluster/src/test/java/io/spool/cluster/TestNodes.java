@@ -4,6 +4,7 @@ import io.spool.wire.server.ServerConfig;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 
 /** How the tests run a node in their own JVM: a free client port, a short election timeout, under one directory. */
 final class TestNodes
@@ -16,7 +17,14 @@ final class TestNodes
 
     static ClusterNodeConfig config(final ClusterMembers members, final int nodeId, final Path dir)
     {
-        return new ClusterNodeConfig(nodeId, members, dir.resolve("node-" + nodeId), ServerConfig.builder().port(0),
-            ELECTION_TIMEOUT);
+        return config(members, nodeId, dir, UnaryOperator.identity());
+    }
+
+    /** @param server what the node's native server is given beside a free port (a Kafka listener, say). */
+    static ClusterNodeConfig config(final ClusterMembers members, final int nodeId, final Path dir,
+        final UnaryOperator<ServerConfig.Builder> server)
+    {
+        return new ClusterNodeConfig(nodeId, members, dir.resolve("node-" + nodeId),
+            server.apply(ServerConfig.builder().port(0)), ELECTION_TIMEOUT);
     }
 }

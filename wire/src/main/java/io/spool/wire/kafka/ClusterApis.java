@@ -287,17 +287,18 @@ final class ClusterApis
             {
                 result.setErrorCode(Errors.UNKNOWN_TOPIC_ID.code());
             }
-            else if (leaders.isCluster())
-            {
-                result.setErrorCode(Errors.TOPIC_DELETION_DISABLED.code()).setErrorMessage("a cluster node does " +
-                    "not delete topics yet: deletion is not replicated, and deleting one node's copy would make " +
-                    "its log differ from the others'");
-            }
             else
             {
                 try
                 {
-                    engine.streams().deleteTopic(name);
+                    if (leaders.isCluster())
+                    {
+                        leaders.cluster().deleteTopic(name);
+                    }
+                    else
+                    {
+                        engine.streams().deleteTopic(name);
+                    }
                 }
                 catch (final RuntimeException ex)
                 {

@@ -9,11 +9,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * What the Kafka listener of a cluster node needs of the cluster: which brokers exist, who leads each partition, and
- * a replicated append for produce, topic creation and producer ids. The cluster module implements it, so that this
- * module knows nothing of consensus (as {@code ReplicatedPublishes} does for the native server); a listener without
- * one is a single node that leads every partition. Implementations are thread-safe; {@link #placement} and
- * {@link #append} do not block (they run on a connection's event loop), the others may (they run on the listener's
- * admin thread).
+ * a replicated append for produce, topic creation and deletion, and producer ids. The cluster module implements it,
+ * so that this module knows nothing of consensus (as {@code ReplicatedPublishes} does for the native server); a
+ * listener without one is a single node that leads every partition. Implementations are thread-safe;
+ * {@link #placement} and {@link #append} do not block (they run on a connection's event loop), the others may (they
+ * run on the listener's admin thread).
  */
 public interface KafkaCluster
 {
@@ -86,6 +86,13 @@ public interface KafkaCluster
      * @throws io.spool.api.stream.TopicExistsException when the cluster has a topic of that name.
      */
     void createTopic(String name, int replicationFactor, TopicConfig config);
+
+    /**
+     * Deletes a replicated topic on every node of the cluster.
+     *
+     * @throws io.spool.api.stream.UnknownTopicException when the cluster has no topic of that name.
+     */
+    void deleteTopic(String name);
 
     /**
      * Commits a consumer group's offset in a partition through the partition's group, in order with its records.

@@ -35,11 +35,14 @@ final class AdminOperations
     private final Supplier<List<MetricSample>> metrics;
     /** Why topics may not be created or deleted here, or null when they may ({@link ServerConfig#writesRefused}). */
     private final String writesRefused;
+    /** Where a cluster node deletes topics, through the cluster; null on a server that is no cluster node. */
+    private final ReplicatedPublishes replicated;
 
     AdminOperations(final Spool engine, final Executor executor, final Supplier<List<MetricSample>> metrics,
-        final String writesRefused)
+        final String writesRefused, final ReplicatedPublishes replicated)
     {
         this.writesRefused = writesRefused;
+        this.replicated = replicated;
         this.engine = engine;
         this.executor = executor;
         this.metrics = metrics;
@@ -60,6 +63,18 @@ final class AdminOperations
         }
     }
 
+    /** On a cluster node, on every node of the cluster. */
+    private void deleteTopic(final String name)
+    {
+        if (replicated != null)
+        {
+            replicated.deleteTopic(name);
+            return;
+        }
+        refuseIfWritesRefused();
+        engine.streams().deleteTopic(name);
+    }
+
     /** Decodes the request body now and answers from the admin executor. */
     void handle(final Channel channel, final int opCode, final long correlationId, final ByteBuf body)
     {
@@ -78,11 +93,7 @@ final class AdminOperations
                 break;
             }
             case OpCode.DELETE_TOPIC:
-                answerNamed(channel, opCode, correlationId, body, (out, name) ->
-                {
-                    refuseIfWritesRefused();
-                    engine.streams().deleteTopic(name);
-                });
+                answerNamed(channel, opCode, correlationId, body, (out, name) -> deleteTopic(name));
                 break;
             case OpCode.DESCRIBE_TOPIC:
                 answerNamed(channel, opCode, correlationId, body,

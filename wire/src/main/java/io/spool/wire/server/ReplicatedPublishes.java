@@ -7,9 +7,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Where a cluster node's native server sends the batches of {@code PUBLISH_SEQUENCED}: through the partition's
- * replication, which stores a batch once per producer id and sequence and confirms it once a majority holds it. The
- * cluster module implements it, so that this module knows nothing of consensus. Implementations are thread-safe and
- * must not block the calling thread (a connection's event loop).
+ * replication, which stores a batch once per producer id and sequence and confirms it once a majority holds it; and
+ * the topic deletions it is asked for, which every node of the cluster applies. The cluster module implements it, so
+ * that this module knows nothing of consensus. Implementations are thread-safe; {@link #publish} must not block the
+ * calling thread (a connection's event loop).
  */
 public interface ReplicatedPublishes
 {
@@ -22,4 +23,12 @@ public interface ReplicatedPublishes
      */
     CompletableFuture<long[]> publish(String topic, int partition, long producerId, long sequence,
         List<ProducerRecord> records);
+
+    /**
+     * Deletes a replicated topic on every node of the cluster, and returns once the cluster has committed it; it may
+     * block (it runs on the server's admin executor).
+     *
+     * @throws io.spool.api.stream.UnknownTopicException when the cluster has no topic of that name.
+     */
+    void deleteTopic(String name);
 }

@@ -75,7 +75,7 @@ public final class SpoolServer implements AutoCloseable
         this.acceptGate = new AcceptGate(config.maxConnections() + MAX_HANDSHAKING);
         final ServerChannelInitializer initializer = new ServerChannelInitializer(
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics,
-                config.writesRefused()),
+                config.writesRefused(), replicated),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
                 pausedConnections, counters, sessions, replicated), tls);
         Channel bound = null;

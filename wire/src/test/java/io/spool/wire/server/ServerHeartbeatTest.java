@@ -46,7 +46,8 @@ class ServerHeartbeatTest
         executor = Executors.newSingleThreadExecutor();
         final ServerContext server = new ServerContext(
             ServerConfig.builder().heartbeatIntervalMillis(INTERVAL_MILLIS).build(), spool,
-            new AdminOperations(spool, executor, spool::metrics, null), new ExchangeOperations(spool.router(), executor),
+            new AdminOperations(spool, executor, spool::metrics, null, null),
+            new ExchangeOperations(spool.router(), executor),
             executor, executor, new AtomicInteger(), new RequestCounters(), new ConnectionLimits(1, 1), null);
         channel = EmbeddedChannel.builder().ticker(ticker)
             .handlers(Heartbeats.serverIdleHandler(INTERVAL_MILLIS), new ConnectionHandler(server)).build();
