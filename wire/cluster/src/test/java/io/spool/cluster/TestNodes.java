@@ -16,7 +16,18 @@ final class TestNodes
 
     static ClusterNodeConfig config(final ClusterMembers members, final int nodeId, final Path dir)
     {
-        return new ClusterNodeConfig(nodeId, members, dir.resolve("node-" + nodeId), ServerConfig.builder().port(0),
-            ELECTION_TIMEOUT);
+        return config(members, nodeId, dir, ServerConfig.builder().port(0));
+    }
+
+    /** As {@link #config}, with a Kafka listener on a free loopback port. */
+    static ClusterNodeConfig withKafka(final ClusterMembers members, final int nodeId, final Path dir)
+    {
+        return config(members, nodeId, dir, ServerConfig.builder().port(0).kafka("127.0.0.1", 0));
+    }
+
+    private static ClusterNodeConfig config(final ClusterMembers members, final int nodeId, final Path dir,
+        final ServerConfig.Builder server)
+    {
+        return new ClusterNodeConfig(nodeId, members, dir.resolve("node-" + nodeId), server, ELECTION_TIMEOUT);
     }
 }
