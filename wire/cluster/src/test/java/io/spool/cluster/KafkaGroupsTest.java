@@ -18,6 +18,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
 import org.apache.kafka.common.message.FindCoordinatorResponseData;
@@ -54,6 +55,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Three nodes in this JVM, each with a Kafka listener, and stock {@link KafkaConsumer}s that {@code subscribe} with a
@@ -183,6 +185,21 @@ class KafkaGroupsTest
             assertThat(throughOther.describeConsumerGroups(List.of("audit")).all().get(10, TimeUnit.SECONDS)
                 .get("audit").coordinator().id()).isEqualTo(coordinator);
         }
+    }
+
+    @Test
+    void aConsumerOfTheKip848ProtocolIsToldTheClusterDoesNotSupportIt() throws Exception
+    {
+        startCluster();
+        final Properties props = clientProps(String.join(",", kafkaAddresses.values()));
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "newer");
+        props.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "consumer");
+        final KafkaConsumer<byte[], byte[]> consumer = track(new KafkaConsumer<>(props));
+        consumer.subscribe(List.of(TOPIC));
+        assertThatThrownBy(() -> consumer.poll(Duration.ofSeconds(10)))
+            .isInstanceOf(UnsupportedVersionException.class);
     }
 
     /** Three nodes with Kafka listeners, every one announced, and the topic created through Kafka's Admin. */

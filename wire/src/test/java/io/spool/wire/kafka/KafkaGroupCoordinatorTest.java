@@ -3,6 +3,8 @@ package io.spool.wire.kafka;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicPartition;
+import org.apache.kafka.common.message.ApiVersionsRequestData;
+import org.apache.kafka.common.message.ApiVersionsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
@@ -76,6 +78,22 @@ class KafkaGroupCoordinatorTest
             assertThat(found.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(found.nodeId()).isEqualTo(OTHER.nodeId());
             assertThat(found.host() + ":" + found.port()).isEqualTo(OTHER.host() + ":" + OTHER.port());
+        }
+    }
+
+    @Test
+    void aClusterNodeOffersClassicGroupsAndLeavesOutTheConsumerProtocolAndShareGroups() throws Exception
+    {
+        try (RawKafkaConnection raw = new RawKafkaConnection(kafka))
+        {
+            final ApiVersionsResponseData versions = raw.call(ApiKeys.API_VERSIONS, (short)3,
+                new ApiVersionsRequestData().setClientSoftwareName("raw").setClientSoftwareVersion("1"));
+            final List<Short> offered = versions.apiKeys().stream().map(ApiVersionsResponseData.ApiVersion::apiKey)
+                .toList();
+            assertThat(offered).contains(ApiKeys.JOIN_GROUP.id, ApiKeys.SYNC_GROUP.id, ApiKeys.HEARTBEAT.id,
+                ApiKeys.LEAVE_GROUP.id, ApiKeys.OFFSET_COMMIT.id, ApiKeys.FIND_COORDINATOR.id);
+            assertThat(offered).doesNotContain(ApiKeys.CONSUMER_GROUP_HEARTBEAT.id, ApiKeys.SHARE_GROUP_HEARTBEAT.id,
+                ApiKeys.SHARE_FETCH.id, ApiKeys.SHARE_ACKNOWLEDGE.id);
         }
     }
 
