@@ -51,6 +51,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -179,6 +180,9 @@ class KafkaGroupsTest
         final Map<TopicPartition, Long> committed = new HashMap<>();
         offsets.forEach((partition, offset) -> committed.put(partition, offset.offset()));
         assertThat(committed).isEqualTo(history.confirmedCommits());
+        assertThatThrownBy(() -> admin.deleteConsumerGroups(List.of("audit")).all().get(10, TimeUnit.SECONDS))
+            .as("deleting a group, whose offsets every partition's group keeps").isInstanceOf(ExecutionException.class)
+            .cause().isInstanceOf(UnsupportedVersionException.class);
 
         try (Admin throughOther = Admin.create(clientProps(otherAddress)))
         {

@@ -128,7 +128,7 @@ final class KafkaBroker
                 case CONSUMER_GROUP_DESCRIBE -> atCoordinator(request, () ->
                     onAdminThread(request, () -> groupAdmin.describeConsumerGroups(request)));
                 case SHARE_GROUP_DESCRIBE -> onAdminThread(request, () -> groupAdmin.describeShareGroups(request));
-                case DELETE_GROUPS -> atCoordinator(request, () -> onAdminThread(request, () -> groupAdmin.delete(request)));
+                case DELETE_GROUPS -> onAdminThread(request, () -> groupAdmin.delete(request));
                 default -> request.respondError(Errors.UNSUPPORTED_VERSION.exception());
             }
         }

@@ -82,7 +82,7 @@ class KafkaGroupCoordinatorTest
     }
 
     @Test
-    void aClusterNodeOffersClassicGroupsAndLeavesOutTheConsumerProtocolAndShareGroups() throws Exception
+    void aClusterNodeOffersClassicGroupsAndLeavesOutTheConsumerProtocolShareGroupsAndGroupDeletion() throws Exception
     {
         try (RawKafkaConnection raw = new RawKafkaConnection(kafka))
         {
@@ -93,7 +93,7 @@ class KafkaGroupCoordinatorTest
             assertThat(offered).contains(ApiKeys.JOIN_GROUP.id, ApiKeys.SYNC_GROUP.id, ApiKeys.HEARTBEAT.id,
                 ApiKeys.LEAVE_GROUP.id, ApiKeys.OFFSET_COMMIT.id, ApiKeys.FIND_COORDINATOR.id);
             assertThat(offered).doesNotContain(ApiKeys.CONSUMER_GROUP_HEARTBEAT.id, ApiKeys.SHARE_GROUP_HEARTBEAT.id,
-                ApiKeys.SHARE_FETCH.id, ApiKeys.SHARE_ACKNOWLEDGE.id);
+                ApiKeys.SHARE_FETCH.id, ApiKeys.SHARE_ACKNOWLEDGE.id, ApiKeys.DELETE_GROUPS.id);
         }
     }
 
