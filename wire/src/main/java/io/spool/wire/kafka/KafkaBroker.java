@@ -111,18 +111,7 @@ final class KafkaBroker
                 case DELETE_TOPICS -> onAdminThread(request, () -> cluster.deleteTopics(request));
                 case DESCRIBE_CONFIGS -> onAdminThread(request, () -> cluster.describeConfigs(request, shareGroups));
                 case INCREMENTAL_ALTER_CONFIGS -> onAdminThread(request, () -> cluster.alterConfigs(request, shareGroups));
-                // Kafka's Admin asks every broker for the groups it coordinates: another node has none to list
-                case LIST_GROUPS -> onAdminThread(request, () ->
-                {
-                    if (leaders.coordinatesGroups())
-                    {
-                        groupAdmin.list(request);
-                    }
-                    else
-                    {
-                        request.respond(new ListGroupsResponseData());
-                    }
-                });
+                case LIST_GROUPS -> onAdminThread(request, () -> listGroups(request));
                 case DESCRIBE_GROUPS -> atCoordinator(request, () ->
                     onAdminThread(request, () -> groupAdmin.describe(request)));
                 case CONSUMER_GROUP_DESCRIBE -> atCoordinator(request, () ->
@@ -150,8 +139,23 @@ final class KafkaBroker
         }
         else
         {
+            final int coordinator = leaders.groupCoordinator();
             request.respondError(Errors.NOT_COORDINATOR.exception("node " + config.nodeId() + " does not coordinate " +
-                "consumer groups; node " + leaders.groupCoordinator() + " does (FindCoordinator names it)"));
+                "consumer groups; " + (coordinator < 0 ? "no node does until the cluster elects a leader" :
+                "node " + coordinator + " does") + " (FindCoordinator names it)"));
+        }
+    }
+
+    /** Kafka's Admin asks every broker for the groups it coordinates: a node that does not has none to list. */
+    private void listGroups(final KafkaRequest request)
+    {
+        if (leaders.coordinatesGroups())
+        {
+            groupAdmin.list(request);
+        }
+        else
+        {
+            request.respond(new ListGroupsResponseData());
         }
     }
 
