@@ -33,9 +33,9 @@ import java.util.Map;
 
 /**
  * Metadata, FindCoordinator and DescribeCluster (on a single node one node, which leads every partition and
- * coordinates every group; on a cluster every node that announced its listener, and the leaders as
- * {@link PartitionLeaders} knows them), and the topic administration APIs: CreateTopics, DeleteTopics, DescribeConfigs and
- * IncrementalAlterConfigs. Thread-safe.
+ * coordinates every group; on a cluster every node that announced its listener, with the leaders and the group
+ * coordinator as {@link PartitionLeaders} knows them), and the topic administration APIs: CreateTopics,
+ * DeleteTopics, DescribeConfigs and IncrementalAlterConfigs. Thread-safe.
  */
 final class ClusterApis
 {
