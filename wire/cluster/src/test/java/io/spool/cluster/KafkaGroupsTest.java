@@ -35,10 +35,13 @@ import org.apache.kafka.common.requests.OffsetCommitRequest;
 import org.apache.kafka.common.requests.OffsetCommitResponse;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.ratis.client.RaftClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,6 +57,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -61,7 +65,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Three nodes in this JVM, each with a Kafka listener, and stock {@link KafkaConsumer}s that {@code subscribe} with a
  * {@code group.id}: the node leading the metadata group coordinates the group, the others send clients to it, and
- * when it is stopped the members rejoin the next one and resume from the offsets they committed.
+ * when it is stopped or the leadership moves the members rejoin the next one and resume from the offsets they
+ * committed.
  */
 @SlowTest
 class KafkaGroupsTest
@@ -78,6 +83,7 @@ class KafkaGroupsTest
     private final Map<Integer, String> kafkaAddresses = new TreeMap<>();
     /** Closed before the nodes, last opened first. */
     private final List<AutoCloseable> clients = new ArrayList<>();
+    private ClusterMembers members;
     private Admin admin;
 
     @AfterEach
@@ -92,9 +98,28 @@ class KafkaGroupsTest
     }
 
     @Test
-    void twoSubscribedConsumersSplitThePartitionsAndResumeFromTheirCommitsOnTheNextCoordinator() throws Exception
+    void twoSubscribedConsumersSplitThePartitionsAndResumeFromTheirCommitsWhenTheCoordinatorIsStopped()
+        throws Exception
     {
         startCluster();
+        resumeOnTheNextCoordinator(coordinator -> nodes.remove(coordinator).close());
+    }
+
+    @Test
+    void twoSubscribedConsumersResumeFromTheirCommitsWhenTheMetadataGroupsLeadershipMovesToALiveNode()
+        throws Exception
+    {
+        startCluster();
+        resumeOnTheNextCoordinator(this::moveMetadataLeadership);
+    }
+
+    /**
+     * Two members of a group split the topic and commit what they consume; {@code lose} takes the coordinator away.
+     * They rejoin the next one and consume what is produced after, and the group has consumed every record, none
+     * again after its commit was confirmed.
+     */
+    private void resumeOnTheNextCoordinator(final IntConsumer lose) throws Exception
+    {
         final GroupHistory history = new GroupHistory();
         final KafkaConsumer<byte[], byte[]> first = consumer("billing");
         final KafkaConsumer<byte[], byte[]> second = consumer("billing");
@@ -114,7 +139,7 @@ class KafkaGroupsTest
         final int coordinator = describe("billing").coordinator().id();
         assertThat(coordinator).as("the coordinator Admin found")
             .isEqualTo(nodes.values().iterator().next().metadataLeader());
-        nodes.remove(coordinator).close();
+        lose.accept(coordinator);
 
         produce(producer, RECORDS, RECORDS);
         consumeUntil(group, history, () -> committedRecords(history) == 2 * RECORDS && !first.assignment().isEmpty() &&
@@ -130,6 +155,24 @@ class KafkaGroupsTest
         }
         assertThat(history.consumedValues()).as("records the group consumed").isEqualTo(produced);
         assertThat(history.consumedAgainAfterTheirCommit()).as("records consumed again after their commit").isEmpty();
+    }
+
+    /** Hands the metadata group's leadership from {@code leader} to another node, and waits until every node knows. */
+    private void moveMetadataLeadership(final int leader)
+    {
+        final int next = nodes.keySet().stream().filter(id -> id != leader).findFirst().orElseThrow();
+        try (RaftClient raft = RaftClient.newBuilder().setProperties(RaftSettings.client())
+            .setRaftGroup(new ClusterGroups(members).metadata()).build())
+        {
+            assertThat(raft.admin().transferLeadership(ClusterGroups.peerId(next), 10_000).isSuccess())
+                .as("the metadata group's leadership went to node " + next).isTrue();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        Eventually.holds(() -> nodes.values().stream().allMatch(node -> node.metadataLeader() == next), WAIT,
+            () -> "every node names node " + next + " the metadata group's leader");
     }
 
     @Test
@@ -209,7 +252,7 @@ class KafkaGroupsTest
     /** Three nodes with Kafka listeners, every one announced, and the topic created through Kafka's Admin. */
     private void startCluster() throws Exception
     {
-        final ClusterMembers members = LoopbackPorts.members(3);
+        members = LoopbackPorts.members(3);
         for (final ClusterMembers.Member member : members.members())
         {
             final ClusterNode node = ClusterNode.start(TestNodes.withKafka(members, member.id(), dir));
