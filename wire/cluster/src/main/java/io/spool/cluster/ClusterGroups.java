@@ -5,6 +5,9 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.RaftServer;
+
+import java.io.IOException;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +53,20 @@ public final class ClusterGroups
     public static int nodeId(final RaftPeerId peer)
     {
         return Integer.parseInt(peer.toString().substring(1));
+    }
+
+    /** The node leading a group as {@code server}'s member of it knows it; -1 while it knows none or is closing. */
+    static int leaderOf(final RaftServer server, final RaftGroupId group)
+    {
+        try
+        {
+            final RaftPeerId leader = server.getDivision(group).getInfo().getLeaderId();
+            return leader == null ? -1 : nodeId(leader);
+        }
+        catch (final IOException closing)
+        {
+            return -1;
+        }
     }
 
     public ClusterMembers members()

@@ -9,7 +9,6 @@ import io.spool.wire.server.SpoolServer;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -194,15 +193,7 @@ public final class ClusterNode implements AutoCloseable
     /** The id of the node leading the cluster's metadata group as this node knows it, or -1 while it knows none. */
     public int metadataLeader()
     {
-        try
-        {
-            final RaftPeerId leader = raft.getDivision(groups.metadata().getGroupId()).getInfo().getLeaderId();
-            return leader == null ? -1 : ClusterGroups.nodeId(leader);
-        }
-        catch (final IOException closing)
-        {
-            return -1;
-        }
+        return ClusterGroups.leaderOf(raft, groups.metadata().getGroupId());
     }
 
     /**

@@ -124,6 +124,13 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
         return brokers.brokers();
     }
 
+    /** The metadata group's leader as this node's member of it knows it. */
+    @Override
+    public int groupCoordinator()
+    {
+        return ClusterGroups.leaderOf(raft, cluster.groups().metadata().getGroupId());
+    }
+
     /**
      * Read from this node's member of the partition's group; a node outside the group asks its cluster client,
      * which the first time describes the topic through the metadata group.

@@ -27,4 +27,10 @@ final class TestNodes
         return new ClusterNodeConfig(nodeId, members, dir.resolve("node-" + nodeId),
             server.apply(ServerConfig.builder().port(0)), ELECTION_TIMEOUT);
     }
+
+    /** As {@link #config}, with a Kafka listener on a free loopback port. */
+    static ClusterNodeConfig withKafka(final ClusterMembers members, final int nodeId, final Path dir)
+    {
+        return config(members, nodeId, dir, server -> server.kafka("127.0.0.1", 0));
+    }
 }

@@ -288,6 +288,23 @@ final class ClassicGroups
     }
 
     /**
+     * Forgets every group, as a node that no longer coordinates them must: the clients join the new coordinator,
+     * and one that comes back here later finds no stale members. Members waiting in a request are told they are
+     * unknown.
+     */
+    void forgetAll()
+    {
+        for (final ClassicGroup group : groups.values())
+        {
+            synchronized (group)
+            {
+                List.copyOf(group.members.keySet()).forEach(group::remove);
+                groups.remove(group.id, group);
+            }
+        }
+    }
+
+    /**
      * Whether a commit with this generation and member may go through: a member of the current generation (not in
      * the middle of handing out assignments), or a consumer without a group generation while the group is empty.
      */

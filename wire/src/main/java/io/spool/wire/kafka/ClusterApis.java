@@ -32,9 +32,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Metadata, FindCoordinator and DescribeCluster (one node, which leads every partition and coordinates every
- * group), and the topic administration APIs: CreateTopics, DeleteTopics, DescribeConfigs and
- * IncrementalAlterConfigs. Thread-safe.
+ * Metadata, FindCoordinator and DescribeCluster (on a single node one node, which leads every partition and
+ * coordinates every group; on a cluster every node that announced its listener, with the leaders and the group
+ * coordinator as {@link PartitionLeaders} knows them), and the topic administration APIs: CreateTopics,
+ * DeleteTopics, DescribeConfigs and IncrementalAlterConfigs. Thread-safe.
  */
 final class ClusterApis
 {
@@ -159,20 +160,38 @@ final class ClusterApis
         }
     }
 
+    /**
+     * Names the node that coordinates groups, from the announced listeners; while there is none (a cluster node
+     * knows no leader of its metadata group, or the leader has not announced its listener yet),
+     * COORDINATOR_NOT_AVAILABLE, which clients retry.
+     */
     void findCoordinator(final KafkaRequest request)
     {
         final FindCoordinatorRequestData body = request.body();
+        final int coordinatorId = leaders.groupCoordinator();
+        final KafkaCluster.Broker coordinator = brokers().stream().filter(broker -> broker.nodeId() == coordinatorId)
+            .findFirst().orElse(null);
+        final Errors error = coordinator == null ? Errors.COORDINATOR_NOT_AVAILABLE : Errors.NONE;
         final FindCoordinatorResponseData response = new FindCoordinatorResponseData();
         if (request.version() < 4)
         {
-            response.setNodeId(config.nodeId()).setHost(config.advertisedHost()).setPort(port);
+            response.setErrorCode(error.code()).setNodeId(coordinatorId);
+            if (coordinator != null)
+            {
+                response.setHost(coordinator.host()).setPort(coordinator.port());
+            }
         }
         else
         {
             for (final String key : body.coordinatorKeys())
             {
-                response.coordinators().add(new FindCoordinatorResponseData.Coordinator()
-                    .setKey(key).setNodeId(config.nodeId()).setHost(config.advertisedHost()).setPort(port));
+                final FindCoordinatorResponseData.Coordinator out = new FindCoordinatorResponseData.Coordinator()
+                    .setKey(key).setErrorCode(error.code()).setNodeId(coordinatorId);
+                if (coordinator != null)
+                {
+                    out.setHost(coordinator.host()).setPort(coordinator.port());
+                }
+                response.coordinators().add(out);
             }
         }
         request.respond(response);

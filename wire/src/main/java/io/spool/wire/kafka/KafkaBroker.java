@@ -3,6 +3,7 @@ package io.spool.wire.kafka;
 import io.netty.channel.EventLoopGroup;
 import io.spool.Spool;
 import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.message.ListGroupsResponseData;
 import org.apache.kafka.common.protocol.Errors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,7 @@ final class KafkaBroker
     private final ShareGroups shareGroups;
     private final GroupAdminApis groupAdmin;
     private final SaslPlain sasl;
+    private final PartitionLeaders leaders;
     private final Spool engine;
     /** The cluster this node belongs to, or null for a single node. */
     private final KafkaCluster replicated;
@@ -51,7 +53,7 @@ final class KafkaBroker
         this.adminExecutor = adminExecutor;
         this.apis = new SupportedApis(replicated != null);
         this.topicIds = new TopicIds(engine.streams());
-        final PartitionLeaders leaders = new PartitionLeaders(replicated, config.nodeId());
+        this.leaders = new PartitionLeaders(replicated, config.nodeId());
         this.cluster = new ClusterApis(engine, config, topicIds, leaders);
         this.produce = new ProduceApi(engine, topicIds, leaders);
         this.fetch = new FetchApi(engine.streams(), topicIds, leaders);
@@ -91,25 +93,29 @@ final class KafkaBroker
                 case LIST_OFFSETS -> fetch.listOffsets(request);
                 case FIND_COORDINATOR -> cluster.findCoordinator(request);
                 case DESCRIBE_CLUSTER -> cluster.describeCluster(request);
-                case JOIN_GROUP -> classicGroups.join(request);
-                case SYNC_GROUP -> classicGroups.sync(request);
-                case HEARTBEAT -> classicGroups.heartbeat(request);
-                case LEAVE_GROUP -> classicGroups.leave(request);
+                case JOIN_GROUP -> atCoordinator(request, () -> classicGroups.join(request));
+                case SYNC_GROUP -> atCoordinator(request, () -> classicGroups.sync(request));
+                case HEARTBEAT -> atCoordinator(request, () -> classicGroups.heartbeat(request));
+                case LEAVE_GROUP -> atCoordinator(request, () -> classicGroups.leave(request));
                 case CONSUMER_GROUP_HEARTBEAT -> consumerGroups.heartbeat(request);
                 case SHARE_GROUP_HEARTBEAT -> shareGroups.heartbeat(request);
                 case SHARE_FETCH -> shareGroups.fetch(request);
                 case SHARE_ACKNOWLEDGE -> onAdminThread(request, () -> shareGroups.acknowledge(request));
                 // a cluster node's offsets go through the partitions' groups, which a request waits for
-                case OFFSET_COMMIT -> onAdminThreadOnACluster(request, () -> offsets.commit(request));
-                case OFFSET_FETCH -> onAdminThreadOnACluster(request, () -> offsets.fetch(request));
+                case OFFSET_COMMIT -> atCoordinator(request, () -> onAdminThreadOnACluster(request,
+                    () -> offsets.commit(request)));
+                case OFFSET_FETCH -> atCoordinator(request, () -> onAdminThreadOnACluster(request,
+                    () -> offsets.fetch(request)));
                 case METADATA -> onAdminThread(request, () -> cluster.metadata(request));
                 case CREATE_TOPICS -> onAdminThread(request, () -> cluster.createTopics(request));
                 case DELETE_TOPICS -> onAdminThread(request, () -> cluster.deleteTopics(request));
                 case DESCRIBE_CONFIGS -> onAdminThread(request, () -> cluster.describeConfigs(request, shareGroups));
                 case INCREMENTAL_ALTER_CONFIGS -> onAdminThread(request, () -> cluster.alterConfigs(request, shareGroups));
-                case LIST_GROUPS -> onAdminThread(request, () -> groupAdmin.list(request));
-                case DESCRIBE_GROUPS -> onAdminThread(request, () -> groupAdmin.describe(request));
-                case CONSUMER_GROUP_DESCRIBE -> onAdminThread(request, () -> groupAdmin.describeConsumerGroups(request));
+                case LIST_GROUPS -> onAdminThread(request, () -> listGroups(request));
+                case DESCRIBE_GROUPS -> atCoordinator(request, () ->
+                    onAdminThread(request, () -> groupAdmin.describe(request)));
+                case CONSUMER_GROUP_DESCRIBE -> atCoordinator(request, () ->
+                    onAdminThread(request, () -> groupAdmin.describeConsumerGroups(request)));
                 case SHARE_GROUP_DESCRIBE -> onAdminThread(request, () -> groupAdmin.describeShareGroups(request));
                 case DELETE_GROUPS -> onAdminThread(request, () -> groupAdmin.delete(request));
                 default -> request.respondError(Errors.UNSUPPORTED_VERSION.exception());
@@ -118,6 +124,38 @@ final class KafkaBroker
         catch (final RuntimeException ex)
         {
             answerFailure(request, ex);
+        }
+    }
+
+    /**
+     * Serves a group request on the node that coordinates groups; another node answers NOT_COORDINATOR, on which a
+     * Kafka client finds the coordinator again, as it does when a Kafka broker stops coordinating a group.
+     */
+    private void atCoordinator(final KafkaRequest request, final Runnable work)
+    {
+        if (leaders.coordinatesGroups())
+        {
+            work.run();
+        }
+        else
+        {
+            final int coordinator = leaders.groupCoordinator();
+            request.respondError(Errors.NOT_COORDINATOR.exception("node " + config.nodeId() + " does not coordinate " +
+                "consumer groups; " + (coordinator < 0 ? "no node does until the cluster elects a leader" :
+                "node " + coordinator + " does") + " (FindCoordinator names it)"));
+        }
+    }
+
+    /** Kafka's Admin asks every broker for the groups it coordinates: a node that does not has none to list. */
+    private void listGroups(final KafkaRequest request)
+    {
+        if (leaders.coordinatesGroups())
+        {
+            groupAdmin.list(request);
+        }
+        else
+        {
+            request.respond(new ListGroupsResponseData());
         }
     }
 
@@ -177,6 +215,10 @@ final class KafkaBroker
     {
         try
         {
+            if (!leaders.coordinatesGroups())
+            {
+                classicGroups.forgetAll();
+            }
             classicGroups.sweep();
             consumerGroups.sweep();
             shareGroups.sweep();

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What the Kafka listener of a cluster node needs of the cluster: which brokers exist, who leads each partition, and
- * a replicated append for produce, topic creation and deletion, and producer ids. The cluster module implements it,
- * so that this module knows nothing of consensus (as {@code ReplicatedPublishes} does for the native server); a
- * listener without one is a single node that leads every partition. Implementations are thread-safe;
- * {@link #placement} and {@link #append} do not block (they run on a connection's event loop), the others may (they
- * run on the listener's admin thread).
+ * What the Kafka listener of a cluster node needs of the cluster: which brokers exist, who leads each partition and
+ * who coordinates consumer groups, and a replicated append for produce, topic creation and deletion, and producer
+ * ids. The cluster module implements it, so that this module knows nothing of consensus (as
+ * {@code ReplicatedPublishes} does for the native server); a listener without one is a single node that leads every
+ * partition. Implementations are thread-safe; {@link #placement}, {@link #groupCoordinator} and {@link #append} do
+ * not block (they run on a connection's event loop), the others may (they run on the listener's admin thread).
  */
 public interface KafkaCluster
 {
@@ -58,6 +58,13 @@ public interface KafkaCluster
 
     /** Every node whose Kafka listener the cluster has heard of, by id. */
     List<Broker> brokers();
+
+    /**
+     * The node that coordinates every consumer group, as this node knows it now: the leader of the cluster's
+     * metadata group, which every node learns from the same elections and which moves when that node is lost; -1
+     * while this node knows no leader.
+     */
+    int groupCoordinator();
 
     /** @throws io.spool.api.stream.UnknownTopicException when the cluster has no such topic. */
     Placement placement(String topic, int partition);

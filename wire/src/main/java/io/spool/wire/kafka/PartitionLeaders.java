@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * Who leads each partition, for the APIs that must be answered by a partition's leader (Produce, Fetch,
- * ListOffsets) and for Metadata: on a single node this node, forever, at leader epoch 0; on a cluster node what the
- * {@link KafkaCluster} knows. Thread-safe.
+ * ListOffsets) and for Metadata, and who coordinates consumer groups, for FindCoordinator and the group APIs: on a
+ * single node this node, forever, at leader epoch 0; on a cluster node what the {@link KafkaCluster} knows.
+ * Thread-safe.
  */
 final class PartitionLeaders
 {
@@ -31,6 +32,18 @@ final class PartitionLeaders
     KafkaCluster cluster()
     {
         return cluster;
+    }
+
+    /** The node that coordinates every consumer group; -1 while a cluster node knows none. */
+    int groupCoordinator()
+    {
+        return cluster == null ? single.leader() : cluster.groupCoordinator();
+    }
+
+    /** Whether this node coordinates the consumer groups, and so serves the group APIs. */
+    boolean coordinatesGroups()
+    {
+        return groupCoordinator() == single.leader();
     }
 
     KafkaCluster.Placement placement(final String topic, final int partition)

@@ -10,20 +10,20 @@ import java.util.Map;
 
 /**
  * The Kafka APIs the listener implements and the versions of each it speaks: only these are advertised in
- * ApiVersions (KIP-511), and a request of any other is refused. A cluster node leaves out group membership (classic,
- * KIP-848 and share groups), which lives on one node and is not replicated: Kafka's clients then say that the broker
- * does not support it, while {@code assign} consumers and their committed offsets work. Immutable, thread-safe.
+ * ApiVersions (KIP-511), and a request of any other is refused. A cluster node leaves out the consumer protocol of
+ * KIP-848 and share groups, which keep their state in the node's engine, and DeleteGroups, whose offsets are kept by
+ * every partition's group and would be deleted on one node only: Kafka's clients then say that the broker does not
+ * support them. Classic groups are served there by the node that coordinates groups. Immutable, thread-safe.
  */
 final class SupportedApis
 {
     private final Map<ApiKeys, short[]> versions = new EnumMap<>(ApiKeys.class);
 
-    /** The group membership APIs a cluster node does not serve. */
-    private static final List<ApiKeys> MEMBERSHIP = List.of(ApiKeys.JOIN_GROUP, ApiKeys.SYNC_GROUP, ApiKeys.HEARTBEAT,
-        ApiKeys.LEAVE_GROUP, ApiKeys.CONSUMER_GROUP_HEARTBEAT, ApiKeys.SHARE_GROUP_HEARTBEAT, ApiKeys.SHARE_FETCH,
-        ApiKeys.SHARE_ACKNOWLEDGE);
+    /** The group APIs a cluster node does not serve. */
+    private static final List<ApiKeys> NOT_ON_A_CLUSTER = List.of(ApiKeys.CONSUMER_GROUP_HEARTBEAT,
+        ApiKeys.SHARE_GROUP_HEARTBEAT, ApiKeys.SHARE_FETCH, ApiKeys.SHARE_ACKNOWLEDGE, ApiKeys.DELETE_GROUPS);
 
-    /** @param clusterNode whether the listener is a cluster node's, which serves no group membership. */
+    /** @param clusterNode whether the listener is a cluster node's, which serves classic groups and no deletion. */
     SupportedApis(final boolean clusterNode)
     {
         all(ApiKeys.API_VERSIONS);
@@ -57,7 +57,7 @@ final class SupportedApis
         all(ApiKeys.SHARE_ACKNOWLEDGE);
         if (clusterNode)
         {
-            MEMBERSHIP.forEach(versions::remove);
+            NOT_ON_A_CLUSTER.forEach(versions::remove);
         }
     }
 

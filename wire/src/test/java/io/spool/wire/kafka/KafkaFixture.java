@@ -29,6 +29,8 @@ final class KafkaFixture implements AutoCloseable
 
     final Path dir;
     final KafkaListenerConfig.Builder settings;
+    /** The cluster the listener is a node of, or null for a single node. */
+    private final KafkaCluster cluster;
     Spool engine;
     KafkaListener listener;
 
@@ -39,7 +41,14 @@ final class KafkaFixture implements AutoCloseable
 
     KafkaFixture(final Path dir, final KafkaListenerConfig.Builder settings)
     {
+        this(dir, settings, null);
+    }
+
+    /** The listener as one node of {@code cluster}. */
+    KafkaFixture(final Path dir, final KafkaListenerConfig.Builder settings, final KafkaCluster cluster)
+    {
         this.dir = dir;
+        this.cluster = cluster;
         this.settings = settings.port(0).sessionTimeoutBounds(100, 300_000).initialRebalanceDelayMillis(0)
             .groupHeartbeatIntervalMillis(200).groupSessionTimeoutMillis(3_000).ioThreads(2);
         start();
@@ -48,7 +57,7 @@ final class KafkaFixture implements AutoCloseable
     void start()
     {
         engine = Spool.builder(dir).open();
-        listener = KafkaListener.start(engine, settings.port(listener == null ? 0 : listener.port()).build());
+        listener = KafkaListener.start(engine, settings.port(listener == null ? 0 : listener.port()).build(), cluster);
     }
 
     /** Stops the listener and the engine and starts both again on the same directory and port. */
