@@ -12,15 +12,12 @@ import org.apache.kafka.common.requests.ProduceRequest;
 import org.apache.kafka.common.requests.ProduceResponse;
 import org.apache.kafka.common.requests.RequestHeader;
 
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * One Produce request (acks=all, the latest version) sent to one chosen node over a bare socket, which no stock
+ * One Produce request (acks=all) sent to one chosen node over a bare socket ({@link RawKafka}), which no stock
  * client does: it follows the leader by itself. Built and read with kafka-clients' own request classes.
  */
 final class RawProduce
@@ -46,25 +43,13 @@ final class RawProduce
         final short version = 12;
         final RequestHeader header = new RequestHeader(ApiKeys.PRODUCE, version, "raw-produce", 1);
         final ByteBuffer request = ProduceRequest.builder(body).build(version).serializeWithHeader(header);
-        final int colon = address.lastIndexOf(':');
-        try (Socket socket = new Socket(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1))))
-        {
-            socket.setSoTimeout(30_000);
-            final DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-            out.writeInt(request.remaining());
-            out.write(request.array(), request.arrayOffset() + request.position(), request.remaining());
-            out.flush();
-            final DataInputStream in = new DataInputStream(socket.getInputStream());
-            final byte[] frame = new byte[in.readInt()];
-            in.readFully(frame);
-            final ProduceResponseData response = ((ProduceResponse)AbstractResponse.parseResponse(ByteBuffer.wrap(frame),
-                header)).data();
-            final ProduceResponseData.PartitionProduceResponse answer =
-                response.responses().iterator().next().partitionResponses().get(0);
-            final int leader = answer.currentLeader().leaderId();
-            final List<ProduceResponseData.NodeEndpoint> endpoints = response.nodeEndpoints().findAll(leader);
-            return new Answer(Errors.forCode(answer.errorCode()).name(), leader,
-                endpoints.isEmpty() ? null : endpoints.get(0).host() + ":" + endpoints.get(0).port());
-        }
+        final ProduceResponseData response = ((ProduceResponse)AbstractResponse.parseResponse(
+            RawKafka.exchange(address, request), header)).data();
+        final ProduceResponseData.PartitionProduceResponse answer =
+            response.responses().iterator().next().partitionResponses().get(0);
+        final int leader = answer.currentLeader().leaderId();
+        final List<ProduceResponseData.NodeEndpoint> endpoints = response.nodeEndpoints().findAll(leader);
+        return new Answer(Errors.forCode(answer.errorCode()).name(), leader,
+            endpoints.isEmpty() ? null : endpoints.get(0).host() + ":" + endpoints.get(0).port());
     }
 }
