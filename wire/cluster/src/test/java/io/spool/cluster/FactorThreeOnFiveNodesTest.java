@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * offsets work on every partition wherever it is placed; a node holding no copy of a partition refuses a native
  * read of it naming the nodes that hold it, and its Kafka listener names the partition's replicas and leader, where
  * a consumer then fetches. One of a partition's three nodes lost, it goes on; two lost, it waits while the
- * partitions placed elsewhere go on.
+ * partitions placed elsewhere go on; with three of five lost, a partition with two of its nodes left still confirms.
  */
 @SlowTest
 class FactorThreeOnFiveNodesTest
@@ -207,6 +207,17 @@ class FactorThreeOnFiveNodesTest
         cluster.start(holders.get(1));
         assertThat(waiting.get(WAIT.toSeconds(), TimeUnit.SECONDS).baseOffset())
             .as("the waiting publish, once two of partition 0's nodes are up").isEqualTo(1);
+    }
+
+    /** The metadata group has no majority then, but a client that knows the topic needs none of it. */
+    @Test
+    void withThreeOfFiveLostAPartitionWithTwoOfItsNodesLeftStillConfirms() throws Exception
+    {
+        final List<Integer> holders = holders(0);
+        IntStream.rangeClosed(1, 5).filter(id -> id != holders.get(0) && id != holders.get(1)).forEach(cluster::stop);
+
+        assertThat(send(0, "three-lost").get(WAIT.toSeconds(), TimeUnit.SECONDS).baseOffset())
+            .as("partition 0 with its nodes %s and %s left", holders.get(0), holders.get(1)).isZero();
     }
 
     /** The partition's nodes, by id. */
