@@ -155,6 +155,14 @@ class FactorThreeOnFiveNodesTest
                 " names each partition's replicas and leader, but says " + describe(node));
         }
 
+        final int leader = client.leaderOf(TOPIC, 0);
+        cluster.stop(leader);
+        assertThat(send(0, "0-c").get(WAIT.toSeconds(), TimeUnit.SECONDS).baseOffset()).isEqualTo(2);
+        final int successor = client.leaderOf(TOPIC, 0);
+        Eventually.holds(() -> describe(cluster.node(outsider)).get(0).leader() == successor, WAIT,
+            () -> "node " + outsider + " names the new leader " + successor + " of partition 0, but says " +
+                describe(cluster.node(outsider)).get(0));
+
         final Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaAddress(outsider));
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -168,9 +176,9 @@ class FactorThreeOnFiveNodesTest
             Eventually.holds(() ->
             {
                 consumer.poll(Duration.ofMillis(100)).forEach(record -> read.add(new String(record.value(), UTF_8)));
-                return read.size() >= 2;
+                return read.size() >= 3;
             }, WAIT, () -> "a consumer bootstrapped at node " + outsider + " read " + read);
-            assertThat(read).containsExactly("0-a", "0-b");
+            assertThat(read).containsExactly("0-a", "0-b", "0-c");
         }
     }
 
