@@ -69,7 +69,8 @@ class FactorThreeOnFiveNodesTest
     void startWithTopic()
     {
         cluster = new InJvmCluster(5, dir, config -> new ClusterNodeConfig(config.nodeId(), config.members(),
-            config.dataDir(), ServerConfig.builder().port(0).kafka("127.0.0.1", 0), TestNodes.ELECTION_TIMEOUT)).startAll();
+            config.dataDir(), ServerConfig.builder().port(0).kafka("127.0.0.1", 0), TestNodes.ELECTION_TIMEOUT))
+            .startAll();
         client = ClusterClient.connect(cluster.members());
         client.createTopic(TOPIC, FACTOR, TopicConfig.of(PARTITIONS));
         groups = new ClusterGroups(cluster.members());
@@ -169,7 +170,8 @@ class FactorThreeOnFiveNodesTest
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props))
         {
-            final org.apache.kafka.common.TopicPartition partition = new org.apache.kafka.common.TopicPartition(TOPIC, 0);
+            final org.apache.kafka.common.TopicPartition partition =
+                new org.apache.kafka.common.TopicPartition(TOPIC, 0);
             consumer.assign(List.of(partition));
             consumer.seek(partition, 0);
             final List<String> read = new ArrayList<>();
