@@ -35,7 +35,9 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +61,8 @@ public final class ClusterClient implements AutoCloseable
 
     private final ClusterGroups groups;
     private final RaftClient metadata;
+    /** The partitions whose group {@link #leaderOfAskingAgain} has a question out to. */
+    private final Set<TopicPartition> askingForLeader = ConcurrentHashMap.newKeySet();
     /** Answers publishes off Ratis' threads ({@link EntryCoalescer}); once closed, on the thread that answers. */
     private final ThreadPoolExecutor answers = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(), ClusterClient::answerThread, (answer, closed) -> answer.run());
@@ -333,6 +337,21 @@ public final class ClusterClient implements AutoCloseable
     {
         final RaftPeerId leader = partitions.client(new TopicPartition(topic, partition)).getLeaderId();
         return leader == null ? -1 : ClusterGroups.nodeId(leader);
+    }
+
+    /**
+     * As {@link #leaderOf}, and asks the partition's group again in the background (one question at a time), so that
+     * a later call knows of an election since: for a node outside the group, whose client hears of none otherwise.
+     */
+    int leaderOfAskingAgain(final String topic, final int partition)
+    {
+        final TopicPartition where = new TopicPartition(topic, partition);
+        if (askingForLeader.add(where))
+        {
+            partitions.client(where).async().sendReadOnly(Message.EMPTY)
+                .whenComplete((answer, failure) -> askingForLeader.remove(where));
+        }
+        return leaderOf(topic, partition);
     }
 
     /** A producer with an id of its own; its retries are stored once. */

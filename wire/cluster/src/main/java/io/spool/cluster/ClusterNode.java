@@ -116,7 +116,8 @@ public final class ClusterNode implements AutoCloseable
             handingOn = new ForwardedPublishes(config.members());
             kafkaSide = config.server().kafkaPort() < 0 ? null :
                 new KafkaReplication(config.nodeId(), config.members(), started, kafkaBrokers);
-            serving = SpoolServer.start(engine, config.server(), handingOn, kafkaSide);
+            serving = SpoolServer.start(engine, config.server(), handingOn, kafkaSide,
+                new PlacedPartitions(config.nodeId(), groups, started));
         }
         catch (final IOException | RuntimeException ex)
         {

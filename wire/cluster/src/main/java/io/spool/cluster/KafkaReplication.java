@@ -133,7 +133,8 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
 
     /**
      * Read from this node's member of the partition's group; a node outside the group asks its cluster client,
-     * which the first time describes the topic through the metadata group.
+     * which the first time describes the topic through the metadata group, and asks the group again for its leader
+     * in the background, so that the next Metadata names a leader elected since.
      */
     @Override
     public Placement placement(final String topic, final int partition)
@@ -144,7 +145,7 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
         {
             final List<Integer> replicas = new ArrayList<>();
             cluster.partitionGroup(where).getPeers().forEach(peer -> replicas.add(ClusterGroups.nodeId(peer.getId())));
-            return new Placement(cluster.leaderOf(topic, partition), -1, replicas, false);
+            return new Placement(cluster.leaderOfAskingAgain(topic, partition), -1, replicas, false);
         }
         final DivisionInfo info = division.getInfo();
         final RaftPeerId leader = info.getLeaderId();

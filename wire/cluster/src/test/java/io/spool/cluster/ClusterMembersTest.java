@@ -11,6 +11,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ClusterMembersTest
 {
+    private static final String FIVE_NODES = "1@h:1,2@h:2,3@h:3,4@h:4,5@h:5";
+
     @Test
     void aListIsReadInAnyOrderAndKeptById()
     {
@@ -28,6 +30,7 @@ class ClusterMembersTest
         "''                                              | the cluster list is empty",
         "1@h:1,2@h:2                                     | names 2",
         "1@h:1,2@h:2,3@h:3,4@h:4                         | names 4",
+        "1@h:1,2@h:2,3@h:3,4@h:4,5@h:5,6@h:6             | names 6",
         "1@h:1,1@h:2,3@h:3                               | node id 1 appears twice",
         "1@h:1,2@h:1,3@h:3                               | address h:1 appears twice",
         "1@h:1,2@h,3@h:3                                 | '2@h' is not ID@HOST:PORT",
@@ -39,6 +42,41 @@ class ClusterMembersTest
         assertThatThrownBy(() -> ClusterMembers.parse(list))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining(reason);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"2", "4", "6", "0"})
+    void aFactorFiveNodesCannotPlaceIsRefusedNamingWhy(final int factor)
+    {
+        final ClusterGroups five = new ClusterGroups(ClusterMembers.parse(FIVE_NODES));
+
+        assertThatThrownBy(() -> five.checkReplicationFactor(factor))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("replication factor " + factor + " cannot be placed: it must be odd (a majority of its " +
+                "nodes confirms) and at most the cluster's 5 nodes");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"1", "3", "5"})
+    void anOddFactorUpToFiveIsPlacedOnFiveNodes(final int factor)
+    {
+        final ClusterGroups five = new ClusterGroups(ClusterMembers.parse(FIVE_NODES));
+
+        five.checkReplicationFactor(factor);
+        assertThat(five.partition("orders", 2, factor, 1).getPeers()).hasSize(factor);
+    }
+
+    /** A node given four of the five entries never starts; one given three of them derives other groups. */
+    @Test
+    void aNodeStartedWithPartOfAFiveNodeListIsRefusedOrJoinsNoneOfItsGroups()
+    {
+        assertThatThrownBy(() -> ClusterMembers.parse("1@h:1,2@h:2,3@h:3,4@h:4"))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("a cluster has an odd number of nodes, at least 3 (a majority must survive the loss of one), " +
+                "but '1@h:1,2@h:2,3@h:3,4@h:4' names 4");
+        final ClusterGroups five = new ClusterGroups(ClusterMembers.parse(FIVE_NODES));
+        final ClusterGroups three = new ClusterGroups(ClusterMembers.parse("1@h:1,2@h:2,3@h:3"));
+        assertThat(three.metadata().getGroupId()).isNotEqualTo(five.metadata().getGroupId());
     }
 
     @Test

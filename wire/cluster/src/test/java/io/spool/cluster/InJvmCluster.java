@@ -1,12 +1,16 @@
 package io.spool.cluster;
 
+import io.spool.cluster.StoredFrames.Stored;
 import io.spool.wire.server.ServerConfig;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A cluster whose nodes run in this JVM, on free loopback ports, each under {@code node-<id>} of one directory
@@ -127,6 +131,41 @@ final class InJvmCluster implements AutoCloseable
         return running.values().stream().filter(node -> node.nodeId() != leader).findFirst().orElseThrow(() ->
             new IllegalStateException("no running node follows the leader " + leader + " of " + topic + "-" +
                 partition + "; running are " + running.keySet()));
+    }
+
+    /**
+     * Waits until every running node holds at least the {@code end} records the cluster committed in the partition
+     * and all hold as many, checks they are the same bytes on each, and returns them. A batch whose send failed may
+     * still commit after {@code end} was read (the raft client retried it), so the nodes are compared at the end
+     * they agree on, not at {@code end}.
+     */
+    List<Stored> awaitSameRecords(final String topic, final int partition, final long end, final Duration within)
+        throws InterruptedException
+    {
+        for (final ClusterNode node : nodes())
+        {
+            assertThat(node.engine().streams().topics().topic(topic).partition(partition)
+                .awaitEndAbove(end - 1, within.toNanos()))
+                .as("node %d caught up to %d", node.nodeId(), end).isTrue();
+        }
+        Eventually.holds(() -> localEnds(topic, partition).stream().distinct().count() == 1, within,
+            () -> "every node at the same end offset of " + topic + "-" + partition + ", but they stand at " +
+                localEnds(topic, partition));
+        final List<Stored> first = StoredFrames.records(nodes().get(0).engine(), topic, partition);
+        for (final ClusterNode node : nodes())
+        {
+            assertThat(StoredFrames.of(node.engine(), topic, partition)).as("frames of node %d", node.nodeId())
+                .containsExactlyElementsOf(first.stream().map(Stored::frame).toList());
+        }
+        assertThat((long)first.size()).isGreaterThanOrEqualTo(end);
+        return first;
+    }
+
+    /** The end offset of the partition in each running node's own log, by node id. */
+    List<Long> localEnds(final String topic, final int partition)
+    {
+        return nodes().stream().map(node -> node.engine().streams().topics().topic(topic).partition(partition)
+            .endOffset()).toList();
     }
 
     @Override

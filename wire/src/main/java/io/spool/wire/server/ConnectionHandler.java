@@ -69,7 +69,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
             server.engine().router(), topics, server.config().maxUnconfirmedPublishes(),
             server.config().writesRefused());
         sequencedPublish = new SequencedPublishSession(ctx.channel(), publish, server.replicated());
-        fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock());
+        fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock(), server.held());
         queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
         groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
     }

@@ -62,6 +62,9 @@ final class FetchSession implements CommitListener
     private final Channel channel;
     private final TopicCache topics;
     private final EpochClock clock;
+    private final HeldPartitions held;
+    /** The logs {@link #held} said for good this node holds, so that a fetch of them asks no more. */
+    private final Map<PartitionLog, Boolean> heldLogs = new IdentityHashMap<>();
     private final Map<PartitionLog, ArrayDeque<LogReader>> idleReaders = new IdentityHashMap<>();
     private final ArrayDeque<Lease> spareLeases = new ArrayDeque<>();
     private final List<WaitingFetch> waiting = new ArrayList<>();
@@ -74,11 +77,12 @@ final class FetchSession implements CommitListener
     private long timerDueNanos;
     private boolean closed;
 
-    FetchSession(final Channel channel, final TopicCache topics, final EpochClock clock)
+    FetchSession(final Channel channel, final TopicCache topics, final EpochClock clock, final HeldPartitions held)
     {
         this.channel = channel;
         this.topics = topics;
         this.clock = clock;
+        this.held = held;
     }
 
     /** Serves a FETCH body (reader index after the frame header) now, or parks it until data or its wait ends. */
@@ -97,6 +101,10 @@ final class FetchSession implements CommitListener
                 " was " + maxRecords + ", " + maxBytes + ", " + maxWaitMillis);
         }
         final PartitionLog log = topic.partition(partition);
+        if (!heldLogs.containsKey(log) && held.requireHeld(topic.name(), partition))
+        {
+            heldLogs.put(log, Boolean.TRUE);
+        }
         if (offset == log.endOffset() && maxWaitMillis > 0)
         {
             park(new WaitingFetch(correlationId, log, partition, offset, maxRecords, maxBytes,

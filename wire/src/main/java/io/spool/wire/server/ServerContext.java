@@ -9,11 +9,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * What every connection of a server shares: its settings, the engine, the admin and exchange operations, the
  * executor of admin and group calls, the executor that runs queue calls which wait on a subscription's agent, and the
  * count of connections the server does not read now ({@link ReadGate}) and the sessions it holds
- * ({@link ConnectionLimits}), and where sequenced publishes go (null on a server that is no cluster node).
+ * ({@link ConnectionLimits}), where sequenced publishes go (null on a server that is no cluster node) and which
+ * partitions the node's log holds ({@link HeldPartitions#ALL} on a server that is no cluster node).
  * Immutable but for those counts, thread-safe.
  */
 record ServerContext(ServerConfig config, Spool engine, AdminOperations admin, ExchangeOperations exchanges,
     Executor adminExecutor, Executor queueExecutor, AtomicInteger pausedConnections, RequestCounters counters,
-    ConnectionLimits sessions, ReplicatedPublishes replicated)
+    ConnectionLimits sessions, ReplicatedPublishes replicated,
+    HeldPartitions held)
 {
 }

@@ -59,7 +59,7 @@ public final class SpoolServer implements AutoCloseable
     private final KafkaListener kafka;
 
     private SpoolServer(final Spool engine, final boolean ownsEngine, final ServerConfig config,
-        final ReplicatedPublishes replicated, final KafkaCluster kafkaCluster)
+        final ReplicatedPublishes replicated, final KafkaCluster kafkaCluster, final HeldPartitions held)
     {
         final SslContext tls = config.tlsCertificateChain() == null ? null :
             TlsContexts.server(config.tlsCertificateChain(), config.tlsPrivateKey());
@@ -77,7 +77,7 @@ public final class SpoolServer implements AutoCloseable
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics,
                 config.writesRefused(), replicated),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
-                pausedConnections, counters, sessions, replicated), tls);
+                pausedConnections, counters, sessions, replicated, held), tls);
         Channel bound = null;
         try
         {
@@ -125,7 +125,7 @@ public final class SpoolServer implements AutoCloseable
     /** Serves {@code engine}, which stays the caller's to close after the server. */
     public static SpoolServer start(final Spool engine, final ServerConfig config)
     {
-        return new SpoolServer(engine, false, config, null, null);
+        return new SpoolServer(engine, false, config, null, null, HeldPartitions.ALL);
     }
 
     /**
@@ -135,17 +135,18 @@ public final class SpoolServer implements AutoCloseable
     public static SpoolServer start(final Spool engine, final ServerConfig config,
         final ReplicatedPublishes replicated)
     {
-        return new SpoolServer(engine, false, config, replicated, null);
+        return new SpoolServer(engine, false, config, replicated, null, HeldPartitions.ALL);
     }
 
     /**
      * Serves {@code engine} as a cluster node does, and its Kafka listener (when {@link ServerConfig#kafkaPort()} asks
-     * for one) as one broker of {@code kafkaCluster}. The engine stays the caller's to close after the server.
+     * for one) as one broker of {@code kafkaCluster}; reads of a partition {@code held} says the node holds no copy
+     * of are refused. The engine stays the caller's to close after the server.
      */
     public static SpoolServer start(final Spool engine, final ServerConfig config,
-        final ReplicatedPublishes replicated, final KafkaCluster kafkaCluster)
+        final ReplicatedPublishes replicated, final KafkaCluster kafkaCluster, final HeldPartitions held)
     {
-        return new SpoolServer(engine, false, config, replicated, kafkaCluster);
+        return new SpoolServer(engine, false, config, replicated, kafkaCluster, held);
     }
 
     /** Opens the engine on {@code dataDir} and serves it; {@link #close()} closes both. */
@@ -154,7 +155,7 @@ public final class SpoolServer implements AutoCloseable
         final Spool engine = Spool.open(dataDir);
         try
         {
-            return new SpoolServer(engine, true, config, null, null);
+            return new SpoolServer(engine, true, config, null, null, HeldPartitions.ALL);
         }
         catch (final RuntimeException ex)
         {

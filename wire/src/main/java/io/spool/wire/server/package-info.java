@@ -5,7 +5,8 @@
  * request sizes).
  * <p>
  * API: {@link io.spool.wire.server.SpoolServer}, {@link io.spool.wire.server.ServerConfig} and
- * {@link io.spool.wire.server.ReplicatedPublishes} (where a cluster node plugs in its replication); the rest is
+ * {@link io.spool.wire.server.ReplicatedPublishes} and {@link io.spool.wire.server.HeldPartitions} (where a cluster
+ * node plugs in its replication); the rest is
  * package-private. A connection's sessions belong to its Netty event loop;
  * calls that create files or wait (admin, groups, waiting queue receives) run on the server's executors, and each
  * class says which.

@@ -48,7 +48,8 @@ class ServerHeartbeatTest
             ServerConfig.builder().heartbeatIntervalMillis(INTERVAL_MILLIS).build(), spool,
             new AdminOperations(spool, executor, spool::metrics, null, null),
             new ExchangeOperations(spool.router(), executor),
-            executor, executor, new AtomicInteger(), new RequestCounters(), new ConnectionLimits(1, 1), null);
+            executor, executor, new AtomicInteger(), new RequestCounters(), new ConnectionLimits(1, 1), null,
+            HeldPartitions.ALL);
         channel = EmbeddedChannel.builder().ticker(ticker)
             .handlers(Heartbeats.serverIdleHandler(INTERVAL_MILLIS), new ConnectionHandler(server)).build();
         channel.writeInbound(hello());
