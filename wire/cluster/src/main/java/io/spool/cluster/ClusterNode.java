@@ -13,6 +13,7 @@ import org.apache.ratis.protocol.SnapshotManagementRequest;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachine;
+import org.apache.ratis.util.ExitUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +83,13 @@ public final class ClusterNode implements AutoCloseable
     private final ExecutorService membershipThread =
         Executors.newSingleThreadExecutor(runnable -> daemon(runnable, "spool-cluster-groups"));
 
+    static
+    {
+        // Ratis ends the JVM (System.exit) when its gRPC server cannot start, as when the consensus port is taken;
+        // a node must fail its start instead, and leave the application it is embedded in running.
+        ExitUtils.disableSystemExit();
+    }
+
     private ClusterNode(final ClusterNodeConfig config)
     {
         this.config = config;
@@ -135,6 +143,13 @@ public final class ClusterNode implements AutoCloseable
             membershipThread.shutdownNow();
             engine.close();
             joiner.shutdownNow();
+            if (ex instanceof ExitUtils.ExitException)
+            {
+                throw new IllegalStateException("node " + config.nodeId() + " could not listen for consensus on " +
+                    self.host() + ":" + config.consensusBindPort() + " (" + Causes.rootMessage(ex) + "): is another " +
+                    "process using the port? Stop it, or give this node another port in the member list of every " +
+                    "node", ex);
+            }
             throw ex instanceof IOException io ? new UncheckedIOException("node " + config.nodeId() +
                 " could not start its consensus server on " + self.address() + ": " + ex.getMessage(), io) :
                 (RuntimeException)ex;

@@ -75,8 +75,8 @@ final class FailedWrites
     static String describeUnrepaired(final int nodeId, final TopicPartition where, final Throwable cause)
     {
         return "node " + nodeId + " could not fetch the records of " + where + " that its snapshot holds and its " +
-            "log lacks from the other members: " + rootMessage(cause) + "; it has left the partition's group, which " +
-            "goes on with the other nodes: restart the node once a majority is reachable (their logs must still " +
+            "log lacks from the other members: " + Causes.rootMessage(cause) + "; it has left the partition's " +
+            "group, which goes on with the other nodes: restart the node once a majority is reachable (their logs must still " +
             "hold those records: keep retention longer than a node's outage)";
     }
 
@@ -84,7 +84,7 @@ final class FailedWrites
     static String describe(final int nodeId, final String what, final TopicPartition where, final Path directory,
         final Throwable cause)
     {
-        final String error = rootMessage(cause);
+        final String error = Causes.rootMessage(cause);
         final boolean full = error.contains("No space left on device") || usableBytes(directory) < FULL_BELOW_BYTES;
         return "node " + nodeId + " cannot write " + what + " of " + where + " to " + directory + ": " +
             (full ? "its disk is full (" + usableBytes(directory) + " bytes free; " + error + ")" : error) +
@@ -103,16 +103,6 @@ final class FailedWrites
         {
             return Long.MAX_VALUE;
         }
-    }
-
-    private static String rootMessage(final Throwable cause)
-    {
-        Throwable root = cause;
-        while (root.getCause() != null && root.getCause() != root)
-        {
-            root = root.getCause();
-        }
-        return String.valueOf(root.getMessage());
     }
 
     private void close(final RaftServer server, final RaftGroupId group)
