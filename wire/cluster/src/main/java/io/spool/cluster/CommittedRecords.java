@@ -5,6 +5,7 @@ import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.TopicPartition;
 import io.spool.cluster.ClusterEntryDescriptor.CommitOffset;
+import io.spool.cluster.ClusterEntryDescriptor.DeleteGroupOffset;
 import io.spool.cluster.ClusterEntryDescriptor.Publish;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.log.PartitionLog;
@@ -21,12 +22,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
+import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STALE_COORDINATOR;
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
 
 /**
- * What a partition group's committed PUBLISH, KAFKA_PUBLISH and COMMIT_OFFSET entries do on this node: each batch
- * takes the next replicated offsets and is stored in the node's Spool log, and each commit sets a consumer group's
- * offset in the node's engine, in order with the records.
+ * What a partition group's committed PUBLISH, KAFKA_PUBLISH, COMMIT_OFFSET and DELETE_GROUP_OFFSET entries do on
+ * this node: each batch takes the next replicated offsets and is stored in the node's Spool log, and each commit
+ * sets (each deletion removes) a consumer group's offset in the node's engine, in order with the records. A commit or
+ * deletion from a stale coordinator is refused when it is applied ({@link CoordinatorEpochs}).
  * <p>
  * Offsets are counted from the entries, not read from the log: the n-th record the group commits takes offset n on
  * every node. Records already in the local log (below its end when the node opened it) are counted and not stored
@@ -55,6 +58,7 @@ final class CommittedRecords
      * committed on this node alone, which are not the group's to copy. Written on the common pool, in entry order.
      */
     private final Map<String, Long> replicatedCommits = new ConcurrentHashMap<>();
+    private final CoordinatorEpochs coordinatorEpochs = new CoordinatorEpochs();
     /**
      * The offset the next committed record takes, counted over every entry applied since this node started;
      * written by the apply thread, read by queries too.
@@ -93,6 +97,12 @@ final class CommittedRecords
     Map<String, Long> replicatedCommits()
     {
         return replicatedCommits;
+    }
+
+    /** The consumer groups' coordinator epochs, judged and raised on the apply thread. */
+    CoordinatorEpochs coordinatorEpochs()
+    {
+        return coordinatorEpochs;
     }
 
     /**
@@ -135,7 +145,8 @@ final class CommittedRecords
         this.repaired = repaired;
         stored = repaired.thenApplyAsync(done ->
         {
-            groupOffsets.forEach((group, offset) -> commit(new CommitOffset(group, offset), replicatedEnd));
+            groupOffsets.forEach((group, offset) ->
+                commit(new CommitOffset(group, offset, CoordinatorEpochs.UNFENCED), replicatedEnd));
             return null;
         });
     }
@@ -168,8 +179,36 @@ final class CommittedRecords
      */
     CompletableFuture<Reply> commitOffset(final CommitOffset commit)
     {
+        if (!coordinatorEpochs.admit(commit.group(), commit.coordinatorEpoch()))
+        {
+            return CompletableFuture.completedFuture(staleCoordinator(commit.group(), commit.coordinatorEpoch(),
+                "commit"));
+        }
         final long replicatedEnd = nextOffset;
         return latest(stored.handleAsync((done, failed) -> commit(commit, replicatedEnd)));
+    }
+
+    /**
+     * Removes a consumer group's offset here, and its coordinator epoch, once the entries before are stored: the
+     * group's consumers start by their reset policy, and its next coordinator commits from any epoch.
+     */
+    CompletableFuture<Reply> deleteGroupOffset(final DeleteGroupOffset delete)
+    {
+        if (!coordinatorEpochs.admit(delete.group(), delete.coordinatorEpoch()))
+        {
+            return CompletableFuture.completedFuture(staleCoordinator(delete.group(), delete.coordinatorEpoch(),
+                "deletion"));
+        }
+        coordinatorEpochs.forget(delete.group());
+        return latest(stored.handleAsync((done, failed) -> forget(delete.group())));
+    }
+
+    private Reply staleCoordinator(final String group, final long epoch, final String what)
+    {
+        return new Reply(STATUS_STALE_COORDINATOR, -1, 0, "the " + what + " of group " + group + "'s offset in " +
+            where.topic() + "-" + where.partition() + " comes from a coordinator of epoch " + epoch + ", and one of " +
+            "epoch " + coordinatorEpochs.highest(group) + " has committed there: the node that sent it no longer " +
+            "coordinates the group");
     }
 
     /** Makes the entry's outcome the one every later snapshot and commit waits for. */
@@ -258,10 +297,28 @@ final class CommittedRecords
             return Reply.refused("offset " + commit.offset() + " of " + where.topic() + "-" + where.partition() +
                 " is outside [0, " + replicatedEnd + "], the partition's replicated records");
         }
-        try
+        return changeOffsets(() ->
         {
             groups.commitStandalone(commit.group(), Map.of(where, commit.offset()));
             replicatedCommits.put(commit.group(), commit.offset());
+        }, new Reply(STATUS_STORED, commit.offset(), 0, ""));
+    }
+
+    private Reply forget(final String group)
+    {
+        return changeOffsets(() ->
+        {
+            groups.forgetOffset(group, where);
+            replicatedCommits.remove(group);
+        }, new Reply(STATUS_STORED, -1, 0, ""));
+    }
+
+    /** Changes the engine's offsets, answering {@code done}, or why the engine or the disk refused. */
+    private Reply changeOffsets(final Runnable change, final Reply done)
+    {
+        try
+        {
+            change.run();
         }
         catch (final SpoolException refused)
         {
@@ -273,6 +330,6 @@ final class CommittedRecords
             exit.afterFailedWrite("a consumer group's offset", logDirectory, unwritten);
             return Reply.refused(unwritten.getMessage());
         }
-        return new Reply(STATUS_STORED, commit.offset(), 0, "");
+        return done;
     }
 }

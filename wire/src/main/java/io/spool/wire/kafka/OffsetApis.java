@@ -46,6 +46,8 @@ final class OffsetApis
         final Map<TopicPartition, Long> offsets = new HashMap<>();
         final List<OffsetCommitResponseData.OffsetCommitResponsePartition> accepted = new ArrayList<>();
         final boolean byId = request.version() >= 10;
+        // read before the generation is checked, so that a node that led again since commits with its old epoch
+        final long coordinatorEpoch = leaders.isCluster() ? leaders.cluster().coordinatorEpoch() : 0;
         final Errors groupError = consumerGroups.isConsumerGroup(body.groupId()) ?
             consumerGroups.checkCommit(body.groupId(), body.memberId(), body.generationIdOrMemberEpoch()) :
             classicGroups.checkCommit(body.groupId(), body.generationIdOrMemberEpoch(), body.memberId());
@@ -85,23 +87,37 @@ final class OffsetApis
         if (!offsets.isEmpty())
         {
             final Errors error = consumerGroups.isConsumerGroup(body.groupId()) ?
-                consumerGroups.commit(body.groupId(), body.memberId(), offsets) : commitStandalone(body.groupId(), offsets);
+                consumerGroups.commit(body.groupId(), body.memberId(), offsets) :
+                commitStandalone(body.groupId(), offsets, coordinatorEpoch);
             accepted.forEach(out -> out.setErrorCode(error.code()));
         }
         request.respond(response);
     }
 
-    private Errors commitStandalone(final String groupId, final Map<TopicPartition, Long> offsets)
+    /**
+     * Commits without a member check of the engine; a cluster node commits through each partition's group, as the
+     * coordinator of {@code coordinatorEpoch}, and a partition that has a commit of a later coordinator stops it.
+     */
+    private Errors commitStandalone(final String groupId, final Map<TopicPartition, Long> offsets,
+        final long coordinatorEpoch)
     {
         try
         {
-            if (leaders.isCluster())
-            {
-                offsets.forEach((partition, offset) -> leaders.cluster().commitOffset(groupId, partition, offset));
-            }
-            else
+            if (!leaders.isCluster())
             {
                 streams.groups().commitStandalone(groupId, offsets);
+                return Errors.NONE;
+            }
+            if (coordinatorEpoch < 0)
+            {
+                return Errors.NOT_COORDINATOR;
+            }
+            for (final Map.Entry<TopicPartition, Long> offset : offsets.entrySet())
+            {
+                if (!leaders.cluster().commitOffset(groupId, offset.getKey(), offset.getValue(), coordinatorEpoch))
+                {
+                    return Errors.NOT_COORDINATOR;
+                }
             }
             return Errors.NONE;
         }

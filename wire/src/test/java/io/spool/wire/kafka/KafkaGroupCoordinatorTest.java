@@ -251,7 +251,21 @@ class KafkaGroupCoordinatorTest
         }
 
         @Override
-        public void commitOffset(final String group, final TopicPartition partition, final long offset)
+        public long coordinatorEpoch()
+        {
+            throw new UnsupportedOperationException("no offsets in a group test");
+        }
+
+        @Override
+        public boolean commitOffset(final String group, final TopicPartition partition, final long offset,
+            final long coordinatorEpoch)
+        {
+            throw new UnsupportedOperationException("no offsets in a group test");
+        }
+
+        @Override
+        public boolean deleteGroupOffset(final String group, final TopicPartition partition,
+            final long coordinatorEpoch)
         {
             throw new UnsupportedOperationException("no offsets in a group test");
         }
