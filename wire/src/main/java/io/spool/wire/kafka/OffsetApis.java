@@ -11,9 +11,11 @@ import org.apache.kafka.common.protocol.Errors;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * OffsetCommit and OffsetFetch over Spool's durable committed offsets, so a group's position is the same through
@@ -167,15 +169,11 @@ final class OffsetApis
             new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(groupId);
         final Map<String, List<Integer>> wanted = new TreeMap<>();
         final Map<String, Uuid> ids = new HashMap<>();
-        if (topics == null && leaders.isCluster())
+        if (topics == null)
         {
-            // the cluster keeps a group's offsets with each partition, so every partition is asked
-            streams.listTopics().forEach(topic -> wanted.put(topic, allPartitions(topic)));
-        }
-        else if (topics == null)
-        {
-            streams.groups().committedOffsets(groupId).keySet().forEach(partition ->
-                wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition.partition()));
+            (leaders.isCluster() ? committedOnTheCluster(groupId) : streams.groups().committedOffsets(groupId))
+                .keySet().forEach(partition -> wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>())
+                    .add(partition.partition()));
         }
         else
         {
@@ -221,13 +219,25 @@ final class OffsetApis
         return out;
     }
 
-    private List<Integer> allPartitions(final String topic)
+    /**
+     * The group's committed offsets on a cluster, by partition in order: the cluster keeps them with each
+     * partition, so every partition's leader is asked.
+     */
+    Map<TopicPartition, Long> committedOnTheCluster(final String groupId)
     {
-        final List<Integer> partitions = new ArrayList<>();
-        for (int partition = 0; partition < streams.topics().partitionCount(topic); partition++)
+        final Map<TopicPartition, Long> committed = new LinkedHashMap<>();
+        for (final String topic : new TreeSet<>(streams.listTopics()))
         {
-            partitions.add(partition);
+            for (int partition = 0; partition < streams.topics().partitionCount(topic); partition++)
+            {
+                final TopicPartition where = new TopicPartition(topic, partition);
+                final long offset = leaders.cluster().committedOffset(groupId, where);
+                if (offset >= 0)
+                {
+                    committed.put(where, offset);
+                }
+            }
         }
-        return partitions;
+        return committed;
     }
 }
