@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -135,16 +137,21 @@ final class CommittedRecords
     /**
      * Goes on from a snapshot's state: the next record takes {@code replicatedEnd}, no later record is stored until
      * {@code repaired} completes (the local log then holds every record below that end), and the snapshot's group
-     * offsets are committed again after it.
+     * offsets are committed again after it. A group committed through the group before and missing from the
+     * snapshot was deleted while this node was away (the leader sent a snapshot taken after the deletion): its
+     * offset goes here too.
      */
     void restore(final long replicatedEnd, final Map<String, Long> groupOffsets,
         final CompletableFuture<Void> repaired)
     {
         nextOffset = replicatedEnd;
+        final Set<String> deleted = new HashSet<>(replicatedCommits.keySet());
+        deleted.removeAll(groupOffsets.keySet());
         replicatedCommits.clear();
         this.repaired = repaired;
         stored = repaired.thenApplyAsync(done ->
         {
+            deleted.forEach(this::forget);
             groupOffsets.forEach((group, offset) ->
                 commit(new CommitOffset(group, offset, CoordinatorEpochs.UNFENCED), replicatedEnd));
             return null;

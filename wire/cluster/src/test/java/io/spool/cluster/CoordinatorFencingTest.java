@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STALE_COORDINATOR;
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
@@ -203,6 +204,24 @@ class CoordinatorFencingTest
         assertThat(delete("billing", 5).status()).isEqualTo(STATUS_STALE_COORDINATOR);
         assertThat(committed("billing")).isEqualTo(6);
         assertThat(records.coordinatorEpochs().highest("billing")).isEqualTo(7);
+    }
+
+    @Test
+    void aSnapshotTakenAfterAGroupWasDeletedRemovesItsOffsetFromANodeThatMissedTheDeletion() throws Exception
+    {
+        commit("billing", 6, 7);
+        commit("audit", 2, 7);
+        final ByteBuf takenAfterDeletion = PartitionSnapshot.encode(RECORDS, records.windows(), Map.of("audit", 2L),
+            new CoordinatorEpochs(), subscriptions);
+        final PartitionSnapshot.Restored afterDeletion = PartitionSnapshot.decode(loaded(takenAfterDeletion),
+            records.windows(), records.coordinatorEpochs(), subscriptions);
+
+        records.restore(afterDeletion.replicatedEnd(), afterDeletion.groupOffsets(),
+            CompletableFuture.completedFuture(null));
+        assertThat(commit("audit", 3, 7).status()).as("a commit applied after the snapshot").isEqualTo(STATUS_STORED);
+        assertThat(committed("billing")).isEqualTo(-1);
+        assertThat(committed("audit")).isEqualTo(3);
+        assertThat(records.replicatedCommits()).containsOnlyKeys("audit");
     }
 
     private Reply commit(final String group, final long offset, final long coordinatorEpoch)
