@@ -165,7 +165,8 @@ public final class ClusterClient implements AutoCloseable
     /**
      * Commits a consumer group's offset in a partition on every node of its group, in order with its records: a
      * failover keeps it. The group is one that commits through the cluster only (not a live group of members on a
-     * node's native server).
+     * node's native server). No Kafka group coordinator sends it, so no coordinator's epoch fences it: it is taken
+     * whatever coordinator committed for the group before.
      *
      * @throws InvalidRequestException when the offset is negative or above the partition's replicated end.
      */
