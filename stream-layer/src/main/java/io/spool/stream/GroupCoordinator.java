@@ -287,6 +287,15 @@ public final class GroupCoordinator
     }
 
     /**
+     * Forgets a group's committed offset for one partition, as a cluster's group deletion does in each partition:
+     * the group's consumers then start there by their reset policy.
+     */
+    public void forgetOffset(final String groupId, final TopicPartition partition)
+    {
+        offsets.forget(groupId, partition);
+    }
+
+    /**
      * Forgets a group's committed offsets.
      *
      * @throws InvalidGroupException when the group still has live members

@@ -169,18 +169,49 @@ public final class ClusterClient implements AutoCloseable
     /**
      * Commits a consumer group's offset in a partition on every node of its group, in order with its records: a
      * failover keeps it. The group is one that commits through the cluster only (not a live group of members on a
-     * node's native server).
+     * node's native server). No Kafka group coordinator sends it, so no coordinator's epoch fences it: it is taken
+     * whatever coordinator committed for the group before.
      *
      * @throws InvalidRequestException when the offset is negative or above the partition's replicated end.
      */
     public void commitOffset(final String group, final String topic, final int partition, final long offset)
     {
-        final Reply reply = ClusterEntryDescriptor.decodeReply(send(new TopicPartition(topic, partition),
-            ClusterEntryDescriptor.commitOffset(group, offset)).getContent());
+        commitOffset(group, topic, partition, offset, CoordinatorEpochs.UNFENCED);
+    }
+
+    /**
+     * Commits as a Kafka group coordinator of {@code coordinatorEpoch} does ({@link CoordinatorEpochs}).
+     *
+     * @return false, committing nothing, when the partition has applied a commit of the group from a later epoch.
+     * @throws InvalidRequestException when the offset is negative or above the partition's replicated end.
+     */
+    boolean commitOffset(final String group, final String topic, final int partition, final long offset,
+        final long coordinatorEpoch)
+    {
+        return admitted(send(new TopicPartition(topic, partition),
+            ClusterEntryDescriptor.commitOffset(group, offset, coordinatorEpoch)));
+    }
+
+    /**
+     * Deletes the group's committed offset in a partition, and its coordinator epoch there, on every node of the
+     * partition's group, as a Kafka group coordinator of {@code coordinatorEpoch} deletes a group.
+     *
+     * @return false, deleting nothing, when the partition has applied a commit of the group from a later epoch.
+     */
+    boolean deleteGroupOffset(final String group, final TopicPartition partition, final long coordinatorEpoch)
+    {
+        return admitted(send(partition, ClusterEntryDescriptor.deleteGroupOffset(group, coordinatorEpoch)));
+    }
+
+    /** Whether a commit or deletion was applied; false when its coordinator was stale. */
+    private static boolean admitted(final Message answer)
+    {
+        final Reply reply = ClusterEntryDescriptor.decodeReply(answer.getContent());
         if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
         {
             throw new InvalidRequestException(reply.problem());
         }
+        return reply.status() != ClusterEntryDescriptor.STATUS_STALE_COORDINATOR;
     }
 
     /** The group's committed offset in a partition, as the partition's leader holds it; -1 for none. */

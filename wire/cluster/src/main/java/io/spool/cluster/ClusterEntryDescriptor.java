@@ -41,7 +41,13 @@ import java.util.Map;
  *  +-------------------------------------+        its replicated end (as a reply's base offset), and a query
  *  | Version (int8) = 1 | Type (int8) = 3|        naming a consumer group (UTF-8) with the group's committed
  *  | Group (string) | Offset (int64)     |        offset there (-1 for none)
- *  +-------------------------------------+
+ *  | Coordinator Epoch (int64)           |
+ *  +-------------------------------------+        DELETE_GROUP_OFFSET entry (a partition's group)
+ *                                                 +--------------------------------------+
+ *  a commit or deletion from a coordinator        | Version (int8) = 1 | Type (int8) = 11|
+ *  older than one applied for the group is        | Group (string)                       |
+ *  answered Status 6, stale coordinator           | Coordinator Epoch (int64)            |
+ *  ({@link CoordinatorEpochs})                    +--------------------------------------+
  *
  *  DELETE_TOPIC entry (the metadata group)
  *  +--------------------------------------+
@@ -49,7 +55,8 @@ import java.util.Map;
  *  | Name (string)                        |
  *  +--------------------------------------+
  * </pre>
- * A CREATE_TOPIC entry a client sends has generation 0: the metadata group gives the topic its entry's index as its
+ * A COMMIT_OFFSET entry written before coordinators were fenced ends after its offset, and is of epoch 0, which
+ * is never fenced. A CREATE_TOPIC entry a client sends has generation 0: the metadata group gives the topic its entry's index as its
  * generation, which its partitions' group ids hold ({@link ClusterGroups#partitionGroupId}); the topic as the
  * group describes it (in a query's answer and in its snapshot) carries that generation.
  * The timestamp travels in the entry, so that every node stores the same bytes: a node never stamps a replicated
@@ -62,12 +69,15 @@ public final class ClusterEntryDescriptor
     public static final int TYPE_CREATE_TOPIC = 2;
     public static final int TYPE_COMMIT_OFFSET = 3;
     public static final int TYPE_DELETE_TOPIC = 10;
+    public static final int TYPE_DELETE_GROUP_OFFSET = 11;
     /** Several entries of one partition's group, committed as one Raft entry; see {@link #envelope}. */
     public static final int TYPE_ENVELOPE = 16;
 
     public static final int STATUS_STORED = 0;
     public static final int STATUS_DUPLICATE = 1;
     public static final int STATUS_REFUSED = 2;
+    /** A commit or deletion from a coordinator of an epoch older than one the partition has applied for the group. */
+    public static final int STATUS_STALE_COORDINATOR = 6;
 
     private ClusterEntryDescriptor()
     {
@@ -88,7 +98,12 @@ public final class ClusterEntryDescriptor
     }
 
     /** A decoded COMMIT_OFFSET entry. */
-    public record CommitOffset(String group, long offset)
+    public record CommitOffset(String group, long offset, long coordinatorEpoch)
+    {
+    }
+
+    /** A decoded DELETE_GROUP_OFFSET entry: the group's offset in the partition goes, and its epoch there. */
+    public record DeleteGroupOffset(String group, long coordinatorEpoch)
     {
     }
 
@@ -161,13 +176,15 @@ public final class ClusterEntryDescriptor
         return Fields.readString(in);
     }
 
-    public static Message commitOffset(final String group, final long offset)
+    /** @param coordinatorEpoch the coordinator's epoch, or {@link CoordinatorEpochs#UNFENCED}. */
+    public static Message commitOffset(final String group, final long offset, final long coordinatorEpoch)
     {
-        final ByteBuf out = Unpooled.buffer(32 + group.length() * 3);
+        final ByteBuf out = Unpooled.buffer(40 + group.length() * 3);
         out.writeByte(VERSION);
         out.writeByte(TYPE_COMMIT_OFFSET);
         Fields.writeString(out, group);
         out.writeLongLE(offset);
+        out.writeLongLE(coordinatorEpoch);
         return toMessage(out);
     }
 
@@ -176,7 +193,26 @@ public final class ClusterEntryDescriptor
         final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
         in.skipBytes(2);
         final String group = Fields.readString(in);
-        return new CommitOffset(group, in.readLongLE());
+        final long offset = in.readLongLE();
+        return new CommitOffset(group, offset, in.isReadable() ? in.readLongLE() : CoordinatorEpochs.UNFENCED);
+    }
+
+    public static Message deleteGroupOffset(final String group, final long coordinatorEpoch)
+    {
+        final ByteBuf out = Unpooled.buffer(32 + group.length() * 3);
+        out.writeByte(VERSION);
+        out.writeByte(TYPE_DELETE_GROUP_OFFSET);
+        Fields.writeString(out, group);
+        out.writeLongLE(coordinatorEpoch);
+        return toMessage(out);
+    }
+
+    public static DeleteGroupOffset decodeDeleteGroupOffset(final ByteString entry)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
+        in.skipBytes(2);
+        final String group = Fields.readString(in);
+        return new DeleteGroupOffset(group, in.readLongLE());
     }
 
     public static Message reply(final Reply reply)

@@ -5,6 +5,7 @@ import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.PublishResult;
 import io.spool.api.stream.TopicPartition;
 import io.spool.cluster.ClusterEntryDescriptor.CommitOffset;
+import io.spool.cluster.ClusterEntryDescriptor.DeleteGroupOffset;
 import io.spool.cluster.ClusterEntryDescriptor.Publish;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.log.PartitionLog;
@@ -15,18 +16,22 @@ import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
+import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STALE_COORDINATOR;
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
 
 /**
- * What a partition group's committed PUBLISH, KAFKA_PUBLISH and COMMIT_OFFSET entries do on this node: each batch
- * takes the next replicated offsets and is stored in the node's Spool log, and each commit sets a consumer group's
- * offset in the node's engine, in order with the records.
+ * What a partition group's committed PUBLISH, KAFKA_PUBLISH, COMMIT_OFFSET and DELETE_GROUP_OFFSET entries do on
+ * this node: each batch takes the next replicated offsets and is stored in the node's Spool log, and each commit
+ * sets (each deletion removes) a consumer group's offset in the node's engine, in order with the records. A commit or
+ * deletion from a stale coordinator is refused when it is applied ({@link CoordinatorEpochs}).
  * <p>
  * Offsets are counted from the entries, not read from the log: the n-th record the group commits takes offset n on
  * every node. Records already in the local log (below its end when the node opened it) are counted and not stored
@@ -55,6 +60,7 @@ final class CommittedRecords
      * committed on this node alone, which are not the group's to copy. Written on the common pool, in entry order.
      */
     private final Map<String, Long> replicatedCommits = new ConcurrentHashMap<>();
+    private final CoordinatorEpochs coordinatorEpochs = new CoordinatorEpochs();
     /**
      * The offset the next committed record takes, counted over every entry applied since this node started;
      * written by the apply thread, read by queries too.
@@ -95,6 +101,12 @@ final class CommittedRecords
         return replicatedCommits;
     }
 
+    /** The consumer groups' coordinator epochs, judged and raised on the apply thread. */
+    CoordinatorEpochs coordinatorEpochs()
+    {
+        return coordinatorEpochs;
+    }
+
     /**
      * Why no snapshot can be taken now, or null when every entry applied so far is stored and the local log holds
      * every replicated record.
@@ -125,17 +137,23 @@ final class CommittedRecords
     /**
      * Goes on from a snapshot's state: the next record takes {@code replicatedEnd}, no later record is stored until
      * {@code repaired} completes (the local log then holds every record below that end), and the snapshot's group
-     * offsets are committed again after it.
+     * offsets are committed again after it. A group committed through the group before and missing from the
+     * snapshot was deleted while this node was away (the leader sent a snapshot taken after the deletion): its
+     * offset goes here too.
      */
     void restore(final long replicatedEnd, final Map<String, Long> groupOffsets,
         final CompletableFuture<Void> repaired)
     {
         nextOffset = replicatedEnd;
+        final Set<String> deleted = new HashSet<>(replicatedCommits.keySet());
+        deleted.removeAll(groupOffsets.keySet());
         replicatedCommits.clear();
         this.repaired = repaired;
         stored = repaired.thenApplyAsync(done ->
         {
-            groupOffsets.forEach((group, offset) -> commit(new CommitOffset(group, offset), replicatedEnd));
+            deleted.forEach(this::forget);
+            groupOffsets.forEach((group, offset) ->
+                commit(new CommitOffset(group, offset, CoordinatorEpochs.UNFENCED), replicatedEnd));
             return null;
         });
     }
@@ -168,8 +186,36 @@ final class CommittedRecords
      */
     CompletableFuture<Reply> commitOffset(final CommitOffset commit)
     {
+        if (!coordinatorEpochs.admit(commit.group(), commit.coordinatorEpoch()))
+        {
+            return CompletableFuture.completedFuture(staleCoordinator(commit.group(), commit.coordinatorEpoch(),
+                "commit"));
+        }
         final long replicatedEnd = nextOffset;
         return latest(stored.handleAsync((done, failed) -> commit(commit, replicatedEnd)));
+    }
+
+    /**
+     * Removes a consumer group's offset here, and its coordinator epoch, once the entries before are stored: the
+     * group's consumers start by their reset policy, and its next coordinator commits from any epoch.
+     */
+    CompletableFuture<Reply> deleteGroupOffset(final DeleteGroupOffset delete)
+    {
+        if (!coordinatorEpochs.admit(delete.group(), delete.coordinatorEpoch()))
+        {
+            return CompletableFuture.completedFuture(staleCoordinator(delete.group(), delete.coordinatorEpoch(),
+                "deletion"));
+        }
+        coordinatorEpochs.forget(delete.group());
+        return latest(stored.handleAsync((done, failed) -> forget(delete.group())));
+    }
+
+    private Reply staleCoordinator(final String group, final long epoch, final String what)
+    {
+        return new Reply(STATUS_STALE_COORDINATOR, -1, 0, "the " + what + " of group " + group + "'s offset in " +
+            where.topic() + "-" + where.partition() + " comes from a coordinator of epoch " + epoch + ", and one of " +
+            "epoch " + coordinatorEpochs.highest(group) + " has committed there: the node that sent it no longer " +
+            "coordinates the group");
     }
 
     /** Makes the entry's outcome the one every later snapshot and commit waits for. */
@@ -258,10 +304,28 @@ final class CommittedRecords
             return Reply.refused("offset " + commit.offset() + " of " + where.topic() + "-" + where.partition() +
                 " is outside [0, " + replicatedEnd + "], the partition's replicated records");
         }
-        try
+        return changeOffsets(() ->
         {
             groups.commitStandalone(commit.group(), Map.of(where, commit.offset()));
             replicatedCommits.put(commit.group(), commit.offset());
+        }, new Reply(STATUS_STORED, commit.offset(), 0, ""));
+    }
+
+    private Reply forget(final String group)
+    {
+        return changeOffsets(() ->
+        {
+            groups.forgetOffset(group, where);
+            replicatedCommits.remove(group);
+        }, new Reply(STATUS_STORED, -1, 0, ""));
+    }
+
+    /** Changes the engine's offsets, answering {@code done}, or why the engine or the disk refused. */
+    private Reply changeOffsets(final Runnable change, final Reply done)
+    {
+        try
+        {
+            change.run();
         }
         catch (final SpoolException refused)
         {
@@ -273,6 +337,6 @@ final class CommittedRecords
             exit.afterFailedWrite("a consumer group's offset", logDirectory, unwritten);
             return Reply.refused(unwritten.getMessage());
         }
-        return new Reply(STATUS_STORED, commit.offset(), 0, "");
+        return done;
     }
 }

@@ -242,10 +242,39 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
         cluster.deleteTopic(name);
     }
 
+    /**
+     * The metadata group's term while this node leads it: every term has one leader at most, and a node that
+     * leads again does so in a later term, so the term it gained the leadership in is the one it reads as long as
+     * it leads.
+     */
     @Override
-    public void commitOffset(final String group, final TopicPartition partition, final long offset)
+    public long coordinatorEpoch()
     {
-        cluster.commitOffset(group, partition.topic(), partition.partition(), offset);
+        final DivisionInfo metadata;
+        try
+        {
+            metadata = raft.getDivision(cluster.groups().metadata().getGroupId()).getInfo();
+        }
+        catch (final IOException closing)
+        {
+            return -1;
+        }
+        final long term = metadata.getCurrentTerm();
+        // a term read on both sides of the leadership check is one this node led in
+        return metadata.isLeader() && metadata.getCurrentTerm() == term ? term : -1;
+    }
+
+    @Override
+    public boolean commitOffset(final String group, final TopicPartition partition, final long offset,
+        final long coordinatorEpoch)
+    {
+        return cluster.commitOffset(group, partition.topic(), partition.partition(), offset, coordinatorEpoch);
+    }
+
+    @Override
+    public boolean deleteGroupOffset(final String group, final TopicPartition partition, final long coordinatorEpoch)
+    {
+        return cluster.deleteGroupOffset(group, partition, coordinatorEpoch);
     }
 
     @Override

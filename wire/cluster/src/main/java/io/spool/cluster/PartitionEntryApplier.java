@@ -58,6 +58,10 @@ final class PartitionEntryApplier
         {
             applied = records.commitOffset(ClusterEntryDescriptor.decodeCommitOffset(data));
         }
+        else if (type == ClusterEntryDescriptor.TYPE_DELETE_GROUP_OFFSET)
+        {
+            applied = records.deleteGroupOffset(ClusterEntryDescriptor.decodeDeleteGroupOffset(data));
+        }
         else if (type == ClusterEntryDescriptor.TYPE_PUBLISH)
         {
             applied = records.publish(ClusterEntryDescriptor.decodePublish(topic, partition, data));

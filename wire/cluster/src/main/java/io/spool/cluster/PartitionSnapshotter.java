@@ -11,11 +11,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Takes and loads the snapshots of a partition group's state: what applying the entries built beside the Spool log
- * (the replicated end, the producer windows, the consumer-group offsets committed through the group and the
- * subscriptions' state, {@link PartitionSnapshot}); the records are in the Spool log, which holds them all when the
- * snapshot is taken. A log that lacks records below a loaded snapshot's end (it lost them, or the leader installed
- * its snapshot here) gets them from the other members' logs ({@link LogRepair}) before any later record is stored,
- * and the node leaves the group when it cannot.
+ * (the replicated end, the producer windows, the consumer-group offsets committed through the group and their
+ * coordinators' epochs, and the subscriptions' state, {@link PartitionSnapshot}); the records are in the Spool log,
+ * which holds them all when the snapshot is taken. A log that lacks records below a loaded snapshot's end (it lost
+ * them, or the leader installed its snapshot here) gets them from the other members' logs ({@link LogRepair})
+ * before any later record is stored, and the node leaves the group when it cannot.
  * <p>
  * Not thread-safe: Ratis takes and loads snapshots on the group's apply thread.
  */
@@ -61,7 +61,7 @@ final class PartitionSnapshotter
             throw new IOException(where + " takes no snapshot at " + applied + ": " + notYet);
         }
         return PartitionSnapshot.encode(records.replicatedEnd(), records.windows(), records.replicatedCommits(),
-            subscriptions);
+            records.coordinatorEpochs(), subscriptions);
     }
 
     /**
@@ -80,7 +80,7 @@ final class PartitionSnapshotter
             return null;
         }
         final PartitionSnapshot.Restored restored = PartitionSnapshot.decode(snapshot, records.windows(),
-            subscriptions);
+            records.coordinatorEpochs(), subscriptions);
         leaderDuties.owedCopiesOf(subscriptions);
         final long replicatedEnd = restored.replicatedEnd();
         final CompletableFuture<Void> repaired = storedEnd >= replicatedEnd ?

@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
@@ -224,8 +225,8 @@ class KafkaGroupsTest
         offsets.forEach((partition, offset) -> committed.put(partition, offset.offset()));
         assertThat(committed).isEqualTo(history.confirmedCommits());
         assertThatThrownBy(() -> admin.deleteConsumerGroups(List.of("audit")).all().get(10, TimeUnit.SECONDS))
-            .as("deleting a group, whose offsets every partition's group keeps").isInstanceOf(ExecutionException.class)
-            .cause().isInstanceOf(UnsupportedVersionException.class);
+            .as("deleting a group with a member").isInstanceOf(ExecutionException.class)
+            .cause().isInstanceOf(GroupNotEmptyException.class);
 
         try (Admin throughOther = Admin.create(clientProps(otherAddress)))
         {

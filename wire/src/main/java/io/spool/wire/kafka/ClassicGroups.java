@@ -304,6 +304,22 @@ final class ClassicGroups
         }
     }
 
+    /** Forgets a group that has no members, as its deletion does. */
+    void forgetEmpty(final String groupId)
+    {
+        final ClassicGroup group = groups.get(groupId);
+        if (group != null)
+        {
+            synchronized (group)
+            {
+                if (group.members.isEmpty())
+                {
+                    groups.remove(groupId, group);
+                }
+            }
+        }
+    }
+
     /**
      * Whether a commit with this generation and member may go through: a member of the current generation (not in
      * the middle of handing out assignments), or a consumer without a group generation while the group is empty.

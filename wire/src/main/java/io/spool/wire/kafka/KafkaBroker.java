@@ -37,6 +37,7 @@ final class KafkaBroker
     private final ConsumerGroups consumerGroups;
     private final ShareGroups shareGroups;
     private final GroupAdminApis groupAdmin;
+    private final ClusterGroupDeletion clusterGroupDeletion;
     private final SaslPlain sasl;
     private final PartitionLeaders leaders;
     private final Spool engine;
@@ -64,6 +65,7 @@ final class KafkaBroker
         this.shareGroups = new ShareGroups(engine, config, topicIds);
         this.offsets = new OffsetApis(engine.streams(), topicIds, classicGroups, consumerGroups, leaders);
         this.groupAdmin = new GroupAdminApis(engine, topicIds, classicGroups, consumerGroups, shareGroups);
+        this.clusterGroupDeletion = new ClusterGroupDeletion(classicGroups, offsets, leaders);
         this.sasl = new SaslPlain(config.token());
         timers.scheduleWithFixedDelay(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -117,7 +119,7 @@ final class KafkaBroker
                 case CONSUMER_GROUP_DESCRIBE -> atCoordinator(request, () ->
                     onAdminThread(request, () -> groupAdmin.describeConsumerGroups(request)));
                 case SHARE_GROUP_DESCRIBE -> onAdminThread(request, () -> groupAdmin.describeShareGroups(request));
-                case DELETE_GROUPS -> onAdminThread(request, () -> groupAdmin.delete(request));
+                case DELETE_GROUPS -> atCoordinator(request, () -> onAdminThread(request, () -> deleteGroups(request)));
                 default -> request.respondError(Errors.UNSUPPORTED_VERSION.exception());
             }
         }
@@ -143,6 +145,19 @@ final class KafkaBroker
             request.respondError(Errors.NOT_COORDINATOR.exception("node " + config.nodeId() + " does not coordinate " +
                 "consumer groups; " + (coordinator < 0 ? "no node does until the cluster elects a leader" :
                 "node " + coordinator + " does") + " (FindCoordinator names it)"));
+        }
+    }
+
+    /** A cluster node deletes a group's offsets through the partitions' groups, where every node keeps them. */
+    private void deleteGroups(final KafkaRequest request)
+    {
+        if (leaders.isCluster())
+        {
+            clusterGroupDeletion.delete(request);
+        }
+        else
+        {
+            groupAdmin.delete(request);
         }
     }
 

@@ -102,11 +102,29 @@ public interface KafkaCluster
     void deleteTopic(String name);
 
     /**
-     * Commits a consumer group's offset in a partition through the partition's group, in order with its records.
+     * This node's epoch as the group coordinator: the metadata group's term in which it became the leader, while it
+     * leads (a later coordinator's epoch is higher); -1 while it does not.
+     */
+    long coordinatorEpoch();
+
+    /**
+     * Commits a consumer group's offset in a partition through the partition's group, in order with its records, as
+     * the coordinator of {@code coordinatorEpoch}.
      *
+     * @return false, committing nothing, when the partition has applied a commit of the group from a coordinator of
+     *         a later epoch: this node no longer coordinates the group.
      * @throws io.spool.api.InvalidRequestException when the offset is above the partition's replicated end.
      */
-    void commitOffset(String group, TopicPartition partition, long offset);
+    boolean commitOffset(String group, TopicPartition partition, long offset, long coordinatorEpoch);
+
+    /**
+     * Deletes a consumer group's offset in a partition on every node of the partition's group, as the coordinator of
+     * {@code coordinatorEpoch}.
+     *
+     * @return false, deleting nothing, when the partition has applied a commit of the group from a coordinator of
+     *         a later epoch.
+     */
+    boolean deleteGroupOffset(String group, TopicPartition partition, long coordinatorEpoch);
 
     /** The group's committed offset in a partition as the partition's leader holds it; -1 for none. */
     long committedOffset(String group, TopicPartition partition);

@@ -11,9 +11,11 @@ import org.apache.kafka.common.protocol.Errors;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * OffsetCommit and OffsetFetch over Spool's durable committed offsets, so a group's position is the same through
@@ -46,6 +48,8 @@ final class OffsetApis
         final Map<TopicPartition, Long> offsets = new HashMap<>();
         final List<OffsetCommitResponseData.OffsetCommitResponsePartition> accepted = new ArrayList<>();
         final boolean byId = request.version() >= 10;
+        // read before the generation is checked, so that a node that led again since commits with its old epoch
+        final long coordinatorEpoch = leaders.isCluster() ? leaders.cluster().coordinatorEpoch() : 0;
         final Errors groupError = consumerGroups.isConsumerGroup(body.groupId()) ?
             consumerGroups.checkCommit(body.groupId(), body.memberId(), body.generationIdOrMemberEpoch()) :
             classicGroups.checkCommit(body.groupId(), body.generationIdOrMemberEpoch(), body.memberId());
@@ -85,23 +89,37 @@ final class OffsetApis
         if (!offsets.isEmpty())
         {
             final Errors error = consumerGroups.isConsumerGroup(body.groupId()) ?
-                consumerGroups.commit(body.groupId(), body.memberId(), offsets) : commitStandalone(body.groupId(), offsets);
+                consumerGroups.commit(body.groupId(), body.memberId(), offsets) :
+                commitStandalone(body.groupId(), offsets, coordinatorEpoch);
             accepted.forEach(out -> out.setErrorCode(error.code()));
         }
         request.respond(response);
     }
 
-    private Errors commitStandalone(final String groupId, final Map<TopicPartition, Long> offsets)
+    /**
+     * Commits without a member check of the engine; a cluster node commits through each partition's group, as the
+     * coordinator of {@code coordinatorEpoch}, and a partition that has a commit of a later coordinator stops it.
+     */
+    private Errors commitStandalone(final String groupId, final Map<TopicPartition, Long> offsets,
+        final long coordinatorEpoch)
     {
         try
         {
-            if (leaders.isCluster())
-            {
-                offsets.forEach((partition, offset) -> leaders.cluster().commitOffset(groupId, partition, offset));
-            }
-            else
+            if (!leaders.isCluster())
             {
                 streams.groups().commitStandalone(groupId, offsets);
+                return Errors.NONE;
+            }
+            if (coordinatorEpoch < 0)
+            {
+                return Errors.NOT_COORDINATOR;
+            }
+            for (final Map.Entry<TopicPartition, Long> offset : offsets.entrySet())
+            {
+                if (!leaders.cluster().commitOffset(groupId, offset.getKey(), offset.getValue(), coordinatorEpoch))
+                {
+                    return Errors.NOT_COORDINATOR;
+                }
             }
             return Errors.NONE;
         }
@@ -151,15 +169,11 @@ final class OffsetApis
             new OffsetFetchResponseData.OffsetFetchResponseGroup().setGroupId(groupId);
         final Map<String, List<Integer>> wanted = new TreeMap<>();
         final Map<String, Uuid> ids = new HashMap<>();
-        if (topics == null && leaders.isCluster())
+        if (topics == null)
         {
-            // the cluster keeps a group's offsets with each partition, so every partition is asked
-            streams.listTopics().forEach(topic -> wanted.put(topic, allPartitions(topic)));
-        }
-        else if (topics == null)
-        {
-            streams.groups().committedOffsets(groupId).keySet().forEach(partition ->
-                wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>()).add(partition.partition()));
+            (leaders.isCluster() ? committedOnTheCluster(groupId) : streams.groups().committedOffsets(groupId))
+                .keySet().forEach(partition -> wanted.computeIfAbsent(partition.topic(), t -> new ArrayList<>())
+                    .add(partition.partition()));
         }
         else
         {
@@ -205,13 +219,25 @@ final class OffsetApis
         return out;
     }
 
-    private List<Integer> allPartitions(final String topic)
+    /**
+     * The group's committed offsets on a cluster, by partition in order: the cluster keeps them with each
+     * partition, so every partition's leader is asked.
+     */
+    Map<TopicPartition, Long> committedOnTheCluster(final String groupId)
     {
-        final List<Integer> partitions = new ArrayList<>();
-        for (int partition = 0; partition < streams.topics().partitionCount(topic); partition++)
+        final Map<TopicPartition, Long> committed = new LinkedHashMap<>();
+        for (final String topic : new TreeSet<>(streams.listTopics()))
         {
-            partitions.add(partition);
+            for (int partition = 0; partition < streams.topics().partitionCount(topic); partition++)
+            {
+                final TopicPartition where = new TopicPartition(topic, partition);
+                final long offset = leaders.cluster().committedOffset(groupId, where);
+                if (offset >= 0)
+                {
+                    committed.put(where, offset);
+                }
+            }
         }
-        return partitions;
+        return committed;
     }
 }

@@ -11,9 +11,9 @@ import java.util.Map;
 /**
  * The Kafka APIs the listener implements and the versions of each it speaks: only these are advertised in
  * ApiVersions (KIP-511), and a request of any other is refused. A cluster node leaves out the consumer protocol of
- * KIP-848 and share groups, which keep their state in the node's engine, and DeleteGroups, whose offsets are kept by
- * every partition's group and would be deleted on one node only: Kafka's clients then say that the broker does not
- * support them. Classic groups are served there by the node that coordinates groups. Immutable, thread-safe.
+ * KIP-848 and share groups, which keep their state in the node's engine: Kafka's clients then say that the broker
+ * does not support them. Classic groups, and their deletion, are served there by the node that coordinates groups.
+ * Immutable, thread-safe.
  */
 final class SupportedApis
 {
@@ -21,9 +21,9 @@ final class SupportedApis
 
     /** The group APIs a cluster node does not serve. */
     private static final List<ApiKeys> NOT_ON_A_CLUSTER = List.of(ApiKeys.CONSUMER_GROUP_HEARTBEAT,
-        ApiKeys.SHARE_GROUP_HEARTBEAT, ApiKeys.SHARE_FETCH, ApiKeys.SHARE_ACKNOWLEDGE, ApiKeys.DELETE_GROUPS);
+        ApiKeys.SHARE_GROUP_HEARTBEAT, ApiKeys.SHARE_FETCH, ApiKeys.SHARE_ACKNOWLEDGE);
 
-    /** @param clusterNode whether the listener is a cluster node's, which serves classic groups and no deletion. */
+    /** @param clusterNode whether the listener is a cluster node's, which serves classic groups only. */
     SupportedApis(final boolean clusterNode)
     {
         all(ApiKeys.API_VERSIONS);

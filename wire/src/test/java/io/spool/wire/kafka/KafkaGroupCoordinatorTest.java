@@ -5,6 +5,8 @@ import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicPartition;
 import org.apache.kafka.common.message.ApiVersionsRequestData;
 import org.apache.kafka.common.message.ApiVersionsResponseData;
+import org.apache.kafka.common.message.DeleteGroupsRequestData;
+import org.apache.kafka.common.message.DeleteGroupsResponseData;
 import org.apache.kafka.common.message.DescribeGroupsRequestData;
 import org.apache.kafka.common.message.DescribeGroupsResponseData;
 import org.apache.kafka.common.message.FindCoordinatorRequestData;
@@ -82,7 +84,7 @@ class KafkaGroupCoordinatorTest
     }
 
     @Test
-    void aClusterNodeOffersClassicGroupsAndLeavesOutTheConsumerProtocolShareGroupsAndGroupDeletion() throws Exception
+    void aClusterNodeOffersClassicGroupsAndTheirDeletionAndLeavesOutTheConsumerProtocolAndShareGroups() throws Exception
     {
         try (RawKafkaConnection raw = new RawKafkaConnection(kafka))
         {
@@ -91,9 +93,9 @@ class KafkaGroupCoordinatorTest
             final List<Short> offered = versions.apiKeys().stream().map(ApiVersionsResponseData.ApiVersion::apiKey)
                 .toList();
             assertThat(offered).contains(ApiKeys.JOIN_GROUP.id, ApiKeys.SYNC_GROUP.id, ApiKeys.HEARTBEAT.id,
-                ApiKeys.LEAVE_GROUP.id, ApiKeys.OFFSET_COMMIT.id, ApiKeys.FIND_COORDINATOR.id);
+                ApiKeys.LEAVE_GROUP.id, ApiKeys.OFFSET_COMMIT.id, ApiKeys.FIND_COORDINATOR.id, ApiKeys.DELETE_GROUPS.id);
             assertThat(offered).doesNotContain(ApiKeys.CONSUMER_GROUP_HEARTBEAT.id, ApiKeys.SHARE_GROUP_HEARTBEAT.id,
-                ApiKeys.SHARE_FETCH.id, ApiKeys.SHARE_ACKNOWLEDGE.id, ApiKeys.DELETE_GROUPS.id);
+                ApiKeys.SHARE_FETCH.id, ApiKeys.SHARE_ACKNOWLEDGE.id);
         }
     }
 
@@ -109,6 +111,9 @@ class KafkaGroupCoordinatorTest
                 new OffsetFetchRequestData().setGroups(List.of(
                     new OffsetFetchRequestData.OffsetFetchRequestGroup().setGroupId("billing").setTopics(null))));
             assertThat(fetched.groups().get(0).errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
+            final DeleteGroupsResponseData deleted = raw.call(ApiKeys.DELETE_GROUPS, (short)2,
+                new DeleteGroupsRequestData().setGroupsNames(List.of("billing")));
+            assertThat(deleted.results().find("billing").errorCode()).isEqualTo(Errors.NOT_COORDINATOR.code());
             final ListGroupsResponseData listed = raw.call(ApiKeys.LIST_GROUPS, (short)4, new ListGroupsRequestData());
             assertThat(listed.errorCode()).isEqualTo(Errors.NONE.code());
             assertThat(listed.groups()).isEmpty();
@@ -251,7 +256,21 @@ class KafkaGroupCoordinatorTest
         }
 
         @Override
-        public void commitOffset(final String group, final TopicPartition partition, final long offset)
+        public long coordinatorEpoch()
+        {
+            throw new UnsupportedOperationException("no offsets in a group test");
+        }
+
+        @Override
+        public boolean commitOffset(final String group, final TopicPartition partition, final long offset,
+            final long coordinatorEpoch)
+        {
+            throw new UnsupportedOperationException("no offsets in a group test");
+        }
+
+        @Override
+        public boolean deleteGroupOffset(final String group, final TopicPartition partition,
+            final long coordinatorEpoch)
         {
             throw new UnsupportedOperationException("no offsets in a group test");
         }
