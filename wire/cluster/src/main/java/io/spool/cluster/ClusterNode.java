@@ -85,6 +85,8 @@ public final class ClusterNode implements AutoCloseable
     /** Completes once the node has started: a failed write stops only a node that did. */
     private final CompletableFuture<Void> startedUp = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Why a failed write stopped the node, for its readiness; null while it was not stopped so. */
+    private volatile String stoppedBecause;
 
     private ClusterNode(final ClusterNodeConfig config)
     {
@@ -164,8 +166,9 @@ public final class ClusterNode implements AutoCloseable
      * of its own: the one that failed is one that closing waits for. A node that fails so while it starts fails to
      * start.
      */
-    private void stopAfterFailedWrite()
+    private void stopAfterFailedWrite(final String why)
     {
+        stoppedBecause = why;
         startedUp.thenRunAsync(this::close, runnable -> daemon(runnable, "spool-cluster-stop").start());
     }
 
@@ -324,10 +327,15 @@ public final class ClusterNode implements AutoCloseable
         return metrics.samples();
     }
 
-    /** Whether the node serves yet, and if not what it waits for ({@link ClusterReadiness}). */
+    /** Whether the node serves yet, and if not what it waits for ({@link ClusterReadiness}) or why it stopped. */
     public ClusterReadiness.State readiness()
     {
-        return readiness.state();
+        final String stopped = stoppedBecause;
+        if (stopped != null)
+        {
+            return new ClusterReadiness.State(false, stopped);
+        }
+        return closed.get() ? new ClusterReadiness.State(false, "closed") : readiness.state();
     }
 
     public int nodeId()
@@ -353,6 +361,7 @@ public final class ClusterNode implements AutoCloseable
         {
             return;
         }
+        failedWrites.nodeClosing();
         finish(joiner);
         finish(membershipThread);
         server.close();

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * What a node does when it cannot write a partition's committed entry to its disk (a full disk, most often): it
@@ -20,12 +21,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * others go on with a majority of their own; once the disk has room and the node is restarted, it catches up from
  * the group's log. Staying in the group would be worse either way: a leader that cannot store keeps the partition
  * waiting, and a follower that skipped an entry would give every later record the wrong offset.
+ * A snapshot the node cannot write makes it leave the same way, rather than have Ratis try again after every
+ * entry.
  * <p>
- * <p>
- * A write the metadata group cannot make here (a topic's files, the group's Raft log) stops the whole node
- * instead: it cannot skip the entry, since every later one would find other topics here than on the others, and a
- * node up without its metadata group would keep groups of deleted topics and miss new ones. Restarted with room,
- * it applies that entry and what follows.
+ * A write the metadata group cannot make here (a topic's files, the group's Raft log, a snapshot) stops the whole
+ * node instead: it cannot skip the entry, since every later one would find other topics here than on the others,
+ * and a node up without its metadata group would keep groups of deleted topics and answer clients of the groups it
+ * never joined that it holds none. Restarted with room, it applies that entry and what follows.
  * <p>
  * Thread-safe: called from Ratis' apply and log threads; the division is closed on the node's own executor, since
  * closing it waits for those very threads.
@@ -39,11 +41,11 @@ final class FailedWrites
     private final int nodeId;
     private final Executor closer;
     private final AtomicLong groupsLeft = new AtomicLong();
-    /** Closes the whole node, off the thread that asks. */
-    private final Runnable stopNode;
+    /** Closes the whole node, off the thread that asks, given the line that says why. */
+    private final Consumer<String> stopNode;
     private final AtomicBoolean stopping = new AtomicBoolean();
 
-    FailedWrites(final int nodeId, final Executor closer, final Runnable stopNode)
+    FailedWrites(final int nodeId, final Executor closer, final Consumer<String> stopNode)
     {
         this.nodeId = nodeId;
         this.closer = closer;
@@ -102,16 +104,23 @@ final class FailedWrites
     }
 
     /**
-     * Logs, the first time only, that the node cannot write {@code what} for the metadata group to
+     * Logs, the first time only and not once the node closes, that the node cannot write {@code what} for the metadata group to
      * {@code directory}, and stops the node.
      */
     void stopNode(final String what, final Path directory, final Throwable cause)
     {
         if (stopping.compareAndSet(false, true))
         {
-            LOGGER.error(describeStop(nodeId, what, directory, cause));
-            stopNode.run();
+            final String why = describeStop(nodeId, what, directory, cause);
+            LOGGER.error(why);
+            stopNode.accept(why);
         }
+    }
+
+    /** The node closes: no failed write from now on stops it again or says so. */
+    void nodeClosing()
+    {
+        stopping.set(true);
     }
 
     /** The one line a node stopped by a failed write of the metadata group logs. */

@@ -55,7 +55,7 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * A topic whose files this node cannot create (its disk is full) stops the node ({@link FailedWrites#stopNode}),
  * and the apply throws, so that Ratis counts the entry as not applied and applies nothing after it. A failed future
  * would not do: Ratis would count the entry as applied, answer the client with the failure and go on with the next
- * entry. A failed write of the group's Raft log stops the node the same way. Restarted with room, the node applies
+ * entry. A failed write of the group's Raft log or of a snapshot stops the node the same way. Restarted with room, the node applies
  * the entry again, from its log or the leader's; what the engine wrote of a topic it could not finish creating is
  * in no topic list, and goes when the engine opens.
  */
@@ -199,6 +199,12 @@ final class MetadataStateMachine extends SnapshottingStateMachine
         return type == ClusterEntryDescriptor.TYPE_DELETE_TOPIC ?
             delete(ClusterEntryDescriptor.decodeDeleteTopic(data)) :
             apply(ClusterEntryDescriptor.decodeCreateTopic(data).withGeneration(entry.getIndex()));
+    }
+
+    @Override
+    void snapshotNotWritten(final IOException cause)
+    {
+        failedWrites.stopNode("a snapshot of the metadata group", raftDirectory, cause);
     }
 
     /** Ratis could not write the group's Raft log here: the entries after it would be missing on this node. */
