@@ -52,12 +52,13 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * thread of their own ({@link GroupMemberships}); a delete waits until the node has left the topic's groups before
  * it deletes the topic's files, which the groups write.
  * <p>
- * A topic whose files this node cannot create (its disk is full) stops the node ({@link FailedWrites#stopNode}),
- * and the apply throws, so that Ratis counts the entry as not applied and applies nothing after it. A failed future
- * would not do: Ratis would count the entry as applied, answer the client with the failure and go on with the next
- * entry. A failed write of the group's Raft log or of a snapshot stops the node the same way. Restarted with room, the node applies
- * the entry again, from its log or the leader's; what the engine wrote of a topic it could not finish creating is
- * in no topic list, and goes when the engine opens.
+ * A topic whose files this node cannot create, or whose deletion it cannot write (its disk is full), stops the
+ * node ({@link FailedWrites#stopNode}), and the apply throws, so that Ratis counts the entry as not applied and
+ * applies nothing after it. A failed future would not do: Ratis would count the entry as applied, answer the
+ * client with the failure and go on with the next entry. A failed write of the group's Raft log or of a snapshot
+ * stops the node the same way. Restarted with room, the node applies the entry again, from its log or the
+ * leader's; what the engine wrote of a topic it could not finish creating is in no topic list, and goes when the
+ * engine opens.
  */
 final class MetadataStateMachine extends SnapshottingStateMachine
 {
@@ -313,7 +314,14 @@ final class MetadataStateMachine extends SnapshottingStateMachine
             LOGGER.info("node {} closed before it left the groups of deleted topic {}", nodeId, name);
             return new Reply(STATUS_STORED, 0, 0, "");
         }
-        deleteFromEngine(name);
+        try
+        {
+            deleteFromEngine(name);
+        }
+        catch (final UncheckedIOException failed)
+        {
+            throw stop("the deletion of topic " + name, failed);
+        }
         return new Reply(STATUS_STORED, 0, 0, "");
     }
 

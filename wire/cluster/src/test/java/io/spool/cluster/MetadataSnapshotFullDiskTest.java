@@ -4,7 +4,6 @@ import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicPartition;
 import io.spool.testing.SmallDisk;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,35 +35,32 @@ class MetadataSnapshotFullDiskTest
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    private final List<SmallDisk> disks = new ArrayList<>();
-    private InJvmCluster cluster;
-
-    @AfterEach
-    void stop()
-    {
-        if (cluster != null)
-        {
-            cluster.close();
-        }
-        disks.forEach(SmallDisk::close);
-    }
-
     @Test
     void aNodeThatCannotWriteTheMetadataSnapshotStopsAndTakesTheTopicItMissedOnceRestartedWithRoom()
         throws Exception
     {
-        cluster = new InJvmCluster(3, dir);
-        for (int node = 1; node <= 3; node++)
+        final List<SmallDisk> disks = new ArrayList<>();
+        final InJvmCluster cluster = new InJvmCluster(3, dir);
+        try (AutoCloseable unmount = () -> disks.forEach(SmallDisk::close); InJvmCluster running = cluster)
         {
-            disks.add(SmallDisk.mount(cluster.directory(node), DISK_BYTES));
+            for (int node = 1; node <= 3; node++)
+            {
+                disks.add(SmallDisk.mount(cluster.directory(node), DISK_BYTES));
+            }
+            cluster.startAll();
+            stopOnFullDiskAndRestartWithRoom(cluster, disks.get(FULL_NODE - 1));
         }
-        cluster.startAll();
+    }
+
+    private static void stopOnFullDiskAndRestartWithRoom(final InJvmCluster cluster, final SmallDisk disk)
+        throws Exception
+    {
         try (ClusterClient client = ClusterClient.connect(cluster.members()))
         {
             client.createTopic("events", 3, TopicConfig.of(1));
             publish(client, "events");
             final ClusterNode full = cluster.node(FULL_NODE);
-            disks.get(FULL_NODE - 1).fillUpTo(0);
+            disk.fillUpTo(0);
 
             assertThatThrownBy(full::takeMetadataSnapshot).isInstanceOf(IOException.class);
             Eventually.holds(() -> !full.readiness().serving(), WAIT,
@@ -78,7 +74,7 @@ class MetadataSnapshotFullDiskTest
             publish(client, "events");
 
             cluster.stop(FULL_NODE);
-            disks.get(FULL_NODE - 1).resize(DISK_BYTES);
+            disk.resize(DISK_BYTES);
             final ClusterNode restarted = cluster.start(FULL_NODE);
             for (final String topic : List.of("events", "orders"))
             {
