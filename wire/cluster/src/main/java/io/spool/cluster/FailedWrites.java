@@ -21,6 +21,7 @@ import java.util.function.Consumer;
  * others go on with a majority of their own; once the disk has room and the node is restarted, it catches up from
  * the group's log. Staying in the group would be worse either way: a leader that cannot store keeps the partition
  * waiting, and a follower that skipped an entry would give every later record the wrong offset.
+ * <p>
  * A snapshot the node cannot write makes it leave the same way, rather than have Ratis try again after every
  * entry.
  * <p>
@@ -104,8 +105,8 @@ final class FailedWrites
     }
 
     /**
-     * Logs, the first time only and not once the node closes, that the node cannot write {@code what} for the metadata group to
-     * {@code directory}, and stops the node.
+     * Logs, the first time only and not once the node closes, that the node cannot write {@code what} for the
+     * metadata group to {@code directory}, and stops the node.
      */
     void stopNode(final String what, final Path directory, final Throwable cause)
     {

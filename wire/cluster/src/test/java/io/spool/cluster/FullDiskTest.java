@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is cut to just above what it holds, so its next writes meet a real ENOSPC. The node says so in its log, naming
  * the directory, and leaves the partition's group; the other two keep confirming (a full leader gives up its
  * leadership that way). Once its disk is given room again and it is restarted, it catches up to the same bytes,
- * and the history check finds every confirmed record where its confirm said.
+ * and the history check finds every confirmed record where its confirm said. A full disk met by the metadata group
+ * (a topic created) stops the node instead, and restarted with room it creates the topic it missed.
  */
 @CrashTest
 class FullDiskTest
