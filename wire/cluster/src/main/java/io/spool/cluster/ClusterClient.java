@@ -366,7 +366,17 @@ public final class ClusterClient implements AutoCloseable
     /** The id of the node this client last found leading the partition, or -1 before it has asked. */
     public int leaderOf(final String topic, final int partition)
     {
-        final RaftPeerId leader = partitions.client(new TopicPartition(topic, partition)).getLeaderId();
+        return nodeIdOrNone(partitions.client(new TopicPartition(topic, partition)).getLeaderId());
+    }
+
+    /** The id of the node this client last found leading the metadata group, or -1 before it has asked. */
+    int metadataLeader()
+    {
+        return nodeIdOrNone(metadata.getLeaderId());
+    }
+
+    private static int nodeIdOrNone(final RaftPeerId leader)
+    {
         return leader == null ? -1 : ClusterGroups.nodeId(leader);
     }
 

@@ -31,6 +31,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -82,6 +83,11 @@ public final class ClusterNode implements AutoCloseable
     private final GroupMemberships memberships;
     private final ExecutorService membershipThread =
         Executors.newSingleThreadExecutor(runnable -> daemon(runnable, "spool-cluster-groups"));
+    /** Completes once the node has started: a failed write stops only a node that did. */
+    private final CompletableFuture<Void> startedUp = new CompletableFuture<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Why a failed write stopped the node, for its readiness; null while it was not stopped so. */
+    private volatile String stoppedBecause;
 
     static
     {
@@ -96,7 +102,7 @@ public final class ClusterNode implements AutoCloseable
         this.groups = new ClusterGroups(config.members());
         this.engine = Spool.open(config.dataDir().resolve("log"));
         this.joiner = Executors.newSingleThreadScheduledExecutor(runnable -> daemon(runnable, "spool-cluster-join"));
-        this.failedWrites = new FailedWrites(config.nodeId(), joiner);
+        this.failedWrites = new FailedWrites(config.nodeId(), joiner, this::stopAfterFailedWrite);
         this.deadLetterSender = new DeadLetterSender(config.members());
         this.memberships = new GroupMemberships(config.nodeId(), groups, config.dataDir().resolve("raft"), consensus,
             membershipThread);
@@ -168,6 +174,18 @@ public final class ClusterNode implements AutoCloseable
         leaderWatch = joiner.scheduleWithFixedDelay(this::warnWhileLeaderless, seconds, seconds, TimeUnit.SECONDS);
         LOGGER.info("cluster node {} of {}: consensus on {}, clients on {}:{}", config.nodeId(), config.members(),
             self.address(), server.host(), server.port());
+        startedUp.complete(null);
+    }
+
+    /**
+     * Closes the node after a write the metadata group could not make ({@link FailedWrites#stopNode}), on a thread
+     * of its own: the one that failed is one that closing waits for. A node that fails so while it starts fails to
+     * start.
+     */
+    private void stopAfterFailedWrite(final String why)
+    {
+        stoppedBecause = why;
+        startedUp.thenRunAsync(this::close, runnable -> daemon(runnable, "spool-cluster-stop").start());
     }
 
     /**
@@ -184,7 +202,8 @@ public final class ClusterNode implements AutoCloseable
     {
         if (groupId.equals(groups.metadata().getGroupId()))
         {
-            return new MetadataStateMachine(config.nodeId(), engine.streams(), memberships, kafkaBrokers);
+            return new MetadataStateMachine(config.nodeId(), engine.streams(), memberships, kafkaBrokers,
+                failedWrites, config.dataDir().resolve("log"), config.dataDir().resolve("raft"));
         }
         final StreamEngine streams = engine.streams();
         for (final String name : streams.listTopics())
@@ -324,10 +343,15 @@ public final class ClusterNode implements AutoCloseable
         return metrics.samples();
     }
 
-    /** Whether the node serves yet, and if not what it waits for ({@link ClusterReadiness}). */
+    /** Whether the node serves yet, and if not what it waits for ({@link ClusterReadiness}) or why it stopped. */
     public ClusterReadiness.State readiness()
     {
-        return readiness.state();
+        final String stopped = stoppedBecause;
+        if (stopped != null)
+        {
+            return new ClusterReadiness.State(false, stopped);
+        }
+        return closed.get() ? new ClusterReadiness.State(false, "closed") : readiness.state();
     }
 
     public int nodeId()
@@ -349,6 +373,11 @@ public final class ClusterNode implements AutoCloseable
     @Override
     public void close()
     {
+        if (!closed.compareAndSet(false, true))
+        {
+            return;
+        }
+        failedWrites.nodeClosing();
         finish(joiner);
         finish(membershipThread);
         server.close();

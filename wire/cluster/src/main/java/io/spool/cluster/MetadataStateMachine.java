@@ -2,7 +2,7 @@ package io.spool.cluster;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.spool.api.SpoolException;
+import io.spool.api.stream.InvalidTopicException;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.stream.StreamEngine;
@@ -18,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,14 @@ import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STORED;
  * Ratis applies entries one at a time, and queries read the topics beside it. Groups are joined and left on a
  * thread of their own ({@link GroupMemberships}); a delete waits until the node has left the topic's groups before
  * it deletes the topic's files, which the groups write.
+ * <p>
+ * A topic whose files this node cannot create, or whose deletion it cannot write (its disk is full), stops the
+ * node ({@link FailedWrites#stopNode}), and the apply throws, so that Ratis counts the entry as not applied and
+ * applies nothing after it. A failed future would not do: Ratis would count the entry as applied, answer the
+ * client with the failure and go on with the next entry. A failed write of the group's Raft log or of a snapshot
+ * stops the node the same way. Restarted with room, the node applies the entry again, from its log or the
+ * leader's; what the engine wrote of a topic it could not finish creating is in no topic list, and goes when the
+ * engine opens.
  */
 final class MetadataStateMachine extends SnapshottingStateMachine
 {
@@ -58,6 +68,10 @@ final class MetadataStateMachine extends SnapshottingStateMachine
     private final StreamEngine streams;
     private final GroupMemberships memberships;
     private final KafkaBrokers kafkaBrokers;
+    private final FailedWrites failedWrites;
+    /** Where the engine keeps the topics' files, and the Raft storage: named when a write to either fails. */
+    private final Path logDirectory;
+    private final Path raftDirectory;
     /** Written by the apply thread only; read by queries too. */
     private final Map<String, CreateTopic> topics = new ConcurrentHashMap<>();
     /**
@@ -67,13 +81,17 @@ final class MetadataStateMachine extends SnapshottingStateMachine
     private final Map<String, CompletableFuture<Void>> replacing = new HashMap<>();
 
     MetadataStateMachine(final int nodeId, final StreamEngine streams, final GroupMemberships memberships,
-        final KafkaBrokers kafkaBrokers)
+        final KafkaBrokers kafkaBrokers, final FailedWrites failedWrites, final Path logDirectory,
+        final Path raftDirectory)
     {
         super(RaftSnapshotDescriptor.KIND_METADATA);
         this.nodeId = nodeId;
         this.streams = streams;
         this.memberships = memberships;
         this.kafkaBrokers = kafkaBrokers;
+        this.failedWrites = failedWrites;
+        this.logDirectory = logDirectory;
+        this.raftDirectory = raftDirectory;
     }
 
     /**
@@ -164,26 +182,37 @@ final class MetadataStateMachine extends SnapshottingStateMachine
     public CompletableFuture<Message> applyTransaction(final TransactionContext transaction)
     {
         final LogEntryProto entry = transaction.getLogEntry();
-        try
+        final Reply reply = applied(entry);
+        updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(reply));
+    }
+
+    private Reply applied(final LogEntryProto entry)
+    {
+        final ByteString data = entry.getStateMachineLogEntry().getLogData();
+        final int type = ClusterEntryDescriptor.type(data);
+        if (type == KafkaEntryDescriptor.TYPE_ANNOUNCE_KAFKA)
         {
-            final ByteString data = entry.getStateMachineLogEntry().getLogData();
-            final int type = ClusterEntryDescriptor.type(data);
-            if (type == KafkaEntryDescriptor.TYPE_ANNOUNCE_KAFKA)
-            {
-                kafkaBrokers.announced(KafkaEntryDescriptor.decodeAnnounceKafka(data));
-                // the entry's index is the node's block of producer ids, which no other entry's index can repeat
-                return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(
-                    new Reply(STATUS_STORED, entry.getIndex(), 0, "")));
-            }
-            final Reply reply = type == ClusterEntryDescriptor.TYPE_DELETE_TOPIC ?
-                delete(ClusterEntryDescriptor.decodeDeleteTopic(data)) :
-                apply(ClusterEntryDescriptor.decodeCreateTopic(data).withGeneration(entry.getIndex()));
-            return CompletableFuture.completedFuture(ClusterEntryDescriptor.reply(reply));
+            kafkaBrokers.announced(KafkaEntryDescriptor.decodeAnnounceKafka(data));
+            // the entry's index is the node's block of producer ids, which no other entry's index can repeat
+            return new Reply(STATUS_STORED, entry.getIndex(), 0, "");
         }
-        finally
-        {
-            updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
-        }
+        return type == ClusterEntryDescriptor.TYPE_DELETE_TOPIC ?
+            delete(ClusterEntryDescriptor.decodeDeleteTopic(data)) :
+            apply(ClusterEntryDescriptor.decodeCreateTopic(data).withGeneration(entry.getIndex()));
+    }
+
+    @Override
+    void snapshotNotWritten(final IOException cause)
+    {
+        failedWrites.stopNode("a snapshot of the metadata group", raftDirectory, cause);
+    }
+
+    /** Ratis could not write the group's Raft log here: the entries after it would be missing on this node. */
+    @Override
+    public void notifyLogFailed(final Throwable cause, final LogEntryProto failedEntry)
+    {
+        failedWrites.stopNode("the metadata group's Raft log", raftDirectory, cause);
     }
 
     /** Creates the topic; the reply's base offset is its generation. */
@@ -202,10 +231,14 @@ final class MetadataStateMachine extends SnapshottingStateMachine
             {
                 streams.createTopic(name, create.config());
             }
-            catch (final SpoolException refused)
+            catch (final InvalidTopicException refused)
             {
                 // the engine judges a name and settings the same way on every node, so every node refuses it
                 return Reply.refused(refused.getMessage());
+            }
+            catch (final UncheckedIOException failed)
+            {
+                throw stop("the files of topic " + name, failed);
             }
         }
         else
@@ -255,6 +288,14 @@ final class MetadataStateMachine extends SnapshottingStateMachine
         }));
     }
 
+    /** Stops the node; the exception is thrown from the apply, so that Ratis applies nothing more here. */
+    private RuntimeException stop(final String what, final Throwable cause)
+    {
+        failedWrites.stopNode(what, logDirectory, cause);
+        return new IllegalStateException("node " + nodeId + " applies no more entries of the metadata group: it " +
+            "cannot write " + what + " to " + logDirectory, cause);
+    }
+
     private Reply delete(final String name)
     {
         final CreateTopic topic = topics.remove(name);
@@ -273,7 +314,14 @@ final class MetadataStateMachine extends SnapshottingStateMachine
             LOGGER.info("node {} closed before it left the groups of deleted topic {}", nodeId, name);
             return new Reply(STATUS_STORED, 0, 0, "");
         }
-        deleteFromEngine(name);
+        try
+        {
+            deleteFromEngine(name);
+        }
+        catch (final UncheckedIOException failed)
+        {
+            throw stop("the deletion of topic " + name, failed);
+        }
         return new Reply(STATUS_STORED, 0, 0, "");
     }
 

@@ -87,6 +87,12 @@ final class PartitionStateMachine extends SnapshottingStateMachine
     }
 
     @Override
+    void snapshotNotWritten(final IOException cause)
+    {
+        exit.afterFailedWrite("a snapshot", raftDirectory, cause);
+    }
+
+    @Override
     void loadLatestSnapshot() throws IOException
     {
         final TermIndex loaded = snapshotter.loadLatest();

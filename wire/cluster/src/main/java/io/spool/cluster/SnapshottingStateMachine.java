@@ -64,9 +64,24 @@ abstract class SnapshottingStateMachine extends BaseStateMachine
         {
             return RaftLog.INVALID_LOG_INDEX;
         }
-        snapshots.write(applied, snapshotPayload(applied));
+        final ByteBuf payload = snapshotPayload(applied);
+        try
+        {
+            snapshots.write(applied, payload);
+        }
+        catch (final IOException failed)
+        {
+            snapshotNotWritten(failed);
+            throw failed;
+        }
         return applied.getIndex();
     }
+
+    /**
+     * The snapshot could not be written to the group's storage (a full disk, most often). Ratis keeps the one
+     * before and would try again after every later entry.
+     */
+    abstract void snapshotNotWritten(IOException cause);
 
     /**
      * What applying every entry up to {@code applied} built, for the snapshot taken there.

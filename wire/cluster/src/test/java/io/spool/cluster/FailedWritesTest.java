@@ -45,6 +45,18 @@ class FailedWritesTest
     }
 
     @Test
+    void aNodeThatCannotWriteForTheMetadataGroupSaysItStoppedAndWhatToDo()
+    {
+        final String line = FailedWrites.describeStop(1, "the files of topic orders", dir,
+            new UncheckedIOException("cannot create segment", new IOException("No space left on device")));
+
+        assertThat(line).startsWith("node 1 stopped: it cannot write the files of topic orders to " + dir +
+                ": its disk is full (")
+            .contains("the other nodes keep serving: free space on that disk (or move the data directory to a " +
+                "larger one) and restart the node, which then applies the cluster's topics it missed");
+    }
+
+    @Test
     void aRepairThatCouldNotFetchTheRecordsSaysSoAndNotThatADiskFailed()
     {
         final String line = FailedWrites.describeUnrepaired(1, EVENTS,

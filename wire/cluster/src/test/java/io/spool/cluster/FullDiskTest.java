@@ -25,12 +25,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is cut to just above what it holds, so its next writes meet a real ENOSPC. The node says so in its log, naming
  * the directory, and leaves the partition's group; the other two keep confirming (a full leader gives up its
  * leadership that way). Once its disk is given room again and it is restarted, it catches up to the same bytes,
- * and the history check finds every confirmed record where its confirm said.
+ * and the history check finds every confirmed record where its confirm said. A full disk met by the metadata group
+ * (a topic created) stops the node instead, and restarted with room it creates the topic it missed.
  */
 @CrashTest
 class FullDiskTest
 {
     private static final String TOPIC = "events";
+    /** A topic created once a node's disk is full. */
+    private static final String LATER_TOPIC = "orders";
     private static final int PROGRESS = 100;
     private static final Duration PROGRESS_WAIT = Duration.ofSeconds(60);
     /** Room for a node's logs in this test, many times what it writes. */
@@ -113,6 +116,44 @@ class FullDiskTest
             restartWithRoom(client, full);
         }
         assertThat(history.violations(cluster.stopAndCompare(TOPIC, 1))).isEmpty();
+    }
+
+    /**
+     * The metadata group's leader cannot create a new topic's files: it says so once and stops, without skipping
+     * the entry; the other two create the topic and answer the client, and publishes to either topic go on.
+     * Restarted with room, the node creates the topic, joins its groups and holds the same records.
+     */
+    @Test
+    void aMetadataLeaderThatCannotCreateATopicsFilesStopsAndCreatesItOnceRestartedWithRoom()
+        throws Exception
+    {
+        launchOnSmallDisks(WHOLE_DATA_DIRECTORY);
+        final PublishHistory history = new PublishHistory();
+        final PublishHistory later = new PublishHistory();
+        try (ClusterClient client = ClusterClient.connect(cluster.members()))
+        {
+            client.createTopic(TOPIC, 3, TopicConfig.of(1));
+            final NodeProcess full = cluster.node(client.metadataLeader());
+            try (PublishLoad load = new PublishLoad(client.newProducer()::send, TOPIC, 1, history))
+            {
+                history.awaitConfirmed(PROGRESS, PROGRESS_WAIT);
+                disks.get(full.nodeId() - 1).fillUpTo(0);
+                client.createTopic(LATER_TOPIC, 3, TopicConfig.of(1));
+                awaitSaysFull(full, "the files of topic " + LATER_TOPIC, "log");
+                history.awaitConfirmed(history.confirmedBatches() + PROGRESS, PROGRESS_WAIT);
+            }
+            assertThat(client.metadataLeader()).isNotEqualTo(full.nodeId());
+            try (PublishLoad load = new PublishLoad(client.newProducer()::send, LATER_TOPIC, 1, later))
+            {
+                later.awaitConfirmed(PROGRESS, PROGRESS_WAIT);
+            }
+            assertThat(runLog(full).lines().filter(line -> line.contains("stopped: it cannot write")))
+                .as("what node %d says of its stop", full.nodeId()).hasSize(1);
+            restartWithRoom(client, full);
+            cluster.awaitCaughtUp(client, LATER_TOPIC, 1, PROGRESS_WAIT);
+        }
+        assertThat(history.violations(cluster.stopAndCompare(TOPIC, 1))).isEmpty();
+        assertThat(later.violations(NodeLogs.sameOnEveryNode(cluster.nodes(), LATER_TOPIC, 1))).isEmpty();
     }
 
     /**
