@@ -36,7 +36,7 @@ class ClusterMetricsTest
     @AfterEach
     void stop()
     {
-        nodes.forEach(ClusterNode::close);
+        TestNodes.closeAll(nodes);
     }
 
     @Test

@@ -96,9 +96,12 @@ final class InJvmCluster implements AutoCloseable
         }
     }
 
+    /** Stops every running member, all at once: each node's consensus server takes a while to close. */
     void stopAll()
     {
-        List.copyOf(running.keySet()).forEach(this::stop);
+        final List<ClusterNode> stopping = List.copyOf(running.values());
+        running.clear();
+        TestNodes.closeAll(stopping);
     }
 
     /** @throws IllegalStateException when the member does not run. */

@@ -95,7 +95,7 @@ class KafkaGroupsTest
         {
             client.close();
         }
-        nodes.values().forEach(ClusterNode::close);
+        TestNodes.closeAll(nodes.values());
     }
 
     @Test
