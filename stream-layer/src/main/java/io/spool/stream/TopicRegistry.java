@@ -227,6 +227,34 @@ public final class TopicRegistry
     }
 
     /**
+     * Gives a live topic new retention limits, kept in the metadata file before its logs apply them.
+     *
+     * @throws UnknownTopicException when there is no such topic
+     * @throws InvalidTopicException when {@code changed} differs in a setting other than retention
+     */
+    synchronized Topic alter(final String name, final TopicConfig changed)
+    {
+        final Topic topic = topic(name);
+        if (changed == null)
+        {
+            throw new InvalidTopicException("topic \"" + name + "\" needs settings to change to, got null");
+        }
+        TopicSettings.requireOnlyChangeable(name, topic.config(), changed);
+        final TopicConfig previous = topic.config();
+        topic.changeRetention(changed);
+        try
+        {
+            saveMetadata();
+        }
+        catch (final RuntimeException unsaved)
+        {
+            topic.changeRetention(previous);
+            throw unsaved;
+        }
+        return topic;
+    }
+
+    /**
      * @throws UnknownTopicException when there is no such topic
      */
     public Topic topic(final String name)
