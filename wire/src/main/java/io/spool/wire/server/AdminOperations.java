@@ -50,7 +50,7 @@ final class AdminOperations
 
     static boolean handles(final int opCode)
     {
-        return (opCode >= OpCode.CREATE_TOPIC && opCode <= OpCode.METRICS) ||
+        return (opCode >= OpCode.CREATE_TOPIC && opCode <= OpCode.ALTER_TOPIC_RETENTION) ||
             (opCode >= OpCode.CREATE_SUBSCRIPTION && opCode <= OpCode.REDRIVE) ||
             (opCode >= OpCode.LIST_GROUPS && opCode <= OpCode.DELETE_GROUP);
     }
@@ -75,6 +75,16 @@ final class AdminOperations
         engine.streams().deleteTopic(name);
     }
 
+    private void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+    {
+        if (replicated != null)
+        {
+            throw new InvalidRequestException("a cluster's topic settings are fixed when the topic is created");
+        }
+        refuseIfWritesRefused();
+        engine.admin().alterTopicRetention(name, retentionMillis, retentionBytes);
+    }
+
     /** Decodes the request body now and answers from the admin executor. */
     void handle(final Channel channel, final int opCode, final long correlationId, final ByteBuf body)
     {
@@ -90,6 +100,15 @@ final class AdminOperations
                     refuseIfWritesRefused();
                     engine.createTopic(name, config);
                 });
+                break;
+            }
+            case OpCode.ALTER_TOPIC_RETENTION:
+            {
+                final String name = Fields.readString(body);
+                final long retentionMillis = body.readLongLE();
+                final long retentionBytes = body.readLongLE();
+                Fields.expectEnd(body);
+                answer(channel, opCode, correlationId, out -> alterTopicRetention(name, retentionMillis, retentionBytes));
                 break;
             }
             case OpCode.DELETE_TOPIC:
