@@ -431,11 +431,16 @@ final class ClusterApis
         final String name = resource.resourceName();
         final TopicConfig changed = TopicSettings.alter(engine.streams().describeTopic(name).config(),
             resource.configs());
+        if (validateOnly)
+        {
+            return;
+        }
         if (leaders.isCluster())
         {
-            throw new InvalidConfigurationException("a cluster's topic settings are fixed when it is created");
+            leaders.cluster().alterTopicRetention(name, changed.log().retentionMillis(),
+                changed.log().retentionBytes());
         }
-        if (!validateOnly)
+        else
         {
             engine.alterTopic(name, changed);
         }

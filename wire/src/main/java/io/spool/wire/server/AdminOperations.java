@@ -35,7 +35,7 @@ final class AdminOperations
     private final Supplier<List<MetricSample>> metrics;
     /** Why topics may not be created or deleted here, or null when they may ({@link ServerConfig#writesRefused}). */
     private final String writesRefused;
-    /** Where a cluster node deletes topics, through the cluster; null on a server that is no cluster node. */
+    /** Where a cluster node deletes topics and changes their retention, through the cluster; null on a server that is no cluster node. */
     private final ReplicatedPublishes replicated;
 
     AdminOperations(final Spool engine, final Executor executor, final Supplier<List<MetricSample>> metrics,
@@ -79,7 +79,8 @@ final class AdminOperations
     {
         if (replicated != null)
         {
-            throw new InvalidRequestException("a cluster's topic settings are fixed when the topic is created");
+            replicated.alterTopicRetention(name, retentionMillis, retentionBytes);
+            return;
         }
         refuseIfWritesRefused();
         engine.admin().alterTopicRetention(name, retentionMillis, retentionBytes);
