@@ -10,6 +10,7 @@ import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.tools.ConfigCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +68,24 @@ class KafkaTopicConfigsTest
                     .isEqualTo(Long.toString(LogConfig.DEFAULT.retentionMillis()));
                 assertThat(describe(admin).get("retention.bytes").value()).as("untouched").isEqualTo("1073741824");
             }
+        }
+    }
+
+    @Test
+    void kafkaConfigsAltersAndDescribesATopicsRetention() throws Exception
+    {
+        try (KafkaFixture kafka = new KafkaFixture(dir))
+        {
+            kafka.engine.createTopic("events", TopicConfig.of(1));
+            KafkaAdminTest.run(() -> ConfigCommand.main(new String[] {"--bootstrap-server", kafka.bootstrap(),
+                "--alter", "--entity-type", "topics", "--entity-name", "events", "--add-config",
+                "retention.ms=86400000"}));
+
+            assertThat(kafka.engine.streams().describeTopic("events").config().log().retentionMillis())
+                .isEqualTo(86_400_000L);
+            assertThat(KafkaAdminTest.run(() -> ConfigCommand.main(new String[] {"--bootstrap-server",
+                kafka.bootstrap(), "--describe", "--entity-type", "topics", "--entity-name", "events"})))
+                .contains("retention.ms=86400000");
         }
     }
 
