@@ -240,17 +240,8 @@ public final class TopicRegistry
             throw new InvalidTopicException("topic \"" + name + "\" needs settings to change to, got null");
         }
         TopicSettings.requireOnlyChangeable(name, topic.config(), changed);
-        final TopicConfig previous = topic.config();
+        saveMetadata(name, changed);
         topic.changeRetention(changed);
-        try
-        {
-            saveMetadata();
-        }
-        catch (final RuntimeException unsaved)
-        {
-            topic.changeRetention(previous);
-            throw unsaved;
-        }
         return topic;
     }
 
@@ -330,11 +321,18 @@ public final class TopicRegistry
 
     private void saveMetadata()
     {
+        saveMetadata(null, null);
+    }
+
+    /** Saves every topic's settings, {@code alteredName}'s as {@code altered}: they apply once they are kept. */
+    private void saveMetadata(final String alteredName, final TopicConfig altered)
+    {
         final List<StoredTopic> stored = new ArrayList<>();
         for (final String name : list())
         {
             final Topic topic = topics.get(name);
-            stored.add(new StoredTopic(name, topic.id(), topic.partitionCount(), TopicSettings.toSettings(topic.config())));
+            final TopicConfig config = name.equals(alteredName) ? altered : topic.config();
+            stored.add(new StoredTopic(name, topic.id(), topic.partitionCount(), TopicSettings.toSettings(config)));
         }
         metadata.save(stored);
     }

@@ -30,8 +30,7 @@ public final class LogRetention
     private volatile boolean deleted;
 
     public LogRetention(final LogSegments segments, final Path dir, final Supplier<LogConfig> config,
-        final EpochClock clock,
-        final FileSync fileSync, final IntSupplier activeWritePosition)
+        final EpochClock clock, final FileSync fileSync, final IntSupplier activeWritePosition)
     {
         this.segments = segments;
         this.dir = dir;
