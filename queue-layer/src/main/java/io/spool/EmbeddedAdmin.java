@@ -37,6 +37,12 @@ final class EmbeddedAdmin implements Admin
     }
 
     @Override
+    public void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+    {
+        spool.alterTopic(name, describeTopic(name).config().withRetention(retentionMillis, retentionBytes));
+    }
+
+    @Override
     public TopicDescription describeTopic(final String name)
     {
         return spool.streams().describeTopic(name);

@@ -113,6 +113,12 @@ public final class Spool implements Messaging
         return streams.createTopic(name, config);
     }
 
+    /** Changes a live topic's retention limits; see {@link StreamEngine#alterTopic}. */
+    public Topic alterTopic(final String name, final TopicConfig config)
+    {
+        return streams.alterTopic(name, config);
+    }
+
     /**
      * A producer for one publishing thread; it refuses records a full subscription rejects (see
      * {@link SpoolProducer}).

@@ -36,7 +36,8 @@ public final class PartitionLog
 
     private final String name;
     private final Path dir;
-    private final LogConfig config;
+    /** Replaced whole by {@link #changeRetention}; appends and retention passes each read it once. */
+    private volatile LogConfig config;
     private final EpochClock clock;
     private final IdleSegmentMappings idleMappings;
     private final FileSync fileSync;
@@ -74,7 +75,7 @@ public final class PartitionLog
         this.segments = new LogSegments(recovered);
         this.writer = new PartitionWriter(name, dir, config, fileSync, idleMappings, segments, recovery.activeScan(),
             headerFreeFrom, this::publishCommitted);
-        this.retention = new LogRetention(segments, dir, config, clock, fileSync, writer::writePosition);
+        this.retention = new LogRetention(segments, dir, this::config, clock, fileSync, writer::writePosition);
         this.committedOffset = writer.nextOffset();
         this.headerFreeFrom.set(committedOffset);
         rememberDedupIds(clock.time() - config.dedupWindowMillis());
@@ -118,6 +119,19 @@ public final class PartitionLog
     public LogConfig config()
     {
         return config;
+    }
+
+    /**
+     * Keeps records by these limits from the next retention pass on: a lowered limit deletes the closed segments it
+     * now excludes then. Every other setting stays as the log was opened with.
+     *
+     * @param retentionMillis see {@link LogConfig#retentionMillis()}
+     * @param retentionBytes  see {@link LogConfig#retentionBytes()}
+     * @throws IllegalArgumentException when a limit is out of range
+     */
+    public synchronized void changeRetention(final long retentionMillis, final long retentionBytes)
+    {
+        config = config.toBuilder().retentionMillis(retentionMillis).retentionBytes(retentionBytes).build();
     }
 
     Path dir()

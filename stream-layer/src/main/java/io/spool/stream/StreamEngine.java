@@ -130,6 +130,19 @@ public final class StreamEngine implements AutoCloseable
     }
 
     /**
+     * Changes a live topic's retention limits (by age and by size) to those of {@code config}, which is otherwise
+     * the topic's settings as they are (build it with {@link TopicConfig#withRetention}). The change is kept across
+     * restarts, and the next retention pass deletes the closed segments the new limits exclude.
+     *
+     * @throws UnknownTopicException when there is no such topic
+     * @throws InvalidTopicException when {@code config} changes a setting other than retention, naming it
+     */
+    public Topic alterTopic(final String name, final TopicConfig config)
+    {
+        return topics.alter(name, config);
+    }
+
+    /**
      * Deletes the topic, its data and every group's committed offsets for it, refusing while anything else (a
      * subscription) reads it.
      *

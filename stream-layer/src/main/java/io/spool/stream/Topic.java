@@ -7,13 +7,14 @@ import io.spool.log.PartitionLog;
 /**
  * A topic, its id and the logs of its partitions. The id is drawn when the topic is created and kept across
  * restarts, so that state kept about a topic (a subscription's) can tell this topic from an earlier one of the same
- * name. Thread-safe: it only hands out its (thread-safe) partition logs.
+ * name. Thread-safe: it hands out its (thread-safe) partition logs, and its settings change only by
+ * {@link TopicRegistry}, which serialises changes.
  */
 public final class Topic
 {
     private final String name;
     private final String id;
-    private final TopicConfig config;
+    private volatile TopicConfig config;
     private final PartitionLog[] partitions;
 
     Topic(final String name, final String id, final TopicConfig config, final PartitionLog[] partitions)
@@ -38,6 +39,16 @@ public final class Topic
     public TopicConfig config()
     {
         return config;
+    }
+
+    /** Its partitions' logs keep records by the new limits first, so the settings never name a limit not kept. */
+    void changeRetention(final TopicConfig changed)
+    {
+        for (final PartitionLog log : partitions)
+        {
+            log.changeRetention(changed.log().retentionMillis(), changed.log().retentionBytes());
+        }
+        config = changed;
     }
 
     public int partitionCount()

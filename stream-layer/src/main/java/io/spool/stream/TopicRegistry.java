@@ -227,6 +227,25 @@ public final class TopicRegistry
     }
 
     /**
+     * Gives a live topic new retention limits, kept in the metadata file before its logs apply them.
+     *
+     * @throws UnknownTopicException when there is no such topic
+     * @throws InvalidTopicException when {@code changed} differs in a setting other than retention
+     */
+    synchronized Topic alter(final String name, final TopicConfig changed)
+    {
+        final Topic topic = topic(name);
+        if (changed == null)
+        {
+            throw new InvalidTopicException("topic \"" + name + "\" needs settings to change to, got null");
+        }
+        TopicSettings.requireOnlyChangeable(name, topic.config(), changed);
+        saveMetadata(name, changed);
+        topic.changeRetention(changed);
+        return topic;
+    }
+
+    /**
      * @throws UnknownTopicException when there is no such topic
      */
     public Topic topic(final String name)
@@ -302,11 +321,18 @@ public final class TopicRegistry
 
     private void saveMetadata()
     {
+        saveMetadata(null, null);
+    }
+
+    /** Saves every topic's settings, {@code alteredName}'s as {@code altered}: they apply once they are kept. */
+    private void saveMetadata(final String alteredName, final TopicConfig altered)
+    {
         final List<StoredTopic> stored = new ArrayList<>();
         for (final String name : list())
         {
             final Topic topic = topics.get(name);
-            stored.add(new StoredTopic(name, topic.id(), topic.partitionCount(), TopicSettings.toSettings(topic.config())));
+            final TopicConfig config = name.equals(alteredName) ? altered : topic.config();
+            stored.add(new StoredTopic(name, topic.id(), topic.partitionCount(), TopicSettings.toSettings(config)));
         }
         metadata.save(stored);
     }

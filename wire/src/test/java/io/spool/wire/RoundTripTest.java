@@ -89,6 +89,26 @@ class RoundTripTest
     }
 
     @Test
+    void adminChangesALiveTopicsRetention()
+    {
+        final SpoolAdmin admin = client.admin();
+        final TopicConfig created = WireFixture.topic(2);
+        admin.createTopic("orders", created);
+
+        admin.alterTopicRetention("orders", 3_600_000, 1L << 30);
+
+        assertThat(admin.describeTopic("orders").config()).hasToString(
+            created.withRetention(3_600_000, 1L << 30).toString());
+        assertThat(fixture.spool().streams().topics().topic("orders").partition(1).config().retentionBytes())
+            .isEqualTo(1L << 30);
+        assertThatThrownBy(() -> admin.alterTopicRetention("missing", 3_600_000, -1))
+            .isInstanceOf(UnknownTopicException.class).hasMessageContaining("missing");
+        assertThatThrownBy(() -> admin.alterTopicRetention("orders", -5, -1))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retentionMillis must be positive");
+        assertThat(admin.describeTopic("orders").config().log().retentionMillis()).isEqualTo(3_600_000);
+    }
+
+    @Test
     void everyTopicSettingCrossesTheWireBothWays()
     {
         final TopicConfig config = TopicConfig.of(2).withLog(LogConfig.builder().segmentBytes(1 << 21)

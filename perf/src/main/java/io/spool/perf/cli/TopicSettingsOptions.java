@@ -5,6 +5,7 @@ import io.spool.api.log.LogConfig;
 import io.spool.api.stream.InvalidTopicException;
 import io.spool.api.stream.TopicConfig;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -42,13 +43,8 @@ final class TopicSettingsOptions
         description = "Start a new segment when the current one is this old, as 1d, or none (default: none).")
     Long segmentRollMillis;
 
-    @Option(names = "--retention", paramLabel = "DURATION", converter = Quantities.MillisOrNone.class,
-        description = "Delete segments whose newest record is older than this, as 7d, or none (default: none).")
-    Long retentionMillis;
-
-    @Option(names = "--retention-bytes", paramLabel = "SIZE", converter = Quantities.BytesOrNone.class,
-        description = "Delete the oldest segments past this size per partition, as 10GiB, or none (default).")
-    Long retentionBytes;
+    @Mixin
+    RetentionOptions retention;
 
     @Option(names = "--durability", paramLabel = "POLICY", converter = DurabilityConverter.class,
         description = "When appends are forced to disk: none (default), every-batch or interval:MS.")
@@ -86,14 +82,8 @@ final class TopicSettingsOptions
             {
                 log.segmentRollMillis(segmentRollMillis);
             }
-            if (retentionMillis != null)
-            {
-                log.retentionMillis(retentionMillis);
-            }
-            if (retentionBytes != null)
-            {
-                log.retentionBytes(retentionBytes);
-            }
+            log.retentionMillis(retention.millisOr(LogConfig.DEFAULT.retentionMillis()));
+            log.retentionBytes(retention.bytesOr(LogConfig.DEFAULT.retentionBytes()));
             if (durability != null)
             {
                 log.durability(durability);

@@ -1,26 +1,28 @@
 package io.spool.perf.cli;
 
+import io.spool.api.log.LogConfig;
 import io.spool.api.stream.TopicConfig;
 import io.spool.api.stream.TopicDescription;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code spool topics}: lists, creates, describes and deletes topics. */
+/** {@code spool topics}: lists, creates, describes, alters and deletes topics. */
 @Command(
     name = "topics",
     mixinStandardHelpOptions = true,
-    description = "Lists, creates, describes and deletes topics on a server (default) or a data directory.")
+    description = "Lists, creates, describes, alters and deletes topics on a server (default) or a data directory.")
 final class TopicsCommand extends AdminCommand
 {
     @Override
     String subcommandNames()
     {
-        return "list, create, describe or delete";
+        return "list, create, describe, alter or delete";
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true,
@@ -81,6 +83,44 @@ final class TopicsCommand extends AdminCommand
                     partition.endOffset(), partition.endOffset() - partition.startOffset(), partition.sizeInBytes(),
                     partition.segmentCount());
             }
+        }
+        return 0;
+    }
+
+    @Command(name = "alter", mixinStandardHelpOptions = true, description = {
+        "Changes a topic's retention; its other settings are fixed when it is created.",
+        "A limit left out keeps its value; none removes the limit. The next retention pass deletes the segments a " +
+            "lowered limit excludes."})
+    int alter(
+        @Parameters(paramLabel = "NAME", description = "The topic's name.") final String name,
+        @Mixin final RetentionOptions retention,
+        @Mixin final EndpointOptions endpoint,
+        @Mixin final JsonOption output)
+    {
+        if (retention.retentionMillis == null && retention.retentionBytes == null)
+        {
+            throw new ParameterException(subcommand("alter"), "give --retention, --retention-bytes or both");
+        }
+        try
+        {
+            TopicConfig.of(1).withRetention(retention.millisOr(-1), retention.bytesOr(-1));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new ParameterException(subcommand("alter"), ex.getMessage());
+        }
+        try (Endpoint spool = endpoint.open())
+        {
+            final LogConfig current = spool.admin().describeTopic(name).config().log();
+            spool.admin().alterTopicRetention(name, retention.millisOr(current.retentionMillis()),
+                retention.bytesOr(current.retentionBytes()));
+            final TopicDescription altered = spool.admin().describeTopic(name);
+            if (output.json)
+            {
+                printJson(AdminViews.topic(altered));
+                return 0;
+            }
+            print("altered topic %s on %s: %s%n", name, spool.where(), AdminViews.topicSettingsLine(altered.config()));
         }
         return 0;
     }

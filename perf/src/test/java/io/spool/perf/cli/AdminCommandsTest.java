@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import static io.spool.perf.cli.CommandRunner.assertOneLineFailure;
 import static io.spool.perf.cli.CommandRunner.run;
 import static io.spool.perf.cli.CommandRunner.with;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -499,15 +500,6 @@ class AdminCommandsTest
         assertOneLineFailure(run(where, "exchanges", "delete", "by-headers"), 1,
             "spool exchanges delete: exchange 'by-headers' does not exist");
         assertThat(run(where, "exchanges", "list").out().lines()).containsExactly("fallback", "orders-x");
-    }
-
-    /** Exactly one line on stderr, starting with {@code expected}, nothing on stdout, and the exit code. */
-    private static void assertOneLineFailure(final Result result, final int exitCode, final String expected)
-    {
-        assertThat(result.exitCode()).as(result.err()).isEqualTo(exitCode);
-        assertThat(result.err().lines()).as(result.err()).hasSize(1);
-        assertThat(result.err()).startsWith(expected);
-        assertThat(result.out()).isEmpty();
     }
 
     private static ClientConfig clientOf(final List<String> server)

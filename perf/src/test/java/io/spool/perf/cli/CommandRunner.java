@@ -68,6 +68,15 @@ final class CommandRunner implements AfterEachCallback
         return all;
     }
 
+    /** Exactly one line on stderr, starting with {@code expected}, nothing on stdout, and the exit code. */
+    static void assertOneLineFailure(final Result result, final int exitCode, final String expected)
+    {
+        assertThat(result.exitCode()).as(result.err()).isEqualTo(exitCode);
+        assertThat(result.err().lines()).as(result.err()).hasSize(1);
+        assertThat(result.err()).startsWith(expected);
+        assertThat(result.out()).isEmpty();
+    }
+
     /** Runs {@code command} followed by {@code where}'s options (picocli takes options after the parameters). */
     static Result run(final List<String> where, final String... command)
     {

@@ -119,7 +119,7 @@ class SpoolCommandTest
         assertThat(execute("bench")).isEqualTo(2);
         assertThat(err.toString()).contains("a benchmark is needed: ingest, replay, queue, e2e, wire, kafka, sqs or cluster");
         assertThat(execute("topics")).isEqualTo(2);
-        assertThat(err.toString()).contains("a subcommand is needed: list, create, describe or delete");
+        assertThat(err.toString()).contains("a subcommand is needed: list, create, describe, alter or delete");
     }
 
     @Test

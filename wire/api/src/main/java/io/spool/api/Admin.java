@@ -27,6 +27,17 @@ public interface Admin
      */
     void deleteTopic(String name);
 
+    /**
+     * Changes a live topic's retention limits, the only settings that change after a topic is created; kept across
+     * restarts, applied from the next retention pass (a lowered limit deletes the closed segments it now excludes).
+     *
+     * @param retentionMillis see {@link io.spool.api.log.LogConfig#retentionMillis()}; -1 keeps records forever
+     * @param retentionBytes  see {@link io.spool.api.log.LogConfig#retentionBytes()}; -1 is unbounded
+     * @throws io.spool.api.stream.UnknownTopicException when there is no such topic.
+     * @throws IllegalArgumentException when a limit is out of range.
+     */
+    void alterTopicRetention(String name, long retentionMillis, long retentionBytes);
+
     TopicDescription describeTopic(String name);
 
     List<String> listTopics();

@@ -13,6 +13,7 @@ import io.spool.api.stream.TopicExistsException;
 import io.spool.api.stream.TopicPartition;
 import io.spool.api.stream.UnknownPartitionException;
 import io.spool.api.stream.UnknownTopicException;
+import io.spool.cluster.ClusterEntryDescriptor.AlterTopicRetention;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.cluster.QueueEntryDescriptor.QueueReply;
@@ -141,6 +142,24 @@ public final class ClusterClient implements AutoCloseable
         final Reply reply = ClusterEntryDescriptor.decodeReply(
             send(metadata, ClusterEntryDescriptor.deleteTopic(name)).getContent());
         partitions.forget(name);
+        if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
+        {
+            throw new UnknownTopicException(reply.problem());
+        }
+    }
+
+    /**
+     * Changes a replicated topic's retention limits on every node, through the metadata group; a node that is down
+     * applies them when it starts again. The next retention pass of each node deletes the segments they exclude.
+     *
+     * @throws UnknownTopicException    when the cluster has no topic of that name.
+     * @throws IllegalArgumentException when a limit is out of range.
+     */
+    public void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+    {
+        TopicConfig.of(1).withRetention(retentionMillis, retentionBytes); // refused here as every node would
+        final Reply reply = ClusterEntryDescriptor.decodeReply(send(metadata, ClusterEntryDescriptor
+            .alterTopicRetention(new AlterTopicRetention(name, retentionMillis, retentionBytes))).getContent());
         if (reply.status() == ClusterEntryDescriptor.STATUS_REFUSED)
         {
             throw new UnknownTopicException(reply.problem());

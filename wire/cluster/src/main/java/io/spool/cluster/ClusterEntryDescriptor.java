@@ -49,11 +49,13 @@ import java.util.Map;
  *  answered Status 6, stale coordinator           | Coordinator Epoch (int64)            |
  *  ({@link CoordinatorEpochs})                    +--------------------------------------+
  *
- *  DELETE_TOPIC entry (the metadata group)
- *  +--------------------------------------+
- *  | Version (int8) = 1 | Type (int8) = 10|
- *  | Name (string)                        |
- *  +--------------------------------------+
+ *  DELETE_TOPIC entry (the metadata group)        ALTER_TOPIC_RETENTION entry (the metadata group)
+ *  +--------------------------------------+       +--------------------------------------+
+ *  | Version (int8) = 1 | Type (int8) = 10|       | Version (int8) = 1 | Type (int8) = 12|
+ *  | Name (string)                        |       | Name (string)                        |
+ *  +--------------------------------------+       | Retention Millis (int64, -1 = none)  |
+ *                                                 | Retention Bytes (int64, -1 = none)   |
+ *                                                 +--------------------------------------+
  * </pre>
  * A COMMIT_OFFSET entry written before coordinators were fenced ends after its offset, and is of epoch 0, which
  * is never fenced. A CREATE_TOPIC entry a client sends has generation 0: the metadata group gives the topic its entry's index as its
@@ -70,6 +72,7 @@ public final class ClusterEntryDescriptor
     public static final int TYPE_COMMIT_OFFSET = 3;
     public static final int TYPE_DELETE_TOPIC = 10;
     public static final int TYPE_DELETE_GROUP_OFFSET = 11;
+    public static final int TYPE_ALTER_TOPIC_RETENTION = 12;
     /** Several entries of one partition's group, committed as one Raft entry; see {@link #envelope}. */
     public static final int TYPE_ENVELOPE = 16;
 
@@ -95,6 +98,16 @@ public final class ClusterEntryDescriptor
         {
             return new CreateTopic(name, replicationFactor, config, createdAt);
         }
+
+        public CreateTopic withConfig(final TopicConfig changed)
+        {
+            return new CreateTopic(name, replicationFactor, changed, generation);
+        }
+    }
+
+    /** A decoded ALTER_TOPIC_RETENTION entry: a topic's new retention limits. */
+    public record AlterTopicRetention(String name, long retentionMillis, long retentionBytes)
+    {
     }
 
     /** A decoded COMMIT_OFFSET entry. */
@@ -174,6 +187,26 @@ public final class ClusterEntryDescriptor
         final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
         in.skipBytes(2);
         return Fields.readString(in);
+    }
+
+    public static Message alterTopicRetention(final AlterTopicRetention alter)
+    {
+        final ByteBuf out = Unpooled.buffer(32 + alter.name().length() * 3);
+        out.writeByte(VERSION);
+        out.writeByte(TYPE_ALTER_TOPIC_RETENTION);
+        Fields.writeString(out, alter.name());
+        out.writeLongLE(alter.retentionMillis());
+        out.writeLongLE(alter.retentionBytes());
+        return toMessage(out);
+    }
+
+    public static AlterTopicRetention decodeAlterTopicRetention(final ByteString entry)
+    {
+        final ByteBuf in = Unpooled.wrappedBuffer(entry.asReadOnlyByteBuffer());
+        in.skipBytes(2);
+        final String name = Fields.readString(in);
+        final long retentionMillis = in.readLongLE();
+        return new AlterTopicRetention(name, retentionMillis, in.readLongLE());
     }
 
     /** @param coordinatorEpoch the coordinator's epoch, or {@link CoordinatorEpochs#UNFENCED}. */

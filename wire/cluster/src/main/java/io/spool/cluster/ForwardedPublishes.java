@@ -59,6 +59,12 @@ final class ForwardedPublishes implements ReplicatedPublishes, AutoCloseable
         cluster.deleteTopic(name);
     }
 
+    @Override
+    public void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+    {
+        cluster.alterTopicRetention(name, retentionMillis, retentionBytes);
+    }
+
     /** Stops handing batches on; batches handed on and not yet confirmed fail. */
     @Override
     public void close()

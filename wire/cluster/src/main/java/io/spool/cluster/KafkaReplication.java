@@ -242,6 +242,12 @@ final class KafkaReplication implements KafkaCluster, AutoCloseable
         cluster.deleteTopic(name);
     }
 
+    @Override
+    public void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+    {
+        cluster.alterTopicRetention(name, retentionMillis, retentionBytes);
+    }
+
     /**
      * The metadata group's term while this node leads it: every term has one leader at most, and a node that
      * leads again does so in a later term, so the term it gained the leadership in is the one it reads as long as

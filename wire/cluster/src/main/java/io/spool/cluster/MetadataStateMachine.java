@@ -2,7 +2,11 @@ package io.spool.cluster;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.spool.api.log.LogConfig;
 import io.spool.api.stream.InvalidTopicException;
+import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.UnknownTopicException;
+import io.spool.cluster.ClusterEntryDescriptor.AlterTopicRetention;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
 import io.spool.stream.StreamEngine;
@@ -197,9 +201,13 @@ final class MetadataStateMachine extends SnapshottingStateMachine
             // the entry's index is the node's block of producer ids, which no other entry's index can repeat
             return new Reply(STATUS_STORED, entry.getIndex(), 0, "");
         }
-        return type == ClusterEntryDescriptor.TYPE_DELETE_TOPIC ?
-            delete(ClusterEntryDescriptor.decodeDeleteTopic(data)) :
-            apply(ClusterEntryDescriptor.decodeCreateTopic(data).withGeneration(entry.getIndex()));
+        return switch (type)
+        {
+            case ClusterEntryDescriptor.TYPE_DELETE_TOPIC -> delete(ClusterEntryDescriptor.decodeDeleteTopic(data));
+            case ClusterEntryDescriptor.TYPE_ALTER_TOPIC_RETENTION ->
+                alter(ClusterEntryDescriptor.decodeAlterTopicRetention(data));
+            default -> apply(ClusterEntryDescriptor.decodeCreateTopic(data).withGeneration(entry.getIndex()));
+        };
     }
 
     @Override
@@ -244,6 +252,7 @@ final class MetadataStateMachine extends SnapshottingStateMachine
         else
         {
             takeOver(existing, create);
+            keepRetention(existing, create.config());
         }
         topics.put(name, create);
         memberships.join(create);
@@ -286,6 +295,60 @@ final class MetadataStateMachine extends SnapshottingStateMachine
                 streams.createTopic(name, create.config());
             }
         }));
+    }
+
+    /**
+     * Gives the topic new retention limits on this node, and keeps them as its CREATE_TOPIC entry's settings, so
+     * that a snapshot carries them. Every node judges the limits the same way, so every node refuses bad ones.
+     */
+    private Reply alter(final AlterTopicRetention alter)
+    {
+        final CreateTopic topic = topics.get(alter.name());
+        if (topic == null)
+        {
+            return Reply.refused("the cluster has no topic " + alter.name());
+        }
+        final TopicConfig changed;
+        try
+        {
+            changed = topic.config().withRetention(alter.retentionMillis(), alter.retentionBytes());
+        }
+        catch (final IllegalArgumentException refused)
+        {
+            return Reply.refused(refused.getMessage());
+        }
+        awaitReplaced(alter.name());
+        final Topic existing = streams.topics().topicOrNull(alter.name());
+        if (existing != null)
+        {
+            keepRetention(existing, changed);
+        }
+        topics.put(alter.name(), topic.withConfig(changed));
+        return new Reply(STATUS_STORED, topic.generation(), changed.partitions(), "");
+    }
+
+    /** The engine's copy of a topic keeps the retention limits the metadata group gives it. */
+    private void keepRetention(final Topic existing, final TopicConfig wanted)
+    {
+        final LogConfig held = existing.config().log();
+        if (held.retentionMillis() == wanted.log().retentionMillis() &&
+            held.retentionBytes() == wanted.log().retentionBytes())
+        {
+            return;
+        }
+        try
+        {
+            streams.alterTopic(existing.name(), existing.config().withRetention(wanted.log().retentionMillis(),
+                wanted.log().retentionBytes()));
+        }
+        catch (final UnknownTopicException replaced)
+        {
+            // a deleted topic's copy went meanwhile; its replacement is made with the group's settings
+        }
+        catch (final UncheckedIOException failed)
+        {
+            throw stop("the settings of topic " + existing.name(), failed);
+        }
     }
 
     /** Stops the node; the exception is thrown from the apply, so that Ratis applies nothing more here. */

@@ -3,12 +3,15 @@ package io.spool.cluster;
 import io.spool.cluster.StoredFrames.Stored;
 import io.spool.wire.server.ServerConfig;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -169,6 +172,31 @@ final class InJvmCluster implements AutoCloseable
     {
         return nodes().stream().map(node -> node.engine().streams().topics().topic(topic).partition(partition)
             .endOffset()).toList();
+    }
+
+    /**
+     * Takes a snapshot of the metadata group on a running node and puts it where a stopped node keeps its own, as
+     * Ratis does when the leader sends it to a member that is behind its trimmed log.
+     */
+    void giveStoppedNodeTheMetadataSnapshotOf(final int from, final int stopped) throws IOException
+    {
+        final long index = node(from).takeMetadataSnapshot();
+        final Path source = metadataSnapshots(from);
+        final Path target = metadataSnapshots(stopped);
+        try (Stream<Path> files = Files.list(source))
+        {
+            for (final Path file : files.filter(f -> f.getFileName().toString().matches("snapshot\\.\\d+_" + index +
+                "(\\.md5)?")).toList())
+            {
+                Files.copy(file, target.resolve(file.getFileName()));
+            }
+        }
+    }
+
+    private Path metadataSnapshots(final int nodeId)
+    {
+        return directory(nodeId).resolve("raft")
+            .resolve(new ClusterGroups(members).metadata().getGroupId().getUuid().toString()).resolve("sm");
     }
 
     @Override

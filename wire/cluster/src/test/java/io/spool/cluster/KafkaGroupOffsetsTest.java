@@ -326,5 +326,11 @@ class KafkaGroupOffsetsTest
         {
             throw new UnsupportedOperationException("only offsets are committed through a posing coordinator");
         }
+
+        @Override
+        public void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+        {
+            throw new UnsupportedOperationException("only offsets are committed through a posing coordinator");
+        }
     }
 }

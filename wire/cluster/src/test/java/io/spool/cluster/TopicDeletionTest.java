@@ -14,14 +14,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -192,7 +190,7 @@ class TopicDeletionTest
             createAndFill(client);
             cluster.stop(3);
             client.deleteTopic(TOPIC);
-            giveStoppedNodeTheMetadataSnapshotOf(1, 3);
+            cluster.giveStoppedNodeTheMetadataSnapshotOf(1, 3);
 
             awaitGone(cluster.start(3));
         }
@@ -208,7 +206,7 @@ class TopicDeletionTest
             client.deleteTopic(TOPIC);
             client.createTopic(TOPIC, 3, TopicConfig.of(1));
             client.newProducer().send(TOPIC, 0, records(1)).get(30, TimeUnit.SECONDS);
-            giveStoppedNodeTheMetadataSnapshotOf(1, 3);
+            cluster.giveStoppedNodeTheMetadataSnapshotOf(1, 3);
 
             awaitOnlyTheNewTopicOn(cluster.start(3));
         }
@@ -229,31 +227,6 @@ class TopicDeletionTest
             () -> "the returned node holds the new topic's group and not the deleted one's");
         assertThat(groupDirectories(returned.nodeId(), 1)).as("the deleted topic's second partition's group")
             .isEmpty();
-    }
-
-    /**
-     * Takes a snapshot of the metadata group on a running node and puts it where a stopped node keeps its own, as
-     * Ratis does when the leader sends it to a member that is behind its trimmed log.
-     */
-    private void giveStoppedNodeTheMetadataSnapshotOf(final int from, final int stopped) throws Exception
-    {
-        final long index = cluster.node(from).takeMetadataSnapshot();
-        final Path source = metadataSnapshots(from);
-        final Path target = metadataSnapshots(stopped);
-        try (Stream<Path> files = Files.list(source))
-        {
-            for (final Path file : files.filter(f -> f.getFileName().toString().matches("snapshot\\.\\d+_" + index +
-                "(\\.md5)?")).toList())
-            {
-                Files.copy(file, target.resolve(file.getFileName()));
-            }
-        }
-    }
-
-    private Path metadataSnapshots(final int nodeId)
-    {
-        return cluster.directory(nodeId).resolve("raft")
-            .resolve(new ClusterGroups(cluster.members()).metadata().getGroupId().getUuid().toString()).resolve("sm");
     }
 
     /** Creates the topic and publishes {@link #RECORDS} records to each partition, held by every node. */

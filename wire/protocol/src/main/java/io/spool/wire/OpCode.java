@@ -21,6 +21,8 @@ public final class OpCode
     public static final int LIST_TOPICS = 0x13;
     /** The server's figures ({@link MetricsDescriptor}): partitions, subscriptions, groups, connections, requests. */
     public static final int METRICS = 0x14;
+    /** Changes a live topic's retention by age and by size ({@link TopicDescriptor}). */
+    public static final int ALTER_TOPIC_RETENTION = 0x15;
 
     /** One or more records to one partition, confirmed together ({@link PublishDescriptor}). */
     public static final int PUBLISH = 0x20;
@@ -107,6 +109,7 @@ public final class OpCode
         NAMES[DESCRIBE_TOPIC] = "DESCRIBE_TOPIC";
         NAMES[LIST_TOPICS] = "LIST_TOPICS";
         NAMES[METRICS] = "METRICS";
+        NAMES[ALTER_TOPIC_RETENTION] = "ALTER_TOPIC_RETENTION";
         NAMES[PUBLISH] = "PUBLISH";
         NAMES[PUBLISH_SEQUENCED] = "PUBLISH_SEQUENCED";
         NAMES[FETCH] = "FETCH";

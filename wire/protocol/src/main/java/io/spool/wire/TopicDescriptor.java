@@ -25,8 +25,9 @@ import java.util.List;
  *  | Durability (int8: 0 none, 1 interval,| 40      response: Count (int32), Names (string each)
  *  |   2 every batch)                     |
  *  | Durability Interval Millis (int64)   | 41    A string is a uint16 byte count and UTF-8 bytes.
- *  | Dedup Window Millis (int64)          | 49
- *  | Dedup By Content (int8: 0 or 1)      | 57
+ *  | Dedup Window Millis (int64)          | 49    ALTER_TOPIC_RETENTION request: Name (string),
+ *  | Dedup By Content (int8: 0 or 1)      | 57      Retention Millis (int64), Retention Bytes (int64)
+ *  |                                      |         (-1 = none); response: empty
  *  +--------------------------------------+ 58
  * </pre>
  * <p>

@@ -35,7 +35,8 @@ import java.util.Map;
  * Metadata, FindCoordinator and DescribeCluster (on a single node one node, which leads every partition and
  * coordinates every group; on a cluster every node that announced its listener, with the leaders and the group
  * coordinator as {@link PartitionLeaders} knows them), and the topic administration APIs: CreateTopics,
- * DeleteTopics, DescribeConfigs and IncrementalAlterConfigs. Thread-safe.
+ * DeleteTopics, DescribeConfigs and IncrementalAlterConfigs (a topic's retention, a share group's settings).
+ * Thread-safe.
  */
 final class ClusterApis
 {
@@ -403,19 +404,12 @@ final class ClusterApis
                     .setResourceType(resource.resourceType()).setResourceName(resource.resourceName());
             try
             {
-                if (ConfigResource.Type.forId(resource.resourceType()) != ConfigResource.Type.GROUP)
+                switch (ConfigResource.Type.forId(resource.resourceType()))
                 {
-                    throw new InvalidConfigurationException("Spool changes group settings only; a topic's settings " +
-                        "are fixed when it is created");
-                }
-                final Map<String, String> changes = new HashMap<>();
-                for (final IncrementalAlterConfigsRequestData.AlterableConfig change : resource.configs())
-                {
-                    changes.put(change.name(), change.configOperation() == 0 ? change.value() : null);
-                }
-                if (!body.validateOnly())
-                {
-                    shareGroups.alterSettings(resource.resourceName(), changes);
+                    case TOPIC -> alterTopic(resource, body.validateOnly());
+                    case GROUP -> alterGroup(resource, body.validateOnly(), shareGroups);
+                    default -> throw new InvalidConfigurationException("Spool changes topic and group settings, " +
+                        "not " + ConfigResource.Type.forId(resource.resourceType()));
                 }
             }
             catch (final ApiException ex)
@@ -429,5 +423,40 @@ final class ClusterApis
             response.responses().add(result);
         }
         request.respond(response);
+    }
+
+    private void alterTopic(final IncrementalAlterConfigsRequestData.AlterConfigsResource resource,
+        final boolean validateOnly)
+    {
+        final String name = resource.resourceName();
+        final TopicConfig changed = TopicSettings.alter(engine.streams().describeTopic(name).config(),
+            resource.configs());
+        if (validateOnly)
+        {
+            return;
+        }
+        if (leaders.isCluster())
+        {
+            leaders.cluster().alterTopicRetention(name, changed.log().retentionMillis(),
+                changed.log().retentionBytes());
+        }
+        else
+        {
+            engine.alterTopic(name, changed);
+        }
+    }
+
+    private static void alterGroup(final IncrementalAlterConfigsRequestData.AlterConfigsResource resource,
+        final boolean validateOnly, final ShareGroups shareGroups)
+    {
+        final Map<String, String> changes = new HashMap<>();
+        for (final IncrementalAlterConfigsRequestData.AlterableConfig change : resource.configs())
+        {
+            changes.put(change.name(), change.configOperation() == TopicSettings.OP_SET ? change.value() : null);
+        }
+        if (!validateOnly)
+        {
+            shareGroups.alterSettings(resource.resourceName(), changes);
+        }
     }
 }

@@ -102,6 +102,14 @@ public interface KafkaCluster
     void deleteTopic(String name);
 
     /**
+     * Changes a replicated topic's retention limits on every node of the cluster.
+     *
+     * @throws io.spool.api.stream.UnknownTopicException when the cluster has no topic of that name.
+     * @throws IllegalArgumentException                  when a limit is out of range.
+     */
+    void alterTopicRetention(String name, long retentionMillis, long retentionBytes);
+
+    /**
      * This node's epoch as the group coordinator: the metadata group's term in which it became the leader, while it
      * leads (a later coordinator's epoch is higher); -1 while it does not.
      */

@@ -3,14 +3,16 @@ package io.spool.wire.kafka;
 import io.spool.api.log.LogConfig;
 import io.spool.api.stream.TopicConfig;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.message.IncrementalAlterConfigsRequestData;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Kafka's names for the topic settings Spool has: retention by time and size, segment size and age, the largest
  * record and the timestamp type. Kafka's {@code cleanup.policy} is accepted only as {@code delete}, the one Spool
- * has. Stateless.
+ * has. Of a live topic only the retention settings change ({@link #alter}). Stateless.
  */
 final class TopicSettings
 {
@@ -21,6 +23,9 @@ final class TopicSettings
     static final String MAX_MESSAGE_BYTES = "max.message.bytes";
     static final String TIMESTAMP_TYPE = "message.timestamp.type";
     static final String CLEANUP_POLICY = "cleanup.policy";
+    /** IncrementalAlterConfigs' operation codes that Spool takes; APPEND and SUBTRACT are for list settings. */
+    static final byte OP_SET = 0;
+    static final byte OP_DELETE = 1;
 
     private TopicSettings()
     {
@@ -61,6 +66,36 @@ final class TopicSettings
         {
             throw new InvalidConfigurationException(ex.getMessage());
         }
+    }
+
+    /**
+     * A live topic's settings after IncrementalAlterConfigs' changes: SET gives {@code retention.ms} or
+     * {@code retention.bytes} a value, DELETE gives it back its default; any other setting is refused, named.
+     */
+    static TopicConfig alter(final TopicConfig current,
+        final Iterable<IncrementalAlterConfigsRequestData.AlterableConfig> changes)
+    {
+        final Map<String, String> settings = new HashMap<>();
+        final Map<String, String> defaults = describe(TopicConfig.of(1));
+        for (final IncrementalAlterConfigsRequestData.AlterableConfig change : changes)
+        {
+            final String name = change.name();
+            if (!name.equals(RETENTION_MS) && !name.equals(RETENTION_BYTES))
+            {
+                throw new InvalidConfigurationException(name + (defaults.containsKey(name) ?
+                    " cannot be changed on a live topic" : " is not a Spool topic setting") +
+                    "; Spool changes only " + RETENTION_MS + " and " + RETENTION_BYTES + " of a topic (create a new " +
+                    "topic for other settings)");
+            }
+            switch (change.configOperation())
+            {
+                case OP_SET -> settings.put(name, change.value());
+                case OP_DELETE -> settings.put(name, defaults.get(name));
+                default -> throw new InvalidConfigurationException(name + " takes SET or DELETE, not operation " +
+                    change.configOperation() + " (APPEND and SUBTRACT are for list settings)");
+            }
+        }
+        return current.withLog(apply(current.log(), settings));
     }
 
     private static boolean timestampType(final String value)

@@ -35,7 +35,7 @@ final class AdminOperations
     private final Supplier<List<MetricSample>> metrics;
     /** Why topics may not be created or deleted here, or null when they may ({@link ServerConfig#writesRefused}). */
     private final String writesRefused;
-    /** Where a cluster node deletes topics, through the cluster; null on a server that is no cluster node. */
+    /** Where a cluster node deletes topics and changes their retention, through the cluster; null on a server that is no cluster node. */
     private final ReplicatedPublishes replicated;
 
     AdminOperations(final Spool engine, final Executor executor, final Supplier<List<MetricSample>> metrics,
@@ -50,7 +50,7 @@ final class AdminOperations
 
     static boolean handles(final int opCode)
     {
-        return (opCode >= OpCode.CREATE_TOPIC && opCode <= OpCode.METRICS) ||
+        return (opCode >= OpCode.CREATE_TOPIC && opCode <= OpCode.ALTER_TOPIC_RETENTION) ||
             (opCode >= OpCode.CREATE_SUBSCRIPTION && opCode <= OpCode.REDRIVE) ||
             (opCode >= OpCode.LIST_GROUPS && opCode <= OpCode.DELETE_GROUP);
     }
@@ -75,6 +75,17 @@ final class AdminOperations
         engine.streams().deleteTopic(name);
     }
 
+    private void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+    {
+        if (replicated != null)
+        {
+            replicated.alterTopicRetention(name, retentionMillis, retentionBytes);
+            return;
+        }
+        refuseIfWritesRefused();
+        engine.admin().alterTopicRetention(name, retentionMillis, retentionBytes);
+    }
+
     /** Decodes the request body now and answers from the admin executor. */
     void handle(final Channel channel, final int opCode, final long correlationId, final ByteBuf body)
     {
@@ -90,6 +101,15 @@ final class AdminOperations
                     refuseIfWritesRefused();
                     engine.createTopic(name, config);
                 });
+                break;
+            }
+            case OpCode.ALTER_TOPIC_RETENTION:
+            {
+                final String name = Fields.readString(body);
+                final long retentionMillis = body.readLongLE();
+                final long retentionBytes = body.readLongLE();
+                Fields.expectEnd(body);
+                answer(channel, opCode, correlationId, out -> alterTopicRetention(name, retentionMillis, retentionBytes));
                 break;
             }
             case OpCode.DELETE_TOPIC:

@@ -31,4 +31,12 @@ public interface ReplicatedPublishes
      * @throws io.spool.api.stream.UnknownTopicException when the cluster has no topic of that name.
      */
     void deleteTopic(String name);
+
+    /**
+     * Changes a replicated topic's retention limits on every node of the cluster, and returns once the cluster has
+     * committed it; it may block.
+     *
+     * @throws io.spool.api.stream.UnknownTopicException when the cluster has no topic of that name.
+     */
+    void alterTopicRetention(String name, long retentionMillis, long retentionBytes);
 }

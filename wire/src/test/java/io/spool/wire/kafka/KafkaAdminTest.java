@@ -157,7 +157,7 @@ class KafkaAdminTest
     }
 
     /** Runs a tool's main with its exits and output captured; returns what it printed. */
-    private static String run(final Runnable tool)
+    static String run(final Runnable tool)
     {
         final ByteArrayOutputStream captured = new ByteArrayOutputStream();
         final PrintStream out = System.out;

@@ -244,6 +244,12 @@ class KafkaGroupCoordinatorTest
         }
 
         @Override
+        public void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+        {
+            throw new UnsupportedOperationException("no topics in a group test");
+        }
+
+        @Override
         public void deleteTopic(final String name)
         {
             throw new UnsupportedOperationException("no topics in a group test");

@@ -6,6 +6,7 @@ import org.agrona.concurrent.EpochClock;
 
 import java.nio.file.Path;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 /**
  * Retention of one partition log: drops whole segments at the head, by age and size ({@link #apply}) or below an
@@ -20,15 +21,16 @@ public final class LogRetention
     private final Object retentionLock = new Object();
     private final LogSegments segments;
     private final Path dir;
-    private final LogConfig config;
+    /** The log's settings as they are now: retention limits may change while the log is open. */
+    private final Supplier<LogConfig> config;
     private final EpochClock clock;
     private final FileSync fileSync;
     /** The active segment's write position, for the log's size. */
     private final IntSupplier activeWritePosition;
     private volatile boolean deleted;
 
-    public LogRetention(final LogSegments segments, final Path dir, final LogConfig config, final EpochClock clock,
-        final FileSync fileSync, final IntSupplier activeWritePosition)
+    public LogRetention(final LogSegments segments, final Path dir, final Supplier<LogConfig> config,
+        final EpochClock clock, final FileSync fileSync, final IntSupplier activeWritePosition)
     {
         this.segments = segments;
         this.dir = dir;
@@ -48,7 +50,8 @@ public final class LogRetention
     {
         synchronized (retentionLock)
         {
-            return dropHead(segments.countPastRetention(nowMillis, config.retentionMillis(), config.retentionBytes(),
+            final LogConfig now = config.get();
+            return dropHead(segments.countPastRetention(nowMillis, now.retentionMillis(), now.retentionBytes(),
                 activeWritePosition.getAsInt()));
         }
     }
@@ -63,7 +66,7 @@ public final class LogRetention
     {
         synchronized (retentionLock)
         {
-            return dropHead(segments.countBelow(offset, clock.time() - config.dedupWindowMillis()));
+            return dropHead(segments.countBelow(offset, clock.time() - config.get().dedupWindowMillis()));
         }
     }
 

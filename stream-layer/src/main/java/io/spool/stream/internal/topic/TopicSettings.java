@@ -2,11 +2,15 @@ package io.spool.stream.internal.topic;
 
 import io.spool.api.log.Durability;
 import io.spool.api.log.LogConfig;
+import io.spool.api.stream.InvalidTopicException;
 import io.spool.api.stream.TopicConfig;
 import io.spool.stream.CorruptFileException;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A topic's settings as the topic metadata file keeps them: named string values, so that a file written before a
@@ -25,8 +29,41 @@ public final class TopicSettings
     static final String DEDUP_BY_CONTENT = "dedup.by.content";
     static final String LOG_APPEND_TIME = "log.append.time";
 
+    /** The settings a live topic takes a change of; every other one is fixed when the topic is created. */
+    public static final Set<String> CHANGEABLE = Set.of(RETENTION_MS, RETENTION_BYTES);
+
     private TopicSettings()
     {
+    }
+
+    /**
+     * @throws InvalidTopicException naming the first fixed setting (in name order) that {@code changed} gives
+     *                               another value than {@code current}, or the partition count
+     */
+    public static void requireOnlyChangeable(final String topic, final TopicConfig current, final TopicConfig changed)
+    {
+        if (changed.partitions() != current.partitions())
+        {
+            throw fixed(topic, "partitions", current.partitions(), changed.partitions());
+        }
+        final Map<String, String> was = toSettings(current);
+        final Map<String, String> becomes = new TreeMap<>(toSettings(changed));
+        for (final Map.Entry<String, String> setting : becomes.entrySet())
+        {
+            final String name = setting.getKey();
+            if (!CHANGEABLE.contains(name) && !setting.getValue().equals(was.get(name)))
+            {
+                throw fixed(topic, name, was.get(name), setting.getValue());
+            }
+        }
+    }
+
+    private static InvalidTopicException fixed(final String topic, final String setting, final Object was,
+        final Object becomes)
+    {
+        return new InvalidTopicException(setting + " cannot be changed on a live topic; topic \"" + topic +
+            "\" keeps " + was + " (asked for " + becomes + "). Only " + new TreeSet<>(CHANGEABLE) +
+            " can change: create a new topic with the other settings and copy the records to it");
     }
 
     public static Map<String, String> toSettings(final TopicConfig config)

@@ -41,6 +41,19 @@ public record TopicConfig(int partitions, LogConfig log, boolean dedupByContent)
         return new TopicConfig(partitions, newLog, dedupByContent);
     }
 
+    /**
+     * These settings with other retention limits, the only settings a live topic takes a change of (see
+     * {@code StreamEngine.alterTopic}).
+     *
+     * @param retentionMillis see {@link LogConfig#retentionMillis()}; -1 keeps records forever
+     * @param retentionBytes  see {@link LogConfig#retentionBytes()}; -1 is unbounded
+     * @throws IllegalArgumentException when a limit is out of range
+     */
+    public TopicConfig withRetention(final long retentionMillis, final long retentionBytes)
+    {
+        return withLog(log.toBuilder().retentionMillis(retentionMillis).retentionBytes(retentionBytes).build());
+    }
+
     /** Records published without a dedup id are deduplicated by a 128-bit hash of their key and value. */
     public TopicConfig withDedupByContent(final boolean byContent)
     {

@@ -47,6 +47,15 @@ public final class SpoolAdmin implements Admin
         call(out, body -> null);
     }
 
+    public void alterTopicRetention(final String name, final long retentionMillis, final long retentionBytes)
+    {
+        final ByteBuf out = begin(OpCode.ALTER_TOPIC_RETENTION);
+        Fields.writeString(out, name);
+        out.writeLongLE(retentionMillis);
+        out.writeLongLE(retentionBytes);
+        call(out, body -> null);
+    }
+
     public TopicDescription describeTopic(final String name)
     {
         final ByteBuf out = begin(OpCode.DESCRIBE_TOPIC);
