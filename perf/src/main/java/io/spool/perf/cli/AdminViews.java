@@ -45,6 +45,12 @@ final class AdminViews
             bytes += partition.sizeInBytes();
             final Map<String, Object> view = new LinkedHashMap<>();
             view.put("partition", partition.partition());
+            if (!partition.heldElsewhere().isEmpty())
+            {
+                view.put("heldElsewhere", partition.heldElsewhere());
+                partitions.add(view);
+                continue;
+            }
             view.put("startOffset", partition.startOffset());
             view.put("endOffset", partition.endOffset());
             view.put("records", partition.endOffset() - partition.startOffset());
@@ -60,6 +66,14 @@ final class AdminViews
         view.put("settings", topicSettings(topic.config()));
         view.put("partitionDetails", partitions);
         return view;
+    }
+
+    /** "1, 2 or 5": the nodes that hold a partition the describing node holds no copy of. */
+    static String nodeList(final List<Integer> nodeIds)
+    {
+        final List<String> ids = nodeIds.stream().map(String::valueOf).toList();
+        final int last = ids.size() - 1;
+        return last == 0 ? ids.get(0) : String.join(", ", ids.subList(0, last)) + " or " + ids.get(last);
     }
 
     static Map<String, Object> topicSettings(final TopicConfig config)

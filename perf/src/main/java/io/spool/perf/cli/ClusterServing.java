@@ -13,15 +13,23 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * {@code spool server --node-id N --cluster LIST}: runs one node of a static cluster until interrupted, serving
- * reads on the server's port and replication on the node's consensus port from the list, and with
- * {@code --metrics-port} the node's figures (its engine's, its server's and its Raft groups') and its health.
+ * {@code spool server --node-id N --cluster LIST}: runs one node of a static cluster until interrupted or the node
+ * stops itself ({@link #EXIT_NODE_STOPPED}), serving reads on the server's port and replication on the node's
+ * consensus port from the list, and with {@code --metrics-port} the node's figures (its engine's, its server's and
+ * its Raft groups') and its health.
  */
 final class ClusterServing
 {
+    /**
+     * The exit status of a node that stopped itself, as after a write of the metadata group its disk refused: a
+     * supervisor sees a failure, where a node closed by an interrupt ends the command with 0.
+     */
+    static final int EXIT_NODE_STOPPED = 3;
+
     private ClusterServing()
     {
     }
@@ -89,6 +97,13 @@ final class ClusterServing
         }
         out.flush();
         new CloseOnce(metrics, List.of(node::close)).closeWhenDone(node.server());
+        final Optional<String> stopped = node.stoppedBecause();
+        if (stopped.isPresent())
+        {
+            command.getErr().println("spool server: " + stopped.get());
+            command.getErr().flush();
+            return EXIT_NODE_STOPPED;
+        }
         out.println("spool server: closed");
         out.flush();
         return 0;

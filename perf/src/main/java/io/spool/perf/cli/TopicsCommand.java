@@ -79,6 +79,12 @@ final class TopicsCommand extends AdminCommand
                 "segments");
             for (final TopicDescription.PartitionDescription partition : topic.partitions())
             {
+                if (!partition.heldElsewhere().isEmpty())
+                {
+                    print("  %9d  not on this node: held by node %s%n", partition.partition(),
+                        AdminViews.nodeList(partition.heldElsewhere()));
+                    continue;
+                }
                 print("  %9d  %12d  %12d  %,12d  %,14d  %8d%n", partition.partition(), partition.startOffset(),
                     partition.endOffset(), partition.endOffset() - partition.startOffset(), partition.sizeInBytes(),
                     partition.segmentCount());

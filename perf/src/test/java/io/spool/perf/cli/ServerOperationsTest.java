@@ -182,6 +182,41 @@ class ServerOperationsTest
         first.awaitContaining("spool server: closed", BOUND);
     }
 
+    /**
+     * A cluster node that stops itself, as when its disk refuses the files of a topic the metadata group created,
+     * ends {@code spool server} with exit 3 and its stop line on stderr, for a supervisor to see; one interrupted
+     * ends it with 0.
+     */
+    @Test
+    void aClusterNodeThatStopsItselfExitsWithThreeAndOneInterruptedWithZero() throws Exception
+    {
+        final ClusterMembers members = LoopbackPorts.members(3);
+        final Served stopping = serve(Map.of(), clusterNode(members, 1));
+        final Served interrupted = serve(Map.of(), clusterNode(members, 2));
+        serve(Map.of(), clusterNode(members, 3));
+        stopping.out.awaitContaining("clients on", BOUND);
+        interrupted.out.awaitContaining("clients on", BOUND);
+        // a file where node 1 makes the topic's directory: its engine cannot create the topic's files
+        final Path topicDirectory = dir.resolve("node-1").resolve("log").resolve("topics").resolve("orders");
+        Files.createDirectories(topicDirectory.getParent());
+        Files.writeString(topicDirectory, "in the way");
+
+        try (ClusterClient cluster = ClusterClient.connect(members))
+        {
+            cluster.createTopic("orders", 3, TopicConfig.of(1));
+        }
+
+        assertThat(stopping.awaitExit()).isEqualTo(ClusterServing.EXIT_NODE_STOPPED).isEqualTo(3);
+        assertThat(stopping.err.toString().strip()).startsWith("spool server: node 1 stopped: it cannot write " +
+            "the files of topic orders to ").contains("restart the node").doesNotContain("\n");
+        assertThat(stopping.out.toString()).doesNotContain("spool server: closed");
+
+        interrupted.thread.interrupt();
+        assertThat(interrupted.awaitExit()).isZero();
+        assertThat(interrupted.out.toString()).contains("spool server: closed");
+        assertThat(interrupted.err.toString()).isEmpty();
+    }
+
     private String[] clusterNode(final ClusterMembers members, final int nodeId, final String... more)
     {
         final List<String> args = new ArrayList<>(List.of("server", "--node-id", Integer.toString(nodeId),
@@ -280,13 +315,20 @@ class ServerOperationsTest
 
     private AwaitableWriter startServer(final Map<String, String> environment, final String... args)
     {
+        return serve(environment, args).out;
+    }
+
+    /** Runs {@code spool server} on a thread of its own until the test ends, its output and exit status kept. */
+    private Served serve(final Map<String, String> environment, final String... args)
+    {
         final AwaitableWriter out = new AwaitableWriter();
+        final AwaitableWriter err = new AwaitableWriter();
         final AtomicInteger exit = new AtomicInteger(-1);
         final Thread thread = new Thread(() -> exit.set(SpoolCommand.execute(args, environment,
-            new PrintWriter(out, true), new PrintWriter(new AwaitableWriter(), true))), "spool server");
+            new PrintWriter(out, true), new PrintWriter(err, true))), "spool server");
         background.add(thread);
         thread.start();
-        return out;
+        return new Served(out, err, exit, thread);
     }
 
     private static Run run(final Map<String, String> environment, final String... args)
@@ -356,5 +398,16 @@ class ServerOperationsTest
 
     private record Run(int exit, String out, String err)
     {
+    }
+
+    /** A {@code spool server} running in the background: its exit status is -1 until it ends. */
+    private record Served(AwaitableWriter out, AwaitableWriter err, AtomicInteger exit, Thread thread)
+    {
+        int awaitExit() throws InterruptedException
+        {
+            thread.join(BOUND.toMillis());
+            assertThat(thread.isAlive()).as("the server still runs").isFalse();
+            return exit.get();
+        }
     }
 }

@@ -16,8 +16,6 @@ import io.spool.api.stream.UnknownTopicException;
 import io.spool.cluster.ClusterEntryDescriptor.AlterTopicRetention;
 import io.spool.cluster.ClusterEntryDescriptor.CreateTopic;
 import io.spool.cluster.ClusterEntryDescriptor.Reply;
-import io.spool.cluster.QueueEntryDescriptor.QueueReply;
-import io.spool.queue.ReplicatedPartitionState;
 
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.ClientId;
@@ -34,7 +32,6 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -42,8 +39,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-
-import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * A client of a cluster: creates and deletes replicated topics and publishes to them through each partition's Raft
@@ -68,12 +63,14 @@ public final class ClusterClient implements AutoCloseable
     private final ThreadPoolExecutor answers = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
         new LinkedBlockingQueue<>(), ClusterClient::answerThread, (answer, closed) -> answer.run());
     private final PartitionClients partitions;
+    private final ClusterQueues queues;
 
     private ClusterClient(final ClusterMembers members)
     {
         this.groups = new ClusterGroups(members);
         this.metadata = newClient(groups.metadata());
         this.partitions = new PartitionClients(groups, metadata, ClusterClient::newClient, answers);
+        this.queues = new ClusterQueues(partitions);
     }
 
     private static Thread answerThread(final Runnable answering)
@@ -207,7 +204,7 @@ public final class ClusterClient implements AutoCloseable
     boolean commitOffset(final String group, final String topic, final int partition, final long offset,
         final long coordinatorEpoch)
     {
-        return admitted(send(new TopicPartition(topic, partition),
+        return admitted(partitions.send(new TopicPartition(topic, partition),
             ClusterEntryDescriptor.commitOffset(group, offset, coordinatorEpoch)));
     }
 
@@ -219,7 +216,7 @@ public final class ClusterClient implements AutoCloseable
      */
     boolean deleteGroupOffset(final String group, final TopicPartition partition, final long coordinatorEpoch)
     {
-        return admitted(send(partition, ClusterEntryDescriptor.deleteGroupOffset(group, coordinatorEpoch)));
+        return admitted(partitions.send(partition, ClusterEntryDescriptor.deleteGroupOffset(group, coordinatorEpoch)));
     }
 
     /** Whether a commit or deletion was applied; false when its coordinator was stale. */
@@ -251,46 +248,7 @@ public final class ClusterClient implements AutoCloseable
      */
     public void createSubscription(final String topic, final String subscription, final SubscriptionSettings settings)
     {
-        ReplicatedSubscriptionSettings.check(settings);
-        if (settings.deadLetterTopic() != null)
-        {
-            requireReplicatedDeadLetterTopic(settings.deadLetterTopic());
-        }
-        int existing = 0;
-        final int partitions = partitionCount(topic);
-        for (int partition = 0; partition < partitions; partition++)
-        {
-            final QueueReply reply = sendQueueEntry(topic, partition, QueueEntryDescriptor.createSubscription(
-                new QueueEntryDescriptor.CreateSubscription(subscription, 0, settings.lockTimeoutMillis(),
-                    settings.deliveryLimit(), settings.deadLetterTopic())));
-            if (reply.refusal() == QueueEntryDescriptor.REFUSAL_SUBSCRIPTION_EXISTS)
-            {
-                existing++;
-            }
-            else if (reply.refusal() != 0)
-            {
-                throw reply.toException();
-            }
-        }
-        // a creation retried after a failure completes the partitions the first attempt missed
-        if (existing == partitions)
-        {
-            throw new SubscriptionExistsException(subscription, topic);
-        }
-    }
-
-    private void requireReplicatedDeadLetterTopic(final String deadLetterTopic)
-    {
-        try
-        {
-            partitionCount(deadLetterTopic);
-        }
-        catch (final UnknownTopicException unknown)
-        {
-            throw new InvalidRequestException("dead-letter topic " + deadLetterTopic + " is no replicated topic of " +
-                "the cluster (a topic of one node's engine cannot take a replicated subscription's copies): create " +
-                "it first with ClusterClient.createTopic, or name a replicated topic");
-        }
+        queues.createSubscription(topic, subscription, settings);
     }
 
     /**
@@ -300,12 +258,7 @@ public final class ClusterClient implements AutoCloseable
     void confirmDeadLetterCopied(final String topic, final int partition, final String subscription,
         final long ordinal)
     {
-        final QueueReply reply = sendQueueEntry(topic, partition, QueueEntryDescriptor.deadLetterCopied(
-            new QueueEntryDescriptor.DeadLetterCopied(subscription, 0, ordinal)));
-        if (reply.refusal() != 0)
-        {
-            throw reply.toException();
-        }
+        queues.confirmDeadLetterCopied(topic, partition, subscription, ordinal);
     }
 
     /**
@@ -319,19 +272,7 @@ public final class ClusterClient implements AutoCloseable
     public List<ClusterDelivery> receive(final String topic, final int partition, final String subscription,
         final int max, final long lockMillis)
     {
-        final QueueReply reply = sendQueueEntry(topic, partition, QueueEntryDescriptor.receive(
-            new QueueEntryDescriptor.Receive(subscription, 0, max, lockMillis)));
-        if (reply.refusal() != 0)
-        {
-            throw reply.toException();
-        }
-        final List<ClusterDelivery> deliveries = new ArrayList<>(reply.deliveries().size());
-        for (final ReplicatedPartitionState.Delivered delivered : reply.deliveries())
-        {
-            deliveries.add(new ClusterDelivery(new ClusterReceipt(topic, partition, subscription,
-                delivered.offset(), delivered.deliveryNumber())));
-        }
-        return deliveries;
+        return queues.receive(topic, partition, subscription, max, lockMillis);
     }
 
     /**
@@ -343,43 +284,25 @@ public final class ClusterClient implements AutoCloseable
      */
     public void ack(final ClusterReceipt receipt)
     {
-        settle(receipt, QueueEntryDescriptor.ACTION_ACK, 0);
+        queues.settle(receipt, QueueEntryDescriptor.ACTION_ACK, 0);
     }
 
     /** Releases a delivery, available again after {@code delayMillis} (0 for at once); dead at the delivery limit. */
     public void nack(final ClusterReceipt receipt, final long delayMillis)
     {
-        settle(receipt, QueueEntryDescriptor.ACTION_NACK, delayMillis);
+        queues.settle(receipt, QueueEntryDescriptor.ACTION_NACK, delayMillis);
     }
 
     /** Rejects a delivery: the message goes dead. */
     public void reject(final ClusterReceipt receipt)
     {
-        settle(receipt, QueueEntryDescriptor.ACTION_REJECT, 0);
+        queues.settle(receipt, QueueEntryDescriptor.ACTION_REJECT, 0);
     }
 
     /** Locks a delivery for {@code lockMillis} from now on; returns the new deadline (the leader's clock). */
     public long extend(final ClusterReceipt receipt, final long lockMillis)
     {
-        return settle(receipt, QueueEntryDescriptor.ACTION_EXTEND, lockMillis);
-    }
-
-    private long settle(final ClusterReceipt receipt, final int action, final long argument)
-    {
-        final QueueReply reply = sendQueueEntry(receipt.topic(), receipt.partition(), QueueEntryDescriptor.settle(
-            new QueueEntryDescriptor.Settle(receipt.subscription(), 0, action, receipt.offset(),
-                receipt.deliveryNumber(), argument)));
-        if (reply.refusal() != 0)
-        {
-            throw reply.toException();
-        }
-        return reply.value();
-    }
-
-    /** Sends a queue entry; the partition's leader stamps it with its clock ({@link PartitionStateMachine}). */
-    private QueueReply sendQueueEntry(final String topic, final int partition, final Message entry)
-    {
-        return QueueEntryDescriptor.decodeReply(send(new TopicPartition(topic, partition), entry).getContent());
+        return queues.settle(receipt, QueueEntryDescriptor.ACTION_EXTEND, lockMillis);
     }
 
     /** The id of the node this client last found leading the partition, or -1 before it has asked. */
@@ -459,7 +382,7 @@ public final class ClusterClient implements AutoCloseable
      */
     int partitionCount(final String topic)
     {
-        return partitions.describe(topic).config().partitions();
+        return partitions.partitionCount(topic);
     }
 
     /** Waits until the new partition's group answers: every member has joined it and elected a leader. */
@@ -502,34 +425,12 @@ public final class ClusterClient implements AutoCloseable
     {
         try
         {
-            return answered(client.io().send(message));
+            return PartitionClients.answered(client.io().send(message));
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("the cluster did not take the request", ex);
         }
-    }
-
-    private Message send(final TopicPartition partition, final Message message)
-    {
-        try
-        {
-            return partitions.call(partition, group -> answered(group.io().send(message)));
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("the group of " + partition + " did not take the request", ex);
-        }
-    }
-
-    /** The reply's message, or the exception it holds (a group mismatch, say). */
-    private static Message answered(final RaftClientReply reply) throws IOException
-    {
-        if (!reply.isSuccess())
-        {
-            throw reply.getException();
-        }
-        return reply.getMessage();
     }
 
     @Override

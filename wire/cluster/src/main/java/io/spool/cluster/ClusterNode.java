@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -86,6 +87,8 @@ public final class ClusterNode implements AutoCloseable
     /** Completes once the node has started: a failed write stops only a node that did. */
     private final CompletableFuture<Void> startedUp = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Completes once the first close is done: a later one, as from a stopped node's command, waits for it. */
+    private final CompletableFuture<Void> closedDown = new CompletableFuture<>();
     /** Why a failed write stopped the node, for its readiness; null while it was not stopped so. */
     private volatile String stoppedBecause;
 
@@ -343,6 +346,15 @@ public final class ClusterNode implements AutoCloseable
         return metrics.samples();
     }
 
+    /**
+     * Why the node stopped itself, after a write the metadata group could not make (the line it logged), or empty
+     * while it was not stopped so: running, or closed by its application.
+     */
+    public Optional<String> stoppedBecause()
+    {
+        return Optional.ofNullable(stoppedBecause);
+    }
+
     /** Whether the node serves yet, and if not what it waits for ({@link ClusterReadiness}) or why it stopped. */
     public ClusterReadiness.State readiness()
     {
@@ -375,8 +387,21 @@ public final class ClusterNode implements AutoCloseable
     {
         if (!closed.compareAndSet(false, true))
         {
+            closedDown.join();
             return;
         }
+        try
+        {
+            closeAll();
+        }
+        finally
+        {
+            closedDown.complete(null);
+        }
+    }
+
+    private void closeAll()
+    {
         failedWrites.nodeClosing();
         finish(joiner);
         finish(membershipThread);

@@ -131,6 +131,42 @@ final class PartitionClients implements AutoCloseable
     }
 
     /**
+     * Sends an entry to the partition's group and waits for its answer.
+     *
+     * @throws UnknownTopicException     when the cluster has no such topic.
+     * @throws UnknownPartitionException when the topic has no such partition.
+     */
+    Message send(final TopicPartition partition, final Message message)
+    {
+        try
+        {
+            return call(partition, group -> answered(group.io().send(message)));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("the group of " + partition + " did not take the request", ex);
+        }
+    }
+
+    /** The reply's message, or the exception it holds (a group mismatch, say). */
+    static Message answered(final RaftClientReply reply) throws IOException
+    {
+        if (!reply.isSuccess())
+        {
+            throw reply.getException();
+        }
+        return reply.getMessage();
+    }
+
+    /**
+     * @throws UnknownTopicException when the cluster has no such topic.
+     */
+    int partitionCount(final String topic)
+    {
+        return describe(topic).config().partitions();
+    }
+
+    /**
      * Sends a write entry to the partition's group, in one Raft entry with others that wait beside it; once more
      * after forgetting the topic if the group is gone.
      */

@@ -12,9 +12,10 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * The partitions placed on one node, as its native server asks before reading a partition: the topic's replication
- * factor comes from this node's copy of the metadata group's state (a local query, no request over the network),
- * and the placement from {@link ClusterGroups#partition}. Thread-safe.
+ * The partitions placed on one node, as its native server asks before reading a partition, taking a subscription's
+ * deliveries or a group's commits of it, or describing its topic: the topic's replication factor comes from this
+ * node's copy of the metadata group's state (a local query, no request over the network), and the placement from
+ * {@link ClusterGroups#partition}. Thread-safe.
  */
 final class PlacedPartitions implements HeldPartitions
 {
@@ -37,9 +38,8 @@ final class PlacedPartitions implements HeldPartitions
         {
             return false;
         }
-        final RaftGroup group = groups.partition(topic, partition, created.replicationFactor(),
-            created.generation());
-        if (group.getPeer(ClusterGroups.peerId(nodeId)) != null)
+        final RaftGroup group = placement(created, partition);
+        if (holds(group))
         {
             return true;
         }
@@ -48,11 +48,37 @@ final class PlacedPartitions implements HeldPartitions
             " nodes): read it from " + holders(group));
     }
 
+    @Override
+    public List<Integer> holdersElsewhere(final String topic, final int partition)
+    {
+        final CreateTopic created = replicatedTopic(topic);
+        if (created == null)
+        {
+            return List.of();
+        }
+        final RaftGroup group = placement(created, partition);
+        return holds(group) ? List.of() : nodeIds(group);
+    }
+
+    private RaftGroup placement(final CreateTopic created, final int partition)
+    {
+        return groups.partition(created.name(), partition, created.replicationFactor(), created.generation());
+    }
+
+    private boolean holds(final RaftGroup group)
+    {
+        return group.getPeer(ClusterGroups.peerId(nodeId)) != null;
+    }
+
+    private static List<Integer> nodeIds(final RaftGroup group)
+    {
+        return group.getPeers().stream().map(RaftPeer::getId).map(ClusterGroups::nodeId).sorted().toList();
+    }
+
     /** "node 3, which holds it", or "node 1, 2 or 3, which hold it". */
     private static String holders(final RaftGroup group)
     {
-        final List<String> ids = group.getPeers().stream().map(RaftPeer::getId).map(ClusterGroups::nodeId).sorted()
-            .map(String::valueOf).toList();
+        final List<String> ids = nodeIds(group).stream().map(String::valueOf).toList();
         final int last = ids.size() - 1;
         return last == 0 ? "node " + ids.get(0) + ", which holds it" :
             "node " + String.join(", ", ids.subList(0, last)) + " or " + ids.get(last) + ", which hold it";

@@ -2,13 +2,16 @@ package io.spool.cluster;
 
 import io.spool.api.InvalidRequestException;
 import io.spool.api.MetricSample;
+import io.spool.api.queue.ConsumerOptions;
 import io.spool.api.queue.SubscriptionSettings;
 import io.spool.api.stream.ConsumerRecord;
 import io.spool.api.stream.ProducerRecord;
 import io.spool.api.stream.TopicConfig;
+import io.spool.api.stream.TopicDescription;
 import io.spool.api.stream.TopicPartition;
 import io.spool.testing.SlowTest;
 import io.spool.wire.client.ClientConfig;
+import io.spool.wire.client.RemoteDeliveryListener;
 import io.spool.wire.client.RemoteStreamConsumer;
 import io.spool.wire.client.SpoolClient;
 import io.spool.wire.server.ServerConfig;
@@ -43,8 +46,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Five nodes in this JVM, each with a Kafka listener, and a topic of five partitions with replication factor 3:
  * each partition lives on three of the five nodes, every node holds some. Records, queue deliveries and committed
- * offsets work on every partition wherever it is placed; a node holding no copy of a partition refuses a native
- * read of it naming the nodes that hold it, and its Kafka listener names the partition's replicas and leader, where
+ * offsets work on every partition wherever it is placed; a node holding no copy of a partition describes it as held
+ * by the nodes that hold it, refuses a native read of it, a node-local subscription of its topic and a group's
+ * commit in it naming those nodes, and its Kafka listener names the partition's replicas and leader, where
  * a consumer then fetches. One of a partition's three nodes lost, it goes on; two lost, it waits while the
  * partitions placed elsewhere go on; with three of five lost, a partition with two of its nodes left still confirms.
  */
@@ -231,6 +235,56 @@ class FactorThreeOnFiveNodesTest
     }
 
     /** The partition's nodes, by id. */
+    /**
+     * A node's native server describes each partition it holds no copy of as held by the nodes that do, and refuses
+     * a node-local subscription of the topic (created, received from, consumed) and a group's commit in such a
+     * partition with the message its reads get; a commit in a partition it holds is taken.
+     */
+    @Test
+    void aNodeHoldingNoCopyDescribesItAsHeldElsewhereAndRefusesItsSubscriptionsAndCommits() throws Exception
+    {
+        publishTwoToEveryPartition();
+        final int outsider = outsiderOf(0);
+        final int held = IntStream.range(0, PARTITIONS).filter(p -> holders(p).contains(outsider)).findFirst()
+            .orElseThrow();
+        final List<Integer> holders = holders(0);
+        final String refusal = "node " + outsider + " holds no copy of " + TOPIC + "-0 (replication factor 3 of " +
+            "the cluster's 5 nodes): read it from node " + holders.get(0) + ", " + holders.get(1) + " or " +
+            holders.get(2) + ", which hold it";
+        cluster.node(outsider).engine().createSubscription("local", TOPIC, SubscriptionSettings.DEFAULT);
+        try (SpoolClient onOutsider = SpoolClient.connect(ClientConfig.builder()
+                .port(cluster.node(outsider).server().port()).build()))
+        {
+            final TopicDescription described = onOutsider.admin().describeTopic(TOPIC);
+            assertThat(described.partitions()).hasSize(PARTITIONS);
+            for (final TopicDescription.PartitionDescription partition : described.partitions())
+            {
+                final boolean here = holders(partition.partition()).contains(outsider);
+                assertThat(partition.heldElsewhere()).as("partition %d", partition.partition())
+                    .isEqualTo(here ? List.of() : holders(partition.partition()));
+                Eventually.holds(() -> !here || onOutsider.admin().describeTopic(TOPIC).partitions()
+                    .get(partition.partition()).endOffset() == 2, WAIT,
+                    () -> "node " + outsider + " describes the two records of partition " + partition.partition());
+            }
+
+            assertThatThrownBy(() -> onOutsider.admin().createSubscription("billing", TOPIC,
+                SubscriptionSettings.DEFAULT))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining(refusal);
+            assertThat(onOutsider.admin().listSubscriptions()).containsExactly("local");
+            assertThatThrownBy(() -> onOutsider.subscription("local").receive(10, 0))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining(refusal);
+            assertThatThrownBy(() -> onOutsider.subscription("local").consume(ConsumerOptions.prefetch(10),
+                (RemoteDeliveryListener)(delivery, consumer) -> consumer.ack(delivery.receipt())))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining(refusal);
+            assertThatThrownBy(() -> onOutsider.groups().commitStandalone("audit",
+                Map.of(new TopicPartition(TOPIC, 0), 1L)))
+                .isInstanceOf(InvalidRequestException.class).hasMessageContaining(refusal);
+            onOutsider.groups().commitStandalone("audit", Map.of(new TopicPartition(TOPIC, held), 1L));
+            assertThat(onOutsider.groups().committed("audit")).containsExactly(
+                Map.entry(new TopicPartition(TOPIC, held), 1L));
+        }
+    }
+
     private List<Integer> holders(final int partition)
     {
         // the nodes are picked by the topic's name; its generation only tells its groups from a deleted namesake's

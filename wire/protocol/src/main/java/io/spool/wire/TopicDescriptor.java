@@ -112,6 +112,8 @@ public final class TopicDescriptor
             out.writeLongLE(partition.endOffset());
             out.writeLongLE(partition.sizeInBytes());
             out.writeIntLE(partition.segmentCount());
+            out.writeIntLE(partition.heldElsewhere().size());
+            partition.heldElsewhere().forEach(out::writeIntLE);
         }
     }
 
@@ -123,8 +125,15 @@ public final class TopicDescriptor
         final List<TopicDescription.PartitionDescription> partitions = new ArrayList<>(Math.max(0, count));
         for (int i = 0; i < count; i++)
         {
-            partitions.add(new TopicDescription.PartitionDescription(
-                in.readIntLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readIntLE()));
+            final TopicDescription.PartitionDescription held = new TopicDescription.PartitionDescription(
+                in.readIntLE(), in.readLongLE(), in.readLongLE(), in.readLongLE(), in.readIntLE());
+            final int holderCount = in.readIntLE();
+            final List<Integer> holders = new ArrayList<>(Math.max(0, holderCount));
+            for (int holder = 0; holder < holderCount; holder++)
+            {
+                holders.add(in.readIntLE());
+            }
+            partitions.add(held.heldElsewhereBy(holders));
         }
         return new TopicDescription(name, config, partitions);
     }

@@ -37,10 +37,13 @@ final class AdminOperations
     private final String writesRefused;
     /** Where a cluster node deletes topics and changes their retention, through the cluster; null on a server that is no cluster node. */
     private final ReplicatedPublishes replicated;
+    /** The partitions a cluster node holds copies of; all on a server that is no cluster node. */
+    private final HeldPartitions held;
 
     AdminOperations(final Spool engine, final Executor executor, final Supplier<List<MetricSample>> metrics,
-        final String writesRefused, final ReplicatedPublishes replicated)
+        final String writesRefused, final ReplicatedPublishes replicated, final HeldPartitions held)
     {
+        this.held = held;
         this.writesRefused = writesRefused;
         this.replicated = replicated;
         this.engine = engine;
@@ -117,7 +120,8 @@ final class AdminOperations
                 break;
             case OpCode.DESCRIBE_TOPIC:
                 answerNamed(channel, opCode, correlationId, body,
-                    (out, name) -> TopicDescriptor.encodeDescription(out, engine.streams().describeTopic(name)));
+                    (out, name) -> TopicDescriptor.encodeDescription(out,
+                        held.withHoldersElsewhere(engine.streams().describeTopic(name))));
                 break;
             case OpCode.LIST_TOPICS:
                 answerEmpty(channel, opCode, correlationId, body,
@@ -132,7 +136,11 @@ final class AdminOperations
                 final String topic = Fields.readString(body);
                 final SubscriptionSettings settings = QueueDescriptor.decodeSettings(body);
                 Fields.expectEnd(body);
-                answer(channel, opCode, correlationId, out -> engine.createSubscription(name, topic, settings));
+                answer(channel, opCode, correlationId, out ->
+                {
+                    QueueSession.requireAllHeld(engine, held, topic);
+                    engine.createSubscription(name, topic, settings);
+                });
                 break;
             }
             case OpCode.DELETE_SUBSCRIPTION:

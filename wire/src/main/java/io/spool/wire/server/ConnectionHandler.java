@@ -70,8 +70,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter
             server.config().writesRefused());
         sequencedPublish = new SequencedPublishSession(ctx.channel(), publish, server.replicated());
         fetch = new FetchSession(ctx.channel(), topics, server.engine().streams().clock(), server.held());
-        queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor());
-        groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor());
+        queue = new QueueSession(ctx.channel(), server.engine(), server.queueExecutor(), server.held());
+        groups = new GroupSession(ctx.channel(), server.engine().streams().groups(), server.adminExecutor(),
+            server.held());
     }
 
     @Override

@@ -23,13 +23,16 @@ final class GroupSession
     private final Channel channel;
     private final GroupCoordinator groups;
     private final Executor executor;
+    private final HeldPartitions held;
     private final Set<Member> members = ConcurrentHashMap.newKeySet();
 
-    GroupSession(final Channel channel, final GroupCoordinator groups, final Executor executor)
+    GroupSession(final Channel channel, final GroupCoordinator groups, final Executor executor,
+        final HeldPartitions held)
     {
         this.channel = channel;
         this.groups = groups;
         this.executor = executor;
+        this.held = held;
     }
 
     static boolean handles(final int opCode)
@@ -83,6 +86,7 @@ final class GroupSession
                 Fields.expectEnd(body);
                 answer(opCode, correlationId, out ->
                 {
+                    offsets.keySet().forEach(partition -> held.requireHeld(partition.topic(), partition.partition()));
                     if (memberId.isEmpty())
                     {
                         groups.commitStandalone(groupId, offsets);

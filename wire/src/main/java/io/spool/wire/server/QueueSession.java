@@ -54,6 +54,7 @@ final class QueueSession
     private final Channel channel;
     private final Spool spool;
     private final Executor executor;
+    private final HeldPartitions held;
     private final Int2ObjectHashMap<QueueConsumer> consumers = new Int2ObjectHashMap<>();
     private final Map<Subscription, Set<Receipt>> pulled = new ConcurrentHashMap<>();
     private final org.agrona.collections.IntHashSet reservedTags = new org.agrona.collections.IntHashSet();
@@ -61,11 +62,23 @@ final class QueueSession
     private final Int2ObjectHashMap<List<EarlySettlement>> early = new Int2ObjectHashMap<>();
     private volatile boolean closed;
 
-    QueueSession(final Channel channel, final Spool spool, final Executor executor)
+    QueueSession(final Channel channel, final Spool spool, final Executor executor, final HeldPartitions held)
     {
         this.channel = channel;
         this.spool = spool;
         this.executor = executor;
+        this.held = held;
+    }
+
+    /**
+     * A node-local subscription reads every partition of its topic, so a cluster node takes one only of a topic it
+     * holds every partition of (a replicated subscription is the cluster client's).
+     *
+     * @throws io.spool.api.InvalidRequestException naming the first partition the node holds no copy of.
+     */
+    static void requireAllHeld(final Spool spool, final HeldPartitions held, final String topic)
+    {
+        held.requireAllHeld(topic, spool.streams().topics().partitionCount(topic));
     }
 
     static boolean handles(final int opCode)
@@ -104,6 +117,7 @@ final class QueueSession
         Fields.expectEnd(body);
         answer(OpCode.RECEIVE, correlationId, out ->
         {
+            requireAllHeld(spool, held, subscription.topic());
             final List<Delivery> deliveries = subscription.receive(max, waitMillis);
             final Set<Receipt> held = pulled.computeIfAbsent(subscription, ignored -> ConcurrentHashMap.newKeySet());
             out.writeIntLE(deliveries.size());
@@ -180,6 +194,7 @@ final class QueueSession
         {
             try
             {
+                requireAllHeld(spool, held, subscription.topic());
                 final QueueConsumer consumer = subscription.consume(options, new Pusher(tag));
                 channel.eventLoop().execute(() -> adopt(tag, consumer));
             }

@@ -75,7 +75,7 @@ public final class SpoolServer implements AutoCloseable
         this.acceptGate = new AcceptGate(config.maxConnections() + MAX_HANDSHAKING);
         final ServerChannelInitializer initializer = new ServerChannelInitializer(
             new ServerContext(config, engine, new AdminOperations(engine, adminExecutor, this::metrics,
-                config.writesRefused(), replicated),
+                config.writesRefused(), replicated, held),
                 new ExchangeOperations(engine.router(), adminExecutor), adminExecutor, queueExecutor,
                 pausedConnections, counters, sessions, replicated, held), tls);
         Channel bound = null;

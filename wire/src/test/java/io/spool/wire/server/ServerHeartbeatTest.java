@@ -46,7 +46,7 @@ class ServerHeartbeatTest
         executor = Executors.newSingleThreadExecutor();
         final ServerContext server = new ServerContext(
             ServerConfig.builder().heartbeatIntervalMillis(INTERVAL_MILLIS).build(), spool,
-            new AdminOperations(spool, executor, spool::metrics, null, null),
+            new AdminOperations(spool, executor, spool::metrics, null, null, HeldPartitions.ALL),
             new ExchangeOperations(spool.router(), executor),
             executor, executor, new AtomicInteger(), new RequestCounters(), new ConnectionLimits(1, 1), null,
             HeldPartitions.ALL);
