@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_DUPLICATE;
 import static io.spool.cluster.ClusterEntryDescriptor.STATUS_STALE_COORDINATOR;
@@ -72,6 +73,12 @@ final class CommittedRecords
     private CompletableFuture<Reply> stored = CompletableFuture.completedFuture(null);
     /** Completes once the local log holds every record of the loaded snapshot; records after wait for it. */
     private volatile CompletableFuture<Void> repaired = CompletableFuture.completedFuture(null);
+    /**
+     * Completes once the batch before has been handed to the pipeline: each batch waits for the one before, not
+     * for the repair itself, since the many dependents of one future run in no promised order and batches waiting
+     * for a repair must still reach the log in entry order. Written by the apply thread only.
+     */
+    private CompletableFuture<Void> handedOn = CompletableFuture.completedFuture(null);
 
     CommittedRecords(final TopicPartition where, final PartitionLog log, final StreamProducer producer,
         final GroupCoordinator groups, final Path logDirectory, final PartitionGroupExit exit)
@@ -149,6 +156,7 @@ final class CommittedRecords
         deleted.removeAll(groupOffsets.keySet());
         replicatedCommits.clear();
         this.repaired = repaired;
+        handedOn = repaired;
         stored = repaired.thenApplyAsync(done ->
         {
             deleted.forEach(this::forget);
@@ -269,7 +277,10 @@ final class CommittedRecords
         }
         final long expectedFirst = baseOffset + alreadyStored;
         final List<ProducerRecord> missing = records.subList(alreadyStored, count);
-        return repaired.thenCompose(done -> producer.sendBatch(missing)).whenComplete((results, failure) ->
+        final CompletableFuture<CompletableFuture<List<PublishResult>>> handed =
+            handedOn.thenApply(done -> producer.sendBatch(missing));
+        handedOn = handed.thenApply(sending -> null);
+        return handed.thenCompose(Function.identity()).whenComplete((results, failure) ->
         {
             if (failure != null && !repaired.isCompletedExceptionally())
             {
