@@ -216,7 +216,7 @@ public final class LogProducer
      */
     private static int slotBytes(final PartitionLog log)
     {
-        return Math.min(AppendEvent.BATCH_BYTES, log.config().segmentBytes() - SegmentDescriptor.HEADER_LENGTH);
+        return Math.min(AppendEvent.BATCH_BYTES, log.appendSettings().segmentBytes() - SegmentDescriptor.HEADER_LENGTH);
     }
 
     /**
@@ -324,10 +324,10 @@ public final class LogProducer
     {
         checkOpen(log);
         final long frameLength = RecordDescriptor.frameLengthExact(keyLength, headersLength, valueLength);
-        if (frameLength > log.config().maxRecordBytes())
+        if (frameLength > log.appendSettings().maxRecordBytes())
         {
             throw new RecordTooLargeException(log.name(), (int)Math.min(Integer.MAX_VALUE, frameLength),
-                log.config().maxRecordBytes());
+                log.appendSettings().maxRecordBytes());
         }
         return log.pipeline().ring();
     }
@@ -362,8 +362,8 @@ public final class LogProducer
         {
             slot.begin(log.writer, RecordDescriptor.align(RecordDescriptor.frameLength(keyLength, headersLength, valueLength)),
                 listener, correlation);
-            framer.frame(slot, appendTime(log.config(), timestamp, store.clock().time()), attributes, key, keyOffset,
-                keyLength, headers, headersOffset, headersLength, value, valueOffset, valueLength);
+            framer.frame(slot, appendTime(log.appendSettings(), timestamp, store.clock().time()), attributes, key,
+                keyOffset, keyLength, headers, headersOffset, headersLength, value, valueOffset, valueLength);
         }
         catch (final Throwable fault)
         {

@@ -36,7 +36,9 @@ public final class PartitionLog
 
     private final String name;
     private final Path dir;
-    /** Replaced whole by {@link #changeRetention}; appends and retention passes each read it once. */
+    /** What appends read: every setting but retention's, which never change on a live log. */
+    private final LogConfig opened;
+    /** Replaced whole by {@link #changeRetention}; read by retention passes and by callers, never by appends. */
     private volatile LogConfig config;
     private final EpochClock clock;
     private final IdleSegmentMappings idleMappings;
@@ -65,6 +67,7 @@ public final class PartitionLog
     {
         this.name = name;
         this.dir = dir;
+        this.opened = config;
         this.config = config;
         this.clock = clock;
         this.idleMappings = idleMappings;
@@ -119,6 +122,12 @@ public final class PartitionLog
     public LogConfig config()
     {
         return config;
+    }
+
+    /** The settings appends read (segment size, record limit, timestamps): a plain field, not the volatile one. */
+    LogConfig appendSettings()
+    {
+        return opened;
     }
 
     /**
