@@ -120,9 +120,10 @@ public final class ClusterGroups
     /** The group among {@code held} that is of {@code partition} (of any generation), or null. */
     public RaftGroupId groupOf(final Iterable<RaftGroupId> held, final TopicPartition partition)
     {
+        final long bits = partitionBits(partition);
         for (final RaftGroupId group : held)
         {
-            if (isGroupOf(group, partition))
+            if (group.getUuid().getMostSignificantBits() == bits)
             {
                 return group;
             }

@@ -108,24 +108,26 @@ final class GroupMemberships
      */
     List<RaftGroupId> held(final String topic, final int partitions)
     {
-        final List<RaftGroupId> held = new ArrayList<>();
         final File[] directories = raftDirectory.toFile().listFiles(File::isDirectory);
         if (directories == null)
         {
-            return held;
+            return List.of();
         }
+        final List<RaftGroupId> stored = new ArrayList<>();
         for (final File directory : directories)
         {
             final RaftGroupId group = groupIdOrNull(directory.getName());
-            for (int partition = 0; group != null && partition < partitions; partition++)
+            if (group != null)
             {
-                if (groups.isGroupOf(group, new TopicPartition(topic, partition)))
-                {
-                    held.add(group);
-                }
+                stored.add(group);
             }
         }
-        return held;
+        final List<TopicPartition> partitionsOfTopic = new ArrayList<>();
+        for (int partition = 0; partition < partitions; partition++)
+        {
+            partitionsOfTopic.add(new TopicPartition(topic, partition));
+        }
+        return List.copyOf(groups.partitionsOf(stored, partitionsOfTopic).keySet());
     }
 
     private static RaftGroupId groupIdOrNull(final String directoryName)
